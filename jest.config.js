@@ -1,0 +1,11 @@
+/** Tests run through n8n's real engine against the sandbox server over real HTTP on 127.0.0.1. */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
+	testTimeout: 30000,
+};

@@ -1,0 +1,56 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
+import { resourceProperties } from './actions/operations';
+import { router } from './actions/router';
+
+export class IntegrationService implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Integration Service',
+		name: 'integrationService',
+		icon: { light: 'file:../../icons/integrationService.svg', dark: 'file:../../icons/integrationService.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Read and write CRM people, connection credentials, loan borrowers and documents, and calendar webhooks through the Integration Service',
+		defaults: { name: 'Integration Service' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'integrationServiceApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Authorization Link',
+						value: 'authorizationLink',
+						description: 'A link an end user opens to grant access to an external application',
+					},
+					{ name: 'Borrower', value: 'borrower', description: 'A borrower in the connected loan origination system' },
+					{
+						name: 'Credential',
+						value: 'credential',
+						description: 'A connection to one external application, and which entities it synchronises',
+					},
+					{ name: 'Document', value: 'document', description: 'A loan document in the connected loan origination system' },
+					{ name: 'Person', value: 'person', description: 'A contact in the connected CRM' },
+					{ name: 'Webhook', value: 'webhook', description: 'A calendar webhook registration' },
+				],
+				default: 'person',
+			},
+			...resourceProperties,
+			credentialIdOverride,
+			requestOptions,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,7 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation.types';
+
+export const operations: Record<string, OperationModule> = {};
+
+export const description: INodeProperties[] = [];

@@ -1,0 +1,91 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { mapInOrder } from '../helpers/concurrency';
+import { toNumber } from '../helpers/validation';
+import type { RequestPolicy } from '../transport';
+import { DEFAULT_POLICY } from '../transport';
+import type { OperationModule } from './operation.types';
+import { operations } from './operations';
+
+function readPolicy(ctx: IExecuteFunctions): { policy: RequestPolicy; concurrency: number } {
+	const options = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const option = (name: string, label: string, fallback: number, min: number) => {
+		if (options[name] === undefined || options[name] === '') return fallback;
+		const value = toNumber(ctx, 0, `Request Options › ${label}`, options[name]);
+		if (value < min) {
+			throw new NodeOperationError(ctx.getNode(), `Request Options › ${label}: must be at least ${min}`);
+		}
+		return value;
+	};
+	return {
+		policy: {
+			maxAttempts: Math.floor(option('maxAttempts', 'Max Attempts', DEFAULT_POLICY.maxAttempts, 1)),
+			maxTotalWaitMs: option('maxTotalWait', 'Max Total Retry Wait', DEFAULT_POLICY.maxTotalWaitMs / 1000, 0) * 1000,
+			initialDelayMs: option('initialRetryDelay', 'Initial Retry Delay', DEFAULT_POLICY.initialDelayMs, 0),
+			timeoutMs: option('timeout', 'Timeout', DEFAULT_POLICY.timeoutMs / 1000, 0.001) * 1000,
+			pausedUntil: 0,
+		},
+		concurrency: Math.floor(option('concurrency', 'Concurrency', 1, 1)),
+	};
+}
+
+function errorText(error: unknown): { message: string; description?: string; httpCode?: string } {
+	const { message, description, httpCode } = error as { message?: string; description?: string; httpCode?: string };
+	return {
+		message: message ?? String(error),
+		description: description ?? undefined,
+		httpCode: httpCode ?? undefined,
+	};
+}
+
+/** Makes sure an error says which item it belongs to, in its text and in its context. */
+function tagWithItem(error: unknown, itemIndex: number): void {
+	if (error && typeof error === 'object') {
+		const tagged = error as { message?: string; context?: IDataObject };
+		if (typeof tagged.message === 'string' && !tagged.message.includes(`(item ${itemIndex})`)) {
+			tagged.message = `${tagged.message} (item ${itemIndex})`;
+		}
+		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
+	}
+}
+
+/** Keeps n8n's own errors as they are (with their HTTP code); anything else becomes a NodeOperationError. */
+function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * Runs the chosen operation once per input item. Every input item yields its records or, with
+ * Continue On Fail, exactly one error item; all of them are paired with the input item and kept in
+ * input order.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const module: OperationModule | undefined = operations[resource]?.[operation];
+	if (!module) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	const { policy, concurrency } = readPolicy(this);
+
+	const perItem = await mapInOrder(items.length, concurrency, async (itemIndex) => {
+		let failure: unknown;
+		try {
+			const records = await module.execute.call(this, itemIndex, policy);
+			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			failure = error;
+		}
+		tagWithItem(failure, itemIndex);
+		if (!this.continueOnFail()) throw asNodeError(this, failure, itemIndex);
+		const { message, description, httpCode } = errorText(failure);
+		const json: IDataObject = { error: message, itemIndex };
+		if (description) json.description = description;
+		if (httpCode) json.httpCode = httpCode;
+		return [{ json, pairedItem: { item: itemIndex } }];
+	});
+	return [perItem.flat()];
+}

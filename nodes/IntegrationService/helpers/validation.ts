@@ -1,0 +1,179 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * An error in the node's input: it names the field and the item, and is thrown before anything is
+ * sent, so a bad item never reaches the service.
+ */
+export function inputError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} (item ${itemIndex})`, {
+		itemIndex,
+		description,
+	});
+}
+
+// Control characters (CR/LF included) in a header value would let an input split or forge headers.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+export function assertHeaderSafe(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: string,
+): void {
+	if (CONTROL_CHARACTERS.test(value)) {
+		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
+	}
+}
+
+/** A required text value: present, not blank. */
+export function requireText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
+	if (value === undefined || value === null || String(value).trim() === '') {
+		throw inputError(ctx, itemIndex, field, 'is required but empty');
+	}
+	if (typeof value === 'object') {
+		throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
+	}
+	return String(value);
+}
+
+/** An ID that becomes one path segment: required, and never "." or ".." (which would change the path). */
+export function requireId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
+	const id = requireText(ctx, itemIndex, field, value).trim();
+	if (id === '.' || id === '..') {
+		throw inputError(ctx, itemIndex, field, `"${id}" is not a valid ID`);
+	}
+	if (CONTROL_CHARACTERS.test(id)) {
+		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
+	}
+	return id;
+}
+
+/** A number parameter that may arrive as text from an expression: "12.5" is fine, "twelve" is not. */
+export function toNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number)) {
+		throw inputError(ctx, itemIndex, field, `must be a number, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+/** A boolean parameter that may arrive as "true"/"false" text from an expression. */
+export function toBoolean(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): boolean {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true') return true;
+	if (value === 'false') return false;
+	throw inputError(ctx, itemIndex, field, `must be true or false, got ${JSON.stringify(value)}`);
+}
+
+type JsonShape = 'object' | 'arrayOfObjects';
+
+function describe(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * A JSON parameter whose contents the specification does not show: accepted as text or as an object
+ * from an expression, and checked for its shape before anything is sent.
+ */
+export function parseJsonParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	shape: 'object',
+): IDataObject;
+export function parseJsonParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	shape: 'arrayOfObjects',
+): IDataObject[];
+export function parseJsonParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	shape: JsonShape,
+): IDataObject | IDataObject[] {
+	let parsed = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw inputError(ctx, itemIndex, field, `is not valid JSON (${(error as Error).message})`);
+		}
+	}
+	const isObject = (candidate: unknown) =>
+		candidate !== null && typeof candidate === 'object' && !Array.isArray(candidate);
+	if (shape === 'object') {
+		if (!isObject(parsed)) {
+			throw inputError(ctx, itemIndex, field, `must be a JSON object like {"key": "value"}, got ${describe(parsed)}`);
+		}
+		return parsed as IDataObject;
+	}
+	if (!Array.isArray(parsed) || !parsed.every(isObject)) {
+		throw inputError(ctx, itemIndex, field, `must be a JSON list of objects like [{"key": "value"}], got ${describe(parsed)}`);
+	}
+	return parsed as IDataObject[];
+}
+
+/** A list of strings, from a multi-value string parameter or from an expression giving a list or comma text. */
+export function toStringList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string[] {
+	const list = typeof value === 'string' ? value.split(',') : value;
+	if (!Array.isArray(list)) {
+		throw inputError(ctx, itemIndex, field, `must be a list of text values, got ${describe(value)}`);
+	}
+	return list
+		.map((entry) => {
+			if (entry !== null && typeof entry === 'object') {
+				throw inputError(ctx, itemIndex, field, 'must contain only text values');
+			}
+			return String(entry).trim();
+		})
+		.filter((entry) => entry !== '');
+}
+
+/** Copies the entries that the user set, leaving out empty text, so unset optional fields are not sent. */
+export function withoutEmpty(fields: IDataObject): IDataObject {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) {
+		if (value === undefined || value === null || value === '') continue;
+		result[key] = value;
+	}
+	return result;
+}
