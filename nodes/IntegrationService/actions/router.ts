@@ -51,7 +51,11 @@ function tagWithItem(error: unknown, itemIndex: number): void {
 }
 
 /** Keeps n8n's own errors as they are (with their HTTP code); anything else becomes a NodeOperationError. */
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
@@ -80,12 +84,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			failure = error;
 		}
 		tagWithItem(failure, itemIndex);
-		if (!this.continueOnFail()) throw asNodeError(this, failure, itemIndex);
-		const { message, description, httpCode } = errorText(failure);
+		const error = asNodeError(this, failure, itemIndex);
+		if (!this.continueOnFail()) throw error;
+		const { message, description, httpCode } = errorText(error);
 		const json: IDataObject = { error: message, itemIndex };
 		if (description) json.description = description;
 		if (httpCode) json.httpCode = httpCode;
-		return [{ json, pairedItem: { item: itemIndex } }];
+		// `error` on the item is what sends it to the node's error output under "Continue (using error output)".
+		return [{ json, error, pairedItem: { item: itemIndex } }];
 	});
 	return [perItem.flat()];
 }

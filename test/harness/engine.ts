@@ -1,0 +1,411 @@
+/**
+ * Runs our built package inside n8n's real execution engine (n8n-core's WorkflowExecute), the way the
+ * n8n application does, so tests read like workflows: node parameters in, output items out.
+ */
+import './setup-env';
+
+import { existsSync, readFileSync } from 'fs';
+import { dirname, join } from 'path';
+
+import {
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	PackageDirectoryLoader,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRequestOptionsSimplified,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	createRunExecutionData,
+	ICredentials,
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
+
+export const PACKAGE_NAME = 'n8n-nodes-integration-service';
+export const NODE_TYPE = `${PACKAGE_NAME}.integrationService`;
+export const CREDENTIAL_TYPE = 'integrationServiceApi';
+const INPUT_NODE_TYPE = 'harness.items';
+
+/** A start node that emits the test's input items, like a Manual Trigger followed by a Code node. */
+const inputNodeType: INodeType = {
+	description: {
+		displayName: 'Test Items',
+		name: INPUT_NODE_TYPE,
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items given in its parameter',
+		defaults: { name: 'Test Items' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	},
+	async execute(this) {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	},
+};
+
+interface LoadedPackage {
+	nodeTypes: INodeTypes;
+	credentialTypes: Record<string, ICredentialType>;
+	packageNodeTypes: Record<string, INodeType | IVersionedNodeType>;
+}
+
+let loaded: Promise<LoadedPackage> | undefined;
+
+/** The package root, found from test/ (under ts-jest) as well as from build/test/ (compiled tools). */
+export function packageRoot(): string {
+	let directory = __dirname;
+	for (;;) {
+		const manifest = join(directory, 'package.json');
+		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
+			return directory;
+		}
+		const parent = dirname(directory);
+		if (parent === directory) throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
+		directory = parent;
+	}
+}
+
+/** Loads dist/ through n8n-core's PackageDirectoryLoader, exactly as n8n loads a community package. */
+export async function loadPackage(): Promise<LoadedPackage> {
+	loaded ??= (async () => {
+		const loader = new PackageDirectoryLoader(packageRoot());
+		await loader.loadAll();
+		const byName: Record<string, INodeType | IVersionedNodeType> = { [INPUT_NODE_TYPE]: inputNodeType };
+		const packageNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
+		for (const [name, data] of Object.entries(loader.nodeTypes)) {
+			byName[`${PACKAGE_NAME}.${name}`] = data.type;
+			packageNodeTypes[`${PACKAGE_NAME}.${name}`] = data.type;
+		}
+		const credentialTypes: Record<string, ICredentialType> = {};
+		for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
+		const nodeTypes: INodeTypes = {
+			getByName: (type) => byName[type],
+			getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(byName[type], version),
+			getKnownTypes: () => ({}),
+		};
+		return { nodeTypes, credentialTypes, packageNodeTypes };
+	})();
+	return await loaded;
+}
+
+class StoredCredentials extends ICredentials {
+	constructor(
+		details: INodeCredentialsDetails,
+		type: string,
+		private readonly plain: ICredentialDataDecryptedObject,
+	) {
+		super(details, type);
+	}
+	async getData(): Promise<ICredentialDataDecryptedObject> {
+		return { ...this.plain };
+	}
+	getDataToSave() {
+		return { id: this.id, name: this.name, type: this.type, data: '' };
+	}
+	async setData(): Promise<void> {}
+	async updateData(): Promise<void> {}
+}
+
+/**
+ * The credential store of a test run. It resolves `authenticate` as n8n's CredentialsHelper does:
+ * a function is called with the decrypted data; a generic definition has its `={{$credentials.x}}`
+ * expressions resolved through the workflow's expression engine. Defaults of the credential's
+ * properties are applied to the stored data, as n8n does on decryption.
+ */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly types: Record<string, ICredentialType>,
+		private readonly store: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = this.types[typeName];
+		const { authenticate } = type;
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		}
+		if (authenticate?.type === 'generic') {
+			if (!workflow || !node) throw new Error('generic authentication needs the workflow and node');
+			const options = requestOptions as unknown as Record<string, IDataObject>;
+			for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
+				options[outerKey] ??= {};
+				for (const [key, value] of Object.entries(entries as IDataObject)) {
+					const resolve = (text: string) =>
+						String(
+							workflow.expression.getSimpleParameterValue(node, text, 'internal', { $credentials: credentials } as IDataObject, undefined, '') ?? '',
+						);
+					options[outerKey][resolve(key)] = resolve(value as string);
+				}
+			}
+		}
+		return requestOptions as IHttpRequestOptions;
+	}
+
+	async preAuthentication(
+		_helpers: IHttpRequestHelper,
+		_credentials: ICredentialDataDecryptedObject,
+		_typeName: string,
+		_node: INode,
+		_credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
+		return undefined;
+	}
+
+	async getCredentials(details: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+		return new StoredCredentials(details, type, this.stored(details, type));
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		details: INodeCredentialsDetails,
+		type: string,
+		_mode: WorkflowExecuteMode,
+	): Promise<ICredentialDataDecryptedObject> {
+		return this.applyDefaults(type, this.stored(details, type));
+	}
+
+	applyDefaults(type: string, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+		const properties = this.getCredentialsProperties(type);
+		return (NodeHelpers.getNodeParameters(properties, data as INodeParameters, true, false, null, null) ??
+			{}) as ICredentialDataDecryptedObject;
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type].properties;
+	}
+
+	private stored(details: INodeCredentialsDetails, type: string): ICredentialDataDecryptedObject {
+		const data = details.id ? this.store[details.id] : undefined;
+		if (!data) throw new Error(`No ${type} credential with id ${details.id}`);
+		return data;
+	}
+}
+
+function additionalDataFor(
+	credentialsHelper: ICredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used in these tests');
+		},
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+		logAiEvent: async () => {},
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface RunOptions {
+	/** Parameters of our node, as the editor would store them. */
+	parameters: INodeParameters;
+	/** Credential data as a user fills it in the credential form. */
+	credentials: ICredentialDataDecryptedObject;
+	/** Input items for our node; one empty item when not given. */
+	items?: IDataObject[];
+	/** n8n's node setting "On Error". */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+}
+
+export interface RunResult {
+	/** Items of the node's main output. */
+	items: INodeExecutionData[];
+	/** Items of the error output (only with onError: continueErrorOutput). */
+	errorItems: INodeExecutionData[];
+	/** The error that stopped the workflow, if any. */
+	error?: { message: string; description?: string | null; httpCode?: string | null; context?: IDataObject; name?: string };
+	run: IRun;
+}
+
+const NODE_NAME = 'Integration Service';
+
+/** Runs Test Items → Integration Service through WorkflowExecute and returns what the node produced. */
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const { nodeTypes, credentialTypes } = await loadPackage();
+	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { cred1: options.credentials });
+	const nodes: INode[] = [
+		{
+			id: 'input',
+			name: 'Test Items',
+			type: INPUT_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(options.items ?? [{}]) },
+		},
+		{
+			id: 'subject',
+			name: NODE_NAME,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: options.parameters,
+			credentials: { [CREDENTIAL_TYPE]: { id: 'cred1', name: 'Integration Service account' } },
+			...(options.onError ? { onError: options.onError } : {}),
+		},
+	];
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'test',
+		nodes,
+		connections: { 'Test Items': { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow',
+		name: 'test',
+		active: false,
+		isArchived: false,
+		nodes,
+		connections: workflow.connectionsBySourceNode,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
+	} as never);
+	const execution = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual');
+	const run = await execution.run({ workflow, startNode: workflow.getNode('Test Items')! });
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	const outputs = taskData?.data?.main ?? [];
+	const error = run.data.resultData.error as RunResult['error'] | undefined;
+	return { items: outputs[0] ?? [], errorItems: outputs[1] ?? [], error, run };
+}
+
+/**
+ * Tests a credential as n8n's CredentialsTester does: the credential type's `test.request` becomes
+ * the routing request of a temporary node that RoutingNode runs with the credential; any non-2xx
+ * answer or network error is a failed test.
+ */
+export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+	const { credentialTypes } = await loadPackage();
+	const credentialType = credentialTypes[CREDENTIAL_TYPE];
+	if (!credentialType.test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { cred1: data });
+	const decrypted: ICredentialsDecrypted = {
+		id: 'cred1',
+		name: 'Integration Service account',
+		type: CREDENTIAL_TYPE,
+		data: credentialsHelper.applyDefaults(CREDENTIAL_TYPE, data),
+	};
+	const testNodeType: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'n8n-nodes-base.noOp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Temp-Node' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: credentialType.test.request }, default: '' },
+			],
+		},
+	};
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: testNodeType.description.name,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred1', name: 'Integration Service account' } },
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: () => testNodeType,
+		getByNameAndVersion: () => testNodeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const runExecutionData: IRunExecutionData = createRunExecutionData({ resultData: { runData: {} } });
+	const executeData: IExecuteData = { node, data: {}, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalDataFor(credentialsHelper),
+		'internal',
+		runExecutionData,
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	try {
+		await new RoutingNode(context, testNodeType, decrypted).runNode();
+	} catch (error) {
+		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
+		if (cause?.response) {
+			return {
+				status: 'Error',
+				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
+			};
+		}
+		if (cause?.code) return { status: 'Error', message: cause.code };
+		return { status: 'Error', message: (error as Error).message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
