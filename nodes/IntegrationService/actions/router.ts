@@ -87,11 +87,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const error = asNodeError(this, failure, itemIndex);
 		if (!this.continueOnFail()) throw error;
 		const { message, description, httpCode } = errorText(error);
-		const json: IDataObject = { error: message, itemIndex };
-		if (description) json.description = description;
-		if (httpCode) json.httpCode = httpCode;
-		// `error` on the item is what sends it to the node's error output under "Continue (using error output)".
-		return [{ json, error, pairedItem: { item: itemIndex } }];
+		const details: IDataObject = { itemIndex };
+		if (httpCode) details.httpCode = httpCode;
+		if (description) details.description = description;
+		// Only `error`, `message` and `details` keys: n8n then routes the item to the error output under
+		// "Continue (using error output)" and keeps all of it (an item carrying `.error` is cut to its message).
+		return [{ json: { error: message, details }, pairedItem: { item: itemIndex } }];
 	});
 	return [perItem.flat()];
 }

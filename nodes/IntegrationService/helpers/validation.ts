@@ -48,6 +48,18 @@ export function requireText(
 	return String(value);
 }
 
+/** An optional text value: blank means "not set" (left out of the body); an object or a list is an error. */
+export function optionalText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'object') throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
+	return String(value);
+}
+
 /** An ID that becomes one path segment: required, and never "." or ".." (which would change the path). */
 export function requireId(
 	ctx: IExecuteFunctions,

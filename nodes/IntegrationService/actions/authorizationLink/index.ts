@@ -1,7 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
+import * as create from './create.operation';
 
-export const operations: Record<string, OperationModule> = {};
+export const operations: Record<string, OperationModule> = { create };
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['authorizationLink'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Request a link that an end user opens to grant access to an external application; returns the URL and a request ID',
+				action: 'Create an authorization link',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+];

@@ -1,7 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
+import * as update from './update.operation';
 
-export const operations: Record<string, OperationModule> = {};
+export const operations: Record<string, OperationModule> = { update };
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['borrower'] } },
+		options: [
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change fields of a borrower in the connected loan origination system',
+				action: 'Update a borrower',
+			},
+		],
+		default: 'update',
+	},
+	...update.description,
+];

@@ -1,7 +1,35 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
+import * as create from './create.operation';
+import * as update from './update.operation';
 
-export const operations: Record<string, OperationModule> = {};
+export const operations: Record<string, OperationModule> = { create, update };
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['credential'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Connect an external application with the values it needs (user inputs); returns the new credential ID',
+				action: 'Create a credential',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change which kinds of records a connection synchronises',
+				action: 'Update a credential',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...update.description,
+];

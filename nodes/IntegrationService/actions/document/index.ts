@@ -1,7 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
+import * as create from './create.operation';
 
-export const operations: Record<string, OperationModule> = {};
+export const operations: Record<string, OperationModule> = { create };
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['document'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Add a document to a loan file in the connected loan origination system',
+				action: 'Create a document',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+];

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
 import * as create from './create.operation';
+import * as getAll from './getMany.operation';
 
-export const operations: Record<string, OperationModule> = { create };
+export const operations: Record<string, OperationModule> = { create, getAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -19,8 +20,15 @@ export const description: INodeProperties[] = [
 				description: 'Create a person (CRM contact) in the connected CRM',
 				action: 'Create a person',
 			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List people (CRM contacts) of the connected CRM, page by page',
+				action: 'Get many people',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
+	...getAll.description,
 ];

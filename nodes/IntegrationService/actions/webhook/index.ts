@@ -1,7 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
+import * as update from './update.operation';
 
-export const operations: Record<string, OperationModule> = {};
+export const operations: Record<string, OperationModule> = { update };
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['webhook'] } },
+		options: [
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change the URL, event or filters of a calendar webhook registration',
+				action: 'Update a webhook',
+			},
+		],
+		default: 'update',
+	},
+	...update.description,
+];

@@ -1,0 +1,239 @@
+/** Borrower › Update (PUT {los}/api/borrowers/{id}) through n8n's engine against the sandbox. */
+import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
+import { runNode } from '../harness/engine';
+
+const SEED_TIME = '2024-01-01T00:00:00.000Z';
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** What the sandbox seeds as borrower b-1 of every connection. */
+const SEEDED_B1 = {
+	name: 'Sample Borrower',
+	type: 'individual',
+	emails: [{ value: 'borrower@example.test', type: 'home', status: 'Valid', isPrimary: true }],
+};
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const credentials = () => ({
+	crmUrl: sandbox.urls.crm,
+	universalUrl: sandbox.urls.universal,
+	losUrl: sandbox.urls.los,
+	calendarUrl: sandbox.urls.calendar,
+	credentialId: sandbox.defaultCredentialId,
+	accessToken: sandbox.token,
+});
+
+function expectLosPut(request: RecordedRequest, url: string, credentialId: string, body: unknown): void {
+	expect(request.host).toBe('los');
+	expect(request.method).toBe('PUT');
+	expect(request.url).toBe(url);
+	expect(request.path).toBe(url);
+	expect(request.query).toEqual({});
+	expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
+	expect(request.headers['content-type']).toBe('application/json');
+	expect(request.headers['x-service-credential-id']).toBe(credentialId);
+	expect(request.body).toEqual(body);
+	expect(request.status).toBe(200);
+}
+
+describe('borrower › update', () => {
+	test('every field: name, type, tax ID, emails, phones, addresses and bio', async () => {
+		const result = await runNode({
+			credentials: credentials(),
+			parameters: {
+				resource: 'borrower',
+				operation: 'update',
+				borrowerId: 'b-1',
+				updateFields: {
+					name: 'Jane Doe',
+					type: 'business',
+					taxId: '12-3456789',
+					emails: {
+						values: [
+							{ value: 'jane@example.com', type: 'work', status: 'Valid', isPrimary: true },
+							{ value: 'jd@example.org', type: '', status: '', isPrimary: false },
+						],
+					},
+					phones: { values: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }] },
+					addresses: {
+						values: [
+							{ type: 'home', street: '1 Main St', city: 'Austin', state: 'TX', code: '78701', country: 'US' },
+						],
+					},
+					bio: '{"maritalStatus": "married", "dependents": 2}',
+				},
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const body = {
+			name: 'Jane Doe',
+			type: 'business',
+			taxId: '12-3456789',
+			emails: [
+				{ value: 'jane@example.com', type: 'work', status: 'Valid', isPrimary: true },
+				{ value: 'jd@example.org', isPrimary: false },
+			],
+			phones: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }],
+			addresses: [{ type: 'home', street: '1 Main St', city: 'Austin', state: 'TX', code: '78701', country: 'US' }],
+			bio: { maritalStatus: 'married', dependents: 2 },
+		};
+		expect(sandbox.requests).toHaveLength(1);
+		expectLosPut(sandbox.requests[0], '/api/borrowers/b-1', 'cred-default', body);
+		expect(result.items).toEqual([
+			{
+				json: {
+					...body,
+					id: 'b-1',
+					created: SEED_TIME,
+					updated: expect.stringMatching(ISO_TIME),
+					serviceUpdated: expect.stringMatching(ISO_TIME),
+					originalIds: { los: 'los-b-1' },
+					original: { ...SEEDED_B1, ...body },
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test('only the required Borrower ID and one field: nothing else is sent, the rest of the borrower stays', async () => {
+		const result = await runNode({
+			credentials: credentials(),
+			parameters: { resource: 'borrower', operation: 'update', borrowerId: 'b-1', updateFields: { taxId: '999' } },
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expectLosPut(sandbox.requests[0], '/api/borrowers/b-1', 'cred-default', { taxId: '999' });
+		expect(result.items).toEqual([
+			{
+				json: {
+					...SEEDED_B1,
+					taxId: '999',
+					id: 'b-1',
+					created: SEED_TIME,
+					updated: expect.stringMatching(ISO_TIME),
+					serviceUpdated: expect.stringMatching(ISO_TIME),
+					originalIds: { los: 'los-b-1' },
+					original: { ...SEEDED_B1, taxId: '999' },
+				},
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	test.each([
+		['"a/b"', 'a/b', '/api/borrowers/a%2Fb'],
+		['"x/../y"', 'x/../y', '/api/borrowers/x%2F..%2Fy'],
+		['"100% sure?#"', '100% sure?#', '/api/borrowers/100%25%20sure%3F%23'],
+	])('the ID %s stays one path segment and reaches that borrower', async (_case, id, url) => {
+		sandbox.addBorrower('cred-default', id, { name: 'Seeded' });
+		const result = await runNode({
+			credentials: credentials(),
+			parameters: { resource: 'borrower', operation: 'update', borrowerId: id, updateFields: { name: 'Renamed' } },
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expectLosPut(sandbox.requests[0], url, 'cred-default', { name: 'Renamed' });
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ id, name: 'Renamed', originalIds: { los: `los-${id}` } });
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	test('the Credential ID is read per item: each item reaches its own connection', async () => {
+		sandbox.addBorrower('cred-other', 'b-other', { name: 'Only in the other connection' });
+		const result = await runNode({
+			credentials: credentials(),
+			items: [
+				{ id: 'b-1', connection: '' },
+				{ id: 'b-other', connection: 'cred-other' },
+				{ id: 'b-1', connection: 'cred-other' },
+			],
+			parameters: {
+				resource: 'borrower',
+				operation: 'update',
+				borrowerId: '={{ $json.id }}',
+				credentialId: '={{ $json.connection }}',
+				updateFields: { taxId: '={{ $itemIndex }}' },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(3);
+		// An empty override falls back to the credential's Default Credential ID.
+		expectLosPut(sandbox.requests[0], '/api/borrowers/b-1', 'cred-default', { taxId: '0' });
+		expectLosPut(sandbox.requests[1], '/api/borrowers/b-other', 'cred-other', { taxId: '1' });
+		expectLosPut(sandbox.requests[2], '/api/borrowers/b-1', 'cred-other', { taxId: '2' });
+		expect(result.items.map((item) => [item.json.id, item.json.name, item.json.taxId, item.pairedItem])).toEqual([
+			['b-1', 'Sample Borrower', '0', { item: 0 }],
+			['b-other', 'Only in the other connection', '1', { item: 1 }],
+			['b-1', 'Sample Borrower', '2', { item: 2 }],
+		]);
+	});
+
+	test('a borrower of another connection is not found with the default Credential ID', async () => {
+		sandbox.addBorrower('cred-other', 'b-other');
+		const result = await runNode({
+			credentials: credentials(),
+			parameters: { resource: 'borrower', operation: 'update', borrowerId: 'b-other', updateFields: { name: 'x' } },
+		});
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].headers['x-service-credential-id']).toBe('cred-default');
+		expect(result.error?.message).toBe('Not found (HTTP 404): borrower not found (item 0)');
+	});
+
+	test.each([
+		['an ID of ".."', { borrowerId: '..', updateFields: { name: 'x' } }, 'Borrower ID: ".." is not a valid ID (item 0)'],
+		['an ID of "."', { borrowerId: '.', updateFields: { name: 'x' } }, 'Borrower ID: "." is not a valid ID (item 0)'],
+		['an ID whose expression is empty', { borrowerId: '={{ "" }}', updateFields: { name: 'x' } }, 'Borrower ID: is required but empty (item 0)'],
+		['no update field', { borrowerId: 'b-1', updateFields: {} }, 'Update Fields: add at least one field (item 0)'],
+		[
+			'only blank update fields',
+			{ borrowerId: 'b-1', updateFields: { name: '', emails: {}, bio: '' } },
+			'Update Fields: add at least one field (item 0)',
+		],
+		[
+			'a Bio that is a list',
+			{ borrowerId: 'b-1', updateFields: { bio: '[1]' } },
+			'Update Fields › Bio: must be a JSON object like {"key": "value"}, got a list (item 0)',
+		],
+		[
+			'an email without a value',
+			{ borrowerId: 'b-1', updateFields: { emails: { values: [{ value: '', type: 'work' }] } } },
+			'Update Fields › Emails › entry 1: has no value (item 0)',
+		],
+		[
+			'a Name that is an object',
+			{ borrowerId: 'b-1', updateFields: { name: '={{ { first: "a" } }}' } },
+			'Update Fields › Name: must be text, not an object or a list (item 0)',
+		],
+		[
+			'a Credential ID with a line break',
+			{ borrowerId: 'b-1', updateFields: { name: 'x' }, credentialId: '={{ "cred-default\\r\\nX-Evil: 1" }}' },
+			'Credential ID: contains a line break or another control character (item 0)',
+		],
+	])('%s is an input error naming the field, and nothing is sent', async (_case, parameters, message) => {
+		const result = await runNode({
+			credentials: credentials(),
+			parameters: { resource: 'borrower', operation: 'update', ...parameters },
+		});
+		expect(result.error?.message).toContain(message);
+		expect(result.items).toEqual([]);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('with Continue On Fail, a bad item gives an error item and the others still run', async () => {
+		const result = await runNode({
+			credentials: credentials(),
+			onError: 'continueRegularOutput',
+			items: [{ id: 'b-1' }, { id: '..' }, { id: 'b-1' }],
+			parameters: { resource: 'borrower', operation: 'update', borrowerId: '={{ $json.id }}', updateFields: { name: 'N' } },
+		});
+		expect(sandbox.requests.map((request) => request.url)).toEqual(['/api/borrowers/b-1', '/api/borrowers/b-1']);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		// The router owns the rest of the error item's shape; this operation owns the message.
+		expect(result.items[1].json.error).toBe('Borrower ID: ".." is not a valid ID (item 1)');
+		expect(result.items[2].json).toMatchObject({ id: 'b-1', name: 'N' });
+	});
+});

@@ -1,0 +1,321 @@
+/**
+ * Person › Create through n8n's real engine against the sandbox: every writable field of spec 2.1/4.2
+ * on the wire, unset fields left out, the per-item credential id, validation before anything is sent.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../harness/engine';
+import { sandboxCredentials } from '../harness/fixtures';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const create = { resource: 'person', operation: 'create' };
+
+/** Every one of the 26 body fields of spec 4.2, some through expressions that give text. */
+const everyField = {
+	...create,
+	firstName: 'Grace',
+	lastName: 'Hopper',
+	additionalFields: {
+		addresses: {
+			values: [
+				{ type: 'home', street: '1 Main St', city: 'Arlington', state: 'VA', code: '22201', country: 'US' },
+				{ type: 'mailing', city: 'New York' },
+			],
+		},
+		assignedPondId: 'pond_2',
+		assignedUserId: 'u_7',
+		averageBeds: 3,
+		// An expression giving text: it must still go out as a number.
+		averagePrice: '={{ "450000.5" }}',
+		birthday: '1906-12-09',
+		communicationsConsent: { call: false, email: true, massEmail: false, postal: true, text: true, visit: false },
+		companyName: 'US Navy',
+		contactTypes: '={{ ["lead", "client"] }}',
+		emails: {
+			values: [
+				{ value: 'grace@example.test', type: 'work', status: 'Valid', isPrimary: true },
+				{ value: 'g.hopper@example.test', type: 'home', status: '', isPrimary: false },
+			],
+		},
+		jobTitle: 'Rear Admiral',
+		lastActivity: '2024-05-01T10:00:00Z',
+		lastActivityType: 'call',
+		officeId: 'office_3',
+		phones: { values: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }] },
+		rating: '={{ $json.rating }}',
+		source: 'Referral',
+		sourceId: 'src_9',
+		stage: 'Lead',
+		stageId: 'stage_1',
+		systemSource: 'n8n',
+		tags: ['navy', 'cobol'],
+		timeframeId: 'tf_1',
+		timezone: 'America/New_York',
+	},
+};
+
+const everyFieldBody = {
+	firstName: 'Grace',
+	lastName: 'Hopper',
+	timezone: 'America/New_York',
+	stage: 'Lead',
+	stageId: 'stage_1',
+	assignedUserId: 'u_7',
+	assignedPondId: 'pond_2',
+	officeId: 'office_3',
+	timeframeId: 'tf_1',
+	emails: [
+		{ value: 'grace@example.test', type: 'work', status: 'Valid', isPrimary: true },
+		{ value: 'g.hopper@example.test', type: 'home', isPrimary: false },
+	],
+	phones: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }],
+	addresses: [
+		{ type: 'home', street: '1 Main St', city: 'Arlington', state: 'VA', code: '22201', country: 'US' },
+		{ type: 'mailing', city: 'New York' },
+	],
+	tags: ['navy', 'cobol'],
+	source: 'Referral',
+	systemSource: 'n8n',
+	averageBeds: 3,
+	averagePrice: 450000.5,
+	birthday: '1906-12-09',
+	rating: 4,
+	lastActivity: '2024-05-01T10:00:00Z',
+	lastActivityType: 'call',
+	contactTypes: ['lead', 'client'],
+	jobTitle: 'Rear Admiral',
+	companyName: 'US Navy',
+	communicationsConsent: { email: true, call: false, text: true, massEmail: false, postal: true, visit: false },
+	sourceId: 'src_9',
+};
+
+describe('Person › Create', () => {
+	test('with every field set: the exact request, and the created person as output', async () => {
+		expect(Object.keys(everyFieldBody)).toHaveLength(26);
+		const result = await runNode({
+			parameters: everyField,
+			credentials: sandboxCredentials(sandbox),
+			items: [{ rating: '4' }],
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		const [request] = sandbox.requests;
+		expect(request.status).toBe(200);
+		expect(request.host).toBe('crm');
+		expect(request.method).toBe('POST');
+		expect(request.path).toBe('/api/people');
+		expect(request.url).toBe('/api/people');
+		expect(request.query).toEqual({});
+		expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
+		expect(request.headers['x-service-credential-id']).toBe('cred-default');
+		expect(request.headers['content-type']).toBe('application/json');
+		expect(request.body).toEqual(everyFieldBody);
+		// The numbers are JSON numbers on the wire, not text.
+		expect(request.rawBody).toContain('"averagePrice":450000.5');
+		expect(request.rawBody).toContain('"rating":4');
+
+		expect(result.items).toHaveLength(1);
+		const [item] = result.items;
+		expect(item.pairedItem).toEqual({ item: 0 });
+		const { rating: _rating, ...returned } = everyFieldBody;
+		expect(item.json).toEqual({
+			...returned,
+			id: 'p_1',
+			name: 'Grace Hopper',
+			created: expect.any(String),
+			updated: expect.any(String),
+			serviceUpdated: expect.any(String),
+			originalIds: { crm: 'p_1' },
+			original: everyFieldBody,
+		});
+		expect(item.json).not.toHaveProperty('rating');
+		expect(sandbox.count('people', 'cred-default')).toBe(1);
+	});
+
+	test('with only a first name: the body holds that field alone', async () => {
+		const result = await runNode({
+			parameters: { ...create, firstName: 'Ada' },
+			credentials: sandboxCredentials(sandbox),
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].body).toEqual({ firstName: 'Ada' });
+		expect(sandbox.requests[0].rawBody).toBe('{"firstName":"Ada"}');
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+		expect(result.items[0].json).toMatchObject({ id: 'p_1', firstName: 'Ada', name: 'Ada' });
+		expect(result.items[0].json).not.toHaveProperty('lastName');
+	});
+
+	test('added but empty additional fields are not sent', async () => {
+		const result = await runNode({
+			parameters: {
+				...create,
+				firstName: 'Ada',
+				lastName: 'Lovelace',
+				additionalFields: {
+					stage: '',
+					tags: [],
+					contactTypes: '={{ [] }}',
+					emails: {},
+					phones: { values: [] },
+					addresses: {},
+					communicationsConsent: {},
+					birthday: '={{ $json.missing }}',
+				},
+			},
+			credentials: sandboxCredentials(sandbox),
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((r) => r.body)).toEqual([{ firstName: 'Ada', lastName: 'Lovelace' }]);
+		expect(result.items[0].json).toMatchObject({ name: 'Ada Lovelace' });
+	});
+
+	test('a per-item Credential ID from an expression reaches the wire for each item', async () => {
+		const result = await runNode({
+			parameters: { ...create, firstName: '={{ $json.first }}', credentialId: '={{ $json.cid }}' },
+			credentials: sandboxCredentials(sandbox),
+			items: [
+				{ first: 'Ada', cid: 'cred-other' },
+				{ first: 'Ben', cid: 'cred-default' },
+			],
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((r) => [r.headers['x-service-credential-id'], r.body])).toEqual([
+			['cred-other', { firstName: 'Ada' }],
+			['cred-default', { firstName: 'Ben' }],
+		]);
+		expect(sandbox.count('people', 'cred-other')).toBe(1);
+		expect(sandbox.count('people', 'cred-default')).toBe(1);
+		expect(sandbox.people('cred-other').map((p) => p.firstName)).toEqual(['Ada']);
+		expect(result.items.map((i) => [i.json.firstName, i.pairedItem])).toEqual([
+			['Ada', { item: 0 }],
+			['Ben', { item: 1 }],
+		]);
+	});
+
+	test('50 input items make 50 people, each output paired with its input', async () => {
+		const items = Array.from({ length: 50 }, (_, i) => ({ first: `Person${i}` }));
+		const result = await runNode({
+			parameters: { ...create, firstName: '={{ $json.first }}', lastName: 'Bulk' },
+			credentials: sandboxCredentials(sandbox),
+			items,
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.count('people')).toBe(50);
+		expect(sandbox.requests).toHaveLength(50);
+		expect(sandbox.requests.every((r) => r.method === 'POST' && r.status === 200)).toBe(true);
+		expect(result.items).toHaveLength(50);
+		result.items.forEach((item, i) => {
+			expect(item.pairedItem).toEqual({ item: i });
+			expect(item.json.firstName).toBe(`Person${i}`);
+		});
+		expect(new Set(result.items.map((i) => i.json.id)).size).toBe(50);
+	});
+});
+
+describe('Person › Create validation: nothing is sent', () => {
+	async function expectInputError(additionalFields: INodeParameters, message: string, items?: IDataObject[]) {
+		const result = await runNode({
+			parameters: { ...create, firstName: 'Ada', additionalFields },
+			credentials: sandboxCredentials(sandbox),
+			items,
+		});
+		expect(result.error?.message).toBe(message);
+		expect(result.items).toHaveLength(0);
+		expect(sandbox.requests).toHaveLength(0);
+	}
+
+	test('a number field given text that is not a number', async () => {
+		await expectInputError(
+			{ averageBeds: '={{ $json.beds }}' },
+			'Average Beds: must be a number, got "three" (item 0)',
+			[{ beds: 'three' }],
+		);
+	});
+
+	test('Rating and Average Price given non-numbers', async () => {
+		await expectInputError({ rating: '={{ "5 stars" }}' }, 'Rating: must be a number, got "5 stars" (item 0)');
+		await expectInputError({ averagePrice: '={{ "$450,000" }}' }, 'Average Price: must be a number, got "$450,000" (item 0)');
+	});
+
+	test('a communications consent flag given text that is not true or false', async () => {
+		// n8n offers no expression for a whole collection (it drops one), so each flag is checked on its own.
+		await expectInputError(
+			{ communicationsConsent: { call: true, email: '={{ "sometimes" }}' } },
+			'Communications Consent › Email: must be true or false, got "sometimes" (item 0)',
+		);
+	});
+
+	test('a communications consent flag given "true"/"false" text from an expression is sent as a boolean', async () => {
+		const result = await runNode({
+			parameters: {
+				...create,
+				firstName: 'Ada',
+				additionalFields: { communicationsConsent: { email: '={{ "false" }}', text: '={{ $json.ok }}' } },
+			},
+			credentials: sandboxCredentials(sandbox),
+			items: [{ ok: 'true' }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests[0].body).toEqual({ firstName: 'Ada', communicationsConsent: { email: false, text: true } });
+	});
+
+	test('an email or a phone entry with no value', async () => {
+		await expectInputError(
+			{ emails: { values: [{ value: 'a@example.test' }, { value: '  ', type: 'work' }] } },
+			'Emails › entry 2: has no value (item 0)',
+		);
+		await expectInputError({ phones: { values: [{ value: '', type: 'mobile' }] } }, 'Phones › entry 1: has no value (item 0)');
+	});
+
+	test('an address with no part set', async () => {
+		await expectInputError({ addresses: { values: [{ type: '' }] } }, 'Addresses: entry 1 is empty (item 0)');
+	});
+
+	test('a text field given an object, and tags given an object', async () => {
+		await expectInputError(
+			{ jobTitle: '={{ {"title": "x"} }}' },
+			'Job Title: must be text, not an object or a list (item 0)',
+		);
+		await expectInputError({ tags: '={{ {"a": 1} }}' }, 'Tags: must be a list of text values, got an object (item 0)');
+	});
+
+	test('with Continue On Fail, a bad item becomes an error item and the good ones are still created', async () => {
+		const result = await runNode({
+			parameters: {
+				...create,
+				firstName: '={{ $json.first }}',
+				additionalFields: { averageBeds: '={{ $json.beds }}' },
+			},
+			credentials: sandboxCredentials(sandbox),
+			items: [
+				{ first: 'Ada', beds: 2 },
+				{ first: 'Ben', beds: 'many' },
+				{ first: 'Cleo', beds: '4' },
+			],
+			onError: 'continueRegularOutput',
+		});
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((r) => r.body)).toEqual([
+			{ firstName: 'Ada', averageBeds: 2 },
+			{ firstName: 'Cleo', averageBeds: 4 },
+		]);
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items[1].json.error).toBe('Average Beds: must be a number, got "many" (item 1)');
+		expect(result.items[2].json).toMatchObject({ firstName: 'Cleo', averageBeds: 4 });
+	});
+});
