@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -71,6 +72,14 @@ interface AttemptFailure {
 	description?: string;
 	retryable: boolean;
 	retryAfterMs?: number;
+	/** A Create that failed this way may have been processed: it is not repeated, and the message says so. */
+	mayHaveBeenProcessed?: boolean;
+	/** Why retrying stopped before Max Attempts. */
+	gaveUp?: string;
+}
+
+function formatSeconds(ms: number): string {
+	return ms % 1000 === 0 || ms >= 10_000 ? `${Math.ceil(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function trimSlashes(url: string): string {
@@ -127,7 +136,10 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 
 /** Replaces every secret of the credential, and any bearer token, by a placeholder. */
 function redact(text: string, secrets: string[]): string {
-	let result = text.replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]');
+	let result = text
+		.replace(/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]')
+		// A JWT anywhere (a signed token echoed back by the service) is a credential too.
+		.replace(/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]');
 	for (const secret of secrets) {
 		if (secret.length >= 4) result = result.split(secret).join('[redacted]');
 	}
@@ -157,8 +169,30 @@ function serviceErrorText(body: string): string {
 	} catch {
 		// Not JSON: fall through to the shortened text, without HTML tags.
 	}
-	const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	return shorten(looksLikeHtml(text) ? htmlText(text) : text);
+}
+
+function shorten(text: string): string {
+	const plain = text.replace(/\s+/g, ' ').trim();
 	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
+}
+
+function looksLikeHtml(text: string, contentType = ''): boolean {
+	return /html/i.test(contentType) || /^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text);
+}
+
+/** An HTML page (a proxy's or gateway's error page) as one line: its title, then its visible text. */
+function htmlText(html: string): string {
+	const strip = (part: string) =>
+		part
+			.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
+	const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
+	let text = strip(/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html.replace(/<head[\s\S]*?<\/head>/i, ''));
+	if (title !== '' && text.startsWith(title)) text = text.slice(title.length).trim();
+	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
 }
 
 const STATUS_MEANINGS: Record<number, string> = {
@@ -190,6 +224,8 @@ function classifyStatus(response: RawResponse, method: IHttpRequestMethods): Att
 		status,
 		message: `${statusMeaning(status)} (HTTP ${status})${text ? `: ${text}` : ''}`,
 		retryable,
+		// A server fault may come after the work was done: a Create is not repeated.
+		mayHaveBeenProcessed: status >= 500 && !isIdempotent(method),
 		retryAfterMs: parseRetryAfter(headerValue(response.headers, 'retry-after')),
 	};
 }
@@ -206,6 +242,17 @@ const NETWORK_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	...TIMEOUT_CODES,
 ]);
+
+const NETWORK_MEANINGS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer came',
+	EPIPE: 'the connection was closed while the request was being sent',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved (DNS error)',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	ERR_SOCKET_CONNECTION_TIMEOUT: 'the connection could not be opened in time',
+};
 
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
@@ -227,16 +274,24 @@ function classifyThrown(
 ): AttemptFailure {
 	const code = findErrorCode(error);
 	if (code && TIMEOUT_CODES.has(code)) {
+		const seconds = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
 		return {
-			message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s (timeout)`,
+			message: `The service did not answer within ${seconds} (timeout)`,
+			description: `Network error code ${code}.`,
 			// A request that timed out may have been processed: only repeat it where that is harmless.
 			retryable: isIdempotent(method),
+			mayHaveBeenProcessed: !isIdempotent(method),
 		};
 	}
 	if (code) {
+		// The code goes in the description only: n8n replaces a message that names a network error code
+		// by its own generic text (which would invite repeating a Create).
 		return {
-			message: `Could not reach the service (${code})`,
+			message: `Could not reach the service: ${NETWORK_MEANINGS[code] ?? 'a network error occurred'}`,
+			description: `Network error code ${code}.`,
 			retryable: isIdempotent(method),
+			// A refused connection never reached the service; anything else may have.
+			mayHaveBeenProcessed: !isIdempotent(method) && code !== 'ECONNREFUSED',
 		};
 	}
 	// Not a network failure (for example the credential refused to sign a token): repeating cannot help.
@@ -293,10 +348,10 @@ function parseJsonBody(response: RawResponse): { json: IDataObject } | { malform
 	}
 	if (parsed !== null && typeof parsed === 'object') return { json: parsed as IDataObject };
 	const contentType = headerValue(response.headers, 'content-type') ?? '';
-	const kind = /html/i.test(contentType) || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not valid JSON';
-	return {
-		malformed: `The service answered HTTP ${response.statusCode} with ${kind} instead of JSON: ${serviceErrorText(text) || '(empty)'}`,
-	};
+	const what = looksLikeHtml(text, contentType)
+		? `${shorten(htmlText(text))}, not JSON`
+		: `${parsed === undefined ? 'a body that is not valid JSON (truncated or garbled)' : 'a JSON value that is not an object'}: ${shorten(text)}`;
+	return { malformed: `The service answered HTTP ${response.statusCode} with ${what}` };
 }
 
 /**
@@ -367,6 +422,8 @@ export async function serviceRequest(
 				this,
 				CREDENTIAL_TYPE,
 				{ ...options, headers: { ...headers } },
+				// The credential was loaded above; handing it over spares n8n loading and decrypting it again.
+				{ credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: credentials as ICredentialDataDecryptedObject } },
 			)) as RawResponse;
 			response.body = typeof response.body === 'string' ? response.body : String(response.body ?? '');
 		} catch (error) {
@@ -378,7 +435,12 @@ export async function serviceRequest(
 				const parsed = parseJsonBody(response);
 				if ('json' in parsed) return parsed.json;
 				// A garbled answer to a GET or PUT is worth one more try; a POST was processed, so never.
-				failure = { message: parsed.malformed, status: response.statusCode, retryable: isIdempotent(request.method) };
+				failure = {
+					message: parsed.malformed,
+					status: response.statusCode,
+					retryable: isIdempotent(request.method),
+					mayHaveBeenProcessed: !isIdempotent(request.method),
+				};
 			} else {
 				failure = classifyStatus(response, request.method);
 			}
@@ -387,7 +449,7 @@ export async function serviceRequest(
 		if (!failure?.retryable || attempts >= policy.maxAttempts) break;
 		const delay = failure.retryAfterMs ?? backoffMs(policy, attempts);
 		if (waitedMs + delay > policy.maxTotalWaitMs) {
-			failure.description = `Gave up: waiting ${Math.ceil(delay / 1000)} s more would exceed the maximum total retry wait of ${Math.round(policy.maxTotalWaitMs / 1000)} s.`;
+			failure.gaveUp = `gave up: waiting ${formatSeconds(delay)} more would exceed the Max Total Retry Wait of ${formatSeconds(policy.maxTotalWaitMs)}`;
 			break;
 		}
 		if (failure.status === 429) {
@@ -400,19 +462,28 @@ export async function serviceRequest(
 	}
 
 	const final = failure ?? { message: 'The request was not sent', retryable: false };
-	const attemptsText = attempts > 1 ? ` after ${attempts} attempts` : '';
-	const message = redact(`${final.message}${attemptsText}`, secrets);
+	const notes = [
+		attempts > 1 ? `after ${attempts} attempts` : '',
+		final.gaveUp ?? '',
+		final.mayHaveBeenProcessed
+			? 'not sent twice: the service may already have processed it; check before running it again'
+			: '',
+	].filter(Boolean);
+	const message = redact(`${final.message}${notes.length ? ` (${notes.join('; ')})` : ''}`, secrets);
 	const description = redact(
 		[final.description, `${request.method} ${request.host} ${url.replace(/\?.*$/, '')}`]
 			.filter(Boolean)
 			.join(' '),
 		secrets,
 	);
-	throw new NodeApiError(
+	const error = new NodeApiError(
 		this.getNode(),
 		{ message, description, httpCode: final.status ? String(final.status) : null } as JsonObject,
 		{ message, description, httpCode: final.status ? String(final.status) : undefined, itemIndex },
 	);
+	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
+	error.message = message;
+	throw error;
 }
 
 export interface PageRequest {
