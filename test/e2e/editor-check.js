@@ -1,0 +1,338 @@
+'use strict';
+/**
+ * Editor check: starts `n8n start` with the e2e user folder, creates the owner, checks that the node
+ * types served to the editor contain our node (and its Tool variant) and that its icon is an SVG, then
+ * drives Debian's chromium with playwright-core (from the cache folder) through the editor and saves
+ * screenshots:
+ *   node-resources.png   the node's Resource list open
+ *   node-operations.png  the Operation list open (resource Person)
+ *   person-create.png    the Person > Create form
+ *   credential-form.png  the credential form of "Integration Service API"
+ *
+ * Used by run-e2e.js; can also run alone against a kept user folder:
+ *   node test/e2e/editor-check.js <userFolder>
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const L = require('./lib');
+
+const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Passw0rd!' };
+const NODE_DISPLAY_NAME = 'Integration Service';
+const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
+
+async function startN8n({ inst, env, log, children }) {
+	const port = await L.freePort();
+	const brokerPort = await L.freePort();
+	const startEnv = {
+		...env,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: 'localhost',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `http://localhost:${port}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+	};
+	log(`starting n8n start on port ${port}`);
+	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], { cwd: env.N8N_USER_FOLDER, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	children.push(child);
+	let out = '';
+	child.stdout.on('data', (d) => (out = (out + d).slice(-20000)));
+	child.stderr.on('data', (d) => (out = (out + d).slice(-20000)));
+	const base = `http://localhost:${port}`;
+	const t = Date.now();
+	try {
+		await L.waitForHttp(`${base}/healthz/readiness`, { timeoutMs: 180000, child, what: 'n8n start' });
+	} catch (e) {
+		throw new Error(`${e.message}\n${out.slice(-3000)}`);
+	}
+	log(`n8n ready after ${((Date.now() - t) / 1000).toFixed(1)} s`);
+	return { base, child, output: () => out };
+}
+
+function stop(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => {
+			try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+			resolve();
+		}, 15000);
+		child.once('close', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		try {
+			process.kill(-child.pid, 'SIGTERM');
+		} catch {
+			child.kill('SIGTERM');
+		}
+	});
+}
+
+async function apiChecks({ base, check, log }) {
+	// Owner setup returns the session cookie.
+	let res = await L.httpRequest(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	const cookieOf = (r) => (r.headers.getSetCookie ? r.headers.getSetCookie() : [r.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
+	let cookie = cookieOf(res);
+	let how = 'POST /rest/owner/setup';
+	if (res.status === 400 && !cookie) {
+		// The owner exists already (a re-used user folder): sign in instead.
+		res = await L.httpRequest(`${base}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+		});
+		cookie = cookieOf(res);
+		how = 'POST /rest/login (owner existed)';
+	}
+	check('editor', res.status === 200 && /n8n-auth=/.test(cookie), `${how} -> ${res.status}${cookie ? ' (session cookie set)' : ' (no cookie)'}`);
+
+	res = await L.httpRequest(`${base}/types/nodes.json`, { headers: { cookie } }, 30000);
+	const types = res.status === 200 ? await res.json() : [];
+	const ours = types.filter((t) => String(t.name).startsWith(`${L.PACKAGE_NAME}.`));
+	const main = ours.find((t) => t.name === L.NODE_TYPE);
+	const tool = ours.find((t) => t.name === `${L.NODE_TYPE}Tool`);
+	check('editor', !!main, `/types/nodes.json (${types.length} types) contains ${L.NODE_TYPE}`);
+	check('editor', !!tool, `/types/nodes.json contains ${L.NODE_TYPE}Tool (usableAsTool)`);
+
+	res = await L.httpRequest(`${base}/types/credentials.json`, { headers: { cookie } }, 30000);
+	const creds = res.status === 200 ? await res.json() : [];
+	check('editor', creds.some((c) => c.name === L.CREDENTIAL_TYPE), `/types/credentials.json contains ${L.CREDENTIAL_TYPE}`);
+
+	if (main) {
+		let iconUrl = main.iconUrl;
+		if (iconUrl && typeof iconUrl === 'object') iconUrl = iconUrl.light || Object.values(iconUrl)[0];
+		if (!iconUrl) {
+			check('editor', false, `node description has an iconUrl (icon: ${JSON.stringify(main.icon)})`);
+		} else {
+			const url = new URL(iconUrl, `${base}/`).href;
+			res = await L.httpRequest(url, { headers: { cookie } });
+			const body = await res.text();
+			const type = res.headers.get('content-type') || '';
+			check('editor', res.status === 200 && (/svg/.test(type) || /<svg[\s>]/.test(body)) && /<svg[\s>]/.test(body), `icon ${iconUrl} -> ${res.status} ${type} (${body.length} bytes, SVG)`);
+		}
+	}
+	return { cookie, main };
+}
+
+function loadPlaywright(inst) {
+	// eslint-disable-next-line import/no-dynamic-require
+	return require(inst.playwrightCore);
+}
+
+async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }) {
+	const { chromium } = loadPlaywright(inst);
+	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
+	fs.mkdirSync(screenshotsDir, { recursive: true });
+	const context = await chromium.launchPersistentContext(userDataDir, {
+		executablePath: inst.chromium,
+		headless: true,
+		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		viewport: { width: 1440, height: 1000 },
+		deviceScaleFactor: 1,
+	});
+	const page = context.pages()[0] || (await context.newPage());
+	page.setDefaultTimeout(20000);
+	const shot = async (name, what) => {
+		const file = path.join(screenshotsDir, name);
+		await page.waitForTimeout(400); // let dropdown animations settle
+		await page.screenshot({ path: file });
+		check('editor', fs.statSync(file).size > 5000, `screenshot ${path.relative(L.REPO, file)} (${what})`);
+	};
+	const step = async (what, fn) => {
+		try {
+			await fn();
+			return true;
+		} catch (e) {
+			const file = path.join(os.tmpdir(), `n8n-e2e-failure-${what.replace(/\W+/g, '-')}.png`);
+			await page.screenshot({ path: file }).catch(() => {});
+			// The visible data-test-id elements, to adapt the selectors when n8n's editor changes.
+			const dom = await page
+				.evaluate(() => [...document.querySelectorAll('[data-test-id]')].filter((e) => e.offsetParent).map((e) => `${e.getAttribute('data-test-id')} :: ${(e.innerText || '').slice(0, 50).replace(/\n/g, ' ')}`).join('\n'))
+				.catch(() => '');
+			fs.writeFileSync(file.replace(/\.png$/, '.txt'), dom);
+			check('editor', false, `${what}: ${String(e.message).split('\n')[0]} (page screenshot: ${file})`);
+			return false;
+		}
+	};
+	try {
+		// Sign in through the form.
+		let ok = await step('sign in', async () => {
+			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded' });
+			const email = page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]').first();
+			await email.waitFor();
+			await email.fill(OWNER.email);
+			await page.locator('input[name="password"], input[type="password"]').first().fill(OWNER.password);
+			await page.locator('[data-test-id="form-submit-button"], button[type="submit"]').first().click();
+			await page.waitForURL((u) => !/\/signin/.test(u.pathname), { timeout: 30000 });
+		});
+		check('editor', ok, 'signed in through the sign-in form');
+		if (!ok) return;
+		await dismissPopups(page);
+
+		// New workflow, node creator, our node.
+		ok = await step('open a new workflow and add the node', async () => {
+			await page.goto(`${base}/workflow/new`, { waitUntil: 'domcontentloaded' });
+			await dismissPopups(page);
+			const addFirst = page.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]').first();
+			await addFirst.waitFor({ timeout: 30000 });
+			await addFirst.click();
+			const search = page.locator('[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]').first();
+			await search.waitFor();
+			await search.fill(NODE_DISPLAY_NAME);
+			const item = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]', { hasText: NODE_DISPLAY_NAME }).first();
+			const actions = page.locator('[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]');
+			// The result list re-renders while the search settles: click until the node's actions show.
+			for (let attempt = 1; ; attempt++) {
+				await item.waitFor();
+				await page.waitForTimeout(500);
+				await item.click().catch(() => {});
+				try {
+					await page.locator('[data-test-id="node-creator-category-item"]', { hasText: /^\s*Actions/ }).first().waitFor({ timeout: 5000 });
+					break;
+				} catch (e) {
+					if (attempt >= 4) throw e;
+				}
+			}
+			// Nodes with resources show their actions ("Create a person", ...) in a panel; pick Person > Create
+			// when it is listed, else the first action.
+			const personCreate = actions.filter({ hasText: /create an? person|person.*create/i }).first();
+			if (await personCreate.count()) await personCreate.click();
+			else await actions.filter({ hasNotText: /^\s*On a /i }).last().click();
+			await page.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="ndv-parameters"]').first().waitFor({ timeout: 20000 });
+			await page.locator('[data-test-id="parameter-input-resource"]').first().waitFor();
+		});
+		check('editor', ok, `added "${NODE_DISPLAY_NAME}" from the node creator; its parameters are open`);
+		if (!ok) return;
+
+		const visibleOptions = () => page.locator('.el-select-dropdown__item:visible, [role="option"]:visible');
+		const closeDropdown = async () => {
+			// Escape closes an open select list only (the node's panel stays open).
+			if (await visibleOptions().count()) await page.keyboard.press('Escape');
+			await visibleOptions().first().waitFor({ state: 'detached', timeout: 3000 }).catch(() => {});
+		};
+		const openDropdown = async (param) => {
+			await closeDropdown();
+			const input = page.locator(`[data-test-id="parameter-input-${param}"]`).first();
+			await input.click();
+			try {
+				await visibleOptions().first().waitFor({ timeout: 3000 });
+			} catch {
+				await input.click(); // a click can land while a list is closing
+				await visibleOptions().first().waitFor();
+			}
+		};
+		const chooseOption = async (param, label) => {
+			await openDropdown(param);
+			await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: new RegExp(`^\\s*${label}`) }).first().click();
+			await visibleOptions().first().waitFor({ state: 'detached', timeout: 3000 }).catch(() => {});
+			await page.waitForTimeout(300);
+		};
+
+		const resourceNames = main && Array.isArray(main.properties) ? (main.properties.find((p) => p.name === 'resource') || {}).options || [] : [];
+		ok = await step('resource list', async () => {
+			await openDropdown('resource');
+			for (const o of resourceNames.slice(0, 3)) await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: o.name }).first().waitFor();
+			// Element Plus scrolls the list to the selected option; show it from the top.
+			await page.waitForTimeout(600);
+			await page.evaluate(() => document.querySelectorAll('.el-select-dropdown .el-scrollbar__wrap, .el-select-dropdown__wrap').forEach((w) => w.scrollTo({ top: 0 })));
+			await shot('node-resources.png', `resource list open: ${resourceNames.map((o) => o.name).join(', ')}`);
+		});
+		ok =
+			ok &&
+			(await step('operation list', async () => {
+				await chooseOption('resource', 'Person');
+				await openDropdown('operation');
+				await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: 'Create' }).first().waitFor();
+				await shot('node-operations.png', 'operation list of Person open');
+			}));
+		ok =
+			ok &&
+			(await step('person create form', async () => {
+				await chooseOption('operation', 'Create');
+				await page.locator('[data-test-id="parameter-input-firstName"], [data-test-id="parameter-item"]:has-text("First Name")').first().waitFor();
+				for (const [name, value] of [['firstName', 'Ada'], ['lastName', 'Lovelace']]) {
+					const field = page.locator(`[data-test-id="parameter-input-${name}"] input, [data-test-id="parameter-input-${name}"] textarea`).first();
+					if (await field.count()) await field.fill(value);
+				}
+				await page.evaluate(() => document.activeElement && document.activeElement.blur());
+				await page.mouse.move(5, 5);
+				await shot('person-create.png', 'Person > Create form');
+			}));
+		await step('credential form', async () => {
+			const credSelect = page.locator('[data-test-id="node-credentials-select"]').first();
+			await credSelect.waitFor();
+			await credSelect.click();
+			const createNew = page.locator('[data-test-id="node-credentials-select-item-new"]:visible').first();
+			try {
+				await createNew.waitFor({ timeout: 5000 });
+				await createNew.click();
+			} catch {
+				await page.locator('.el-select-dropdown__item:visible, button:visible', { hasText: /create new credential|set up credential/i }).first().click();
+			}
+			const modal = page.locator('[data-test-id="credential-edit-dialog"], [data-test-id="editCredential-modal"]').first();
+			await modal.waitFor();
+			await modal.locator(`text=${CREDENTIAL_DISPLAY_NAME}`).first().waitFor();
+			await page.locator('[data-test-id="parameter-input-crmUrl"]').first().waitFor();
+			await page.waitForTimeout(800);
+			await shot('credential-form.png', `credential form of "${CREDENTIAL_DISPLAY_NAME}"`);
+		});
+	} finally {
+		await context.close().catch(() => {});
+		fs.rmSync(userDataDir, { recursive: true, force: true });
+	}
+}
+
+/** Closes the notices n8n may show on a first visit (they would cover the canvas). */
+async function dismissPopups(page) {
+	await page.waitForTimeout(1000);
+	for (const sel of ['[data-test-id="personalization-form"] button:has-text("Get started")', '.el-dialog__headerbtn', '[data-test-id="close-button"]', 'button:has-text("Skip")', 'button:has-text("Dismiss")']) {
+		const loc = page.locator(sel);
+		const n = await loc.count().catch(() => 0);
+		for (let i = 0; i < n; i++) await loc.nth(i).click({ timeout: 2000 }).catch(() => {});
+	}
+}
+
+async function editorCheck({ inst, env, userFolder, log, check, screenshotsDir, children }) {
+	const n8n = await startN8n({ inst, env, log, children });
+	try {
+		const { cookie, main } = await apiChecks({ base: n8n.base, check, log });
+		await uiChecks({ inst, base: n8n.base, cookie, check, log, screenshotsDir, main });
+	} catch (e) {
+		check('editor', false, `editor check: ${e.message}`);
+		log(`n8n output (last lines):\n${n8n.output().slice(-3000)}`);
+	} finally {
+		await stop(n8n.child);
+	}
+}
+
+module.exports = { editorCheck, startN8n, apiChecks, uiChecks, OWNER };
+
+if (require.main === module) {
+	const { paths } = require('./install-n8n');
+	const userFolder = process.argv[2];
+	if (!userFolder) {
+		console.error('usage: node test/e2e/editor-check.js <userFolder kept by run-e2e.js --keep>');
+		process.exit(2);
+	}
+	const inst = paths();
+	const children = [];
+	let failed = false;
+	const check = (g, ok, what) => {
+		console.log(`${ok ? 'ok  ' : 'FAIL'} [${g}] ${what}`);
+		if (!ok) failed = true;
+		return ok;
+	};
+	editorCheck({ inst, env: L.n8nEnv(inst, userFolder), userFolder, log: (m) => console.log(m), check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children })
+		.then(() => process.exit(failed ? 1 : 0))
+		.catch((e) => {
+			console.error(e);
+			process.exit(1);
+		});
+}

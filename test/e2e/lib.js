@@ -1,0 +1,181 @@
+'use strict';
+/** Helpers shared by run-e2e.js and editor-check.js (plain Node, no dependencies). */
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const PACKAGE_NAME = 'n8n-nodes-integration-service';
+const NODE_TYPE = `${PACKAGE_NAME}.integrationService`;
+const CREDENTIAL_TYPE = 'integrationServiceApi';
+
+/** A port that is free now on 127.0.0.1 (and, with count > 1, `count` consecutive free ports). */
+async function freePort(count = 1) {
+	for (let attempt = 0; attempt < 50; attempt++) {
+		const first = await new Promise((resolve, reject) => {
+			const s = net.createServer();
+			s.once('error', reject);
+			s.listen(0, '127.0.0.1', () => {
+				const { port } = s.address();
+				s.close(() => resolve(port));
+			});
+		});
+		if (first + count >= 65535) continue;
+		let ok = true;
+		for (let i = 1; i < count && ok; i++) ok = await isFree(first + i);
+		if (ok) return first;
+	}
+	throw new Error(`no ${count} consecutive free ports found`);
+}
+
+function isFree(port) {
+	return new Promise((resolve) => {
+		const s = net.createServer();
+		s.once('error', () => resolve(false));
+		s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+	});
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** fetch() with a timeout; returns the Response or throws. */
+async function httpRequest(url, opts = {}, timeoutMs = 10000) {
+	const ac = new AbortController();
+	const t = setTimeout(() => ac.abort(), timeoutMs);
+	try {
+		return await fetch(url, { ...opts, signal: ac.signal });
+	} finally {
+		clearTimeout(t);
+	}
+}
+
+/** Polls url until it answers 200, the child exits, or timeoutMs passes. */
+async function waitForHttp(url, { timeoutMs = 120000, child, what = url } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	let last = '';
+	while (Date.now() < deadline) {
+		if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before answering ${url}`);
+		try {
+			const r = await httpRequest(url, {}, 3000);
+			if (r.status === 200) return r;
+			last = `HTTP ${r.status}`;
+		} catch (e) {
+			last = e.cause ? e.cause.code || e.message : e.message;
+		}
+		await sleep(500);
+	}
+	throw new Error(`${what} did not answer ${url} within ${Math.round(timeoutMs / 1000)} s (last: ${last})`);
+}
+
+/**
+ * Environment for every n8n process: its own user folder, Node 24 first on PATH, and everything that
+ * would reach the internet switched off.
+ */
+function n8nEnv(inst, userFolder, extra = {}) {
+	const env = { ...process.env };
+	for (const k of Object.keys(env)) if (/^(npm_|N8N_|DB_|NODE_OPTIONS$|NODE_PATH$|EXECUTIONS_|GENERIC_TIMEZONE$)/.test(k)) delete env[k];
+	return {
+		...env,
+		PATH: `${inst.nodeBinDir}${path.delimiter}${process.env.PATH}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
+		N8N_AI_ENABLED: 'false',
+		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_PUBLIC_API_DISABLED: 'true',
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'warn',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		N8N_DEV_RELOAD: 'false',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		...extra,
+	};
+}
+
+/** Spawns `node24 n8n <args>`; resolves {code, stdout, stderr, ms}. */
+function runN8n(inst, env, args, { timeoutMs = 180000 } = {}) {
+	return new Promise((resolve) => {
+		const t0 = Date.now();
+		const child = spawn(inst.nodeBin, [inst.n8nMain, ...args], { cwd: env.N8N_USER_FOLDER, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d) => (stdout += d));
+		child.stderr.on('data', (d) => (stderr += d));
+		const timer = setTimeout(() => {
+			stderr += `\n[e2e] killed after ${timeoutMs} ms`;
+			child.kill('SIGKILL');
+		}, timeoutMs);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, stdout, stderr, ms: Date.now() - t0 });
+		});
+	});
+}
+
+/** Copies package.json + dist/ into <userFolder>/.n8n/nodes/node_modules/<package>, like a user's install. */
+function installPackageInto(userFolder) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.mkdirSync(target, { recursive: true });
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+	fs.copyFileSync(path.join(REPO, 'package.json'), path.join(target, 'package.json'));
+	fs.cpSync(path.join(REPO, 'dist'), path.join(target, 'dist'), { recursive: true });
+	if (fs.existsSync(path.join(REPO, 'index.js'))) fs.copyFileSync(path.join(REPO, 'index.js'), path.join(target, 'index.js'));
+	// What n8n's community-package installer leaves behind: a package.json listing the package.
+	fs.writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: pkg.version } }, null, 2),
+	);
+	return target;
+}
+
+/** Extracts the JSON document that `n8n execute --rawOutput` prints after its log lines. */
+function parseRawOutput(stdout) {
+	const text = String(stdout);
+	// The JSON starts at the first line that is exactly "{" or "[" (pretty-printed) or begins with '{"'.
+	const lines = text.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		const l = lines[i].trimEnd();
+		if (l === '{' || l === '[' || l.startsWith('{"') || l.startsWith('[{')) {
+			const candidate = lines.slice(i).join('\n').trim();
+			try {
+				return JSON.parse(candidate);
+			} catch {
+				// try a shorter tail: maybe trailing log lines follow
+				const end = Math.max(candidate.lastIndexOf('}'), candidate.lastIndexOf(']'));
+				try {
+					return JSON.parse(candidate.slice(0, end + 1));
+				} catch {}
+			}
+		}
+	}
+	return undefined;
+}
+
+module.exports = {
+	REPO,
+	PACKAGE_NAME,
+	NODE_TYPE,
+	CREDENTIAL_TYPE,
+	freePort,
+	isFree,
+	sleep,
+	httpRequest,
+	waitForHttp,
+	n8nEnv,
+	runN8n,
+	installPackageInto,
+	parseRawOutput,
+};

@@ -1,0 +1,426 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * End-to-end proof in the real n8n application (`npm run test:e2e`).
+ *
+ *  1. installs n8n (once, cached outside the repo; see install-n8n.js)
+ *  2. starts the repository's sandbox (build/test/sandbox/cli.js) on four free ports
+ *  3. loads the built package (dist/ + package.json) into a fresh n8n user folder, the way a user's
+ *     install does (<N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-integration-service)
+ *  4. imports a credential pointing at the sandbox and every workflow in examples/*.json (plus
+ *     test/e2e/fixtures/*.json), runs each with `n8n execute`, and checks the result and the
+ *     sandbox's request log
+ *  5. editor check (editor-check.js): n8n start, node types, icon, screenshots with chromium
+ *
+ * Exit: 0 all passed, 1 an assertion failed, 2 skipped (n8n could not be installed; the reason is
+ * on the last line: "e2e: skipped: <reason>").
+ *
+ * Options: --no-editor (skip step 5), --only <substring> (run matching workflow files only),
+ *          --keep (keep the temporary user folder). Environment: N8N_E2E_CACHE (cache folder),
+ *          E2E_SANDBOX=<path of a built sandbox cli.js>, E2E_SCREENSHOTS (folder, default docs/screenshots),
+ *          E2E_N8N_LOG_LEVEL (n8n's log level), E2E_VERBOSE=1 (print the last node's output).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { spawn, spawnSync } = require('node:child_process');
+const { ensureInstalled, SkipError, PINS } = require('./install-n8n');
+const L = require('./lib');
+
+/**
+ * Per-example expectations, keyed by file name (in examples/ or test/e2e/fixtures/).
+ *   requests:  [method, host, path] that must each appear in the sandbox log (path: string = exact
+ *              path, RegExp = pattern); host is crm | universal | los | calendar
+ *   minItems:  items the last node must produce (default 1)
+ *   bodies:    [method, host, path, partialBody] the request body must contain (deep partial match)
+ *   minRequests / maxRequests: bounds on the number of sandbox requests (paging; no retried POST)
+ * Examples not listed here get the generic checks: success, >= 1 item, >= 1 sandbox request.
+ */
+const EXPECTATIONS = {
+	'person-create.json': {
+		requests: [['POST', 'crm', '/api/people']],
+		bodies: [['POST', 'crm', '/api/people', { firstName: 'Ada', lastName: 'Lovelace' }]],
+		maxRequests: 1,
+	},
+	// Schedule Trigger (replaced by a Manual Trigger), Return All over the sandbox's 25 seeded people in pages of 10.
+	'people-list-schedule.json': { requests: [['GET', 'crm', '/api/people']], minItems: 25, minRequests: 3 },
+	// examples/ (written with the package; one line each)
+	'person-create-per-row.json': { requests: [['POST', 'crm', '/api/people']] },
+	'people-export-scheduled.json': { requests: [['GET', 'crm', '/api/people']], minItems: 25 },
+	'onboard-connection.json': {
+		requests: [
+			['POST', 'universal', '/api/oauth/authorize-url'],
+			['POST', 'universal', '/api/credentials'],
+			['PUT', 'universal', /^\/api\/credentials\/[^/]+$/],
+		],
+	},
+	'borrower-update-and-document.json': {
+		requests: [
+			['PUT', 'los', /^\/api\/borrowers\/[^/]+$/],
+			['POST', 'los', '/api/documents'],
+		],
+	},
+	'webhook-point-at-url.json': { requests: [['PUT', 'calendar', /^\/api\/webhooks\/[^/]+$/]] },
+};
+
+const HOSTS = ['crm', 'universal', 'los', 'calendar'];
+const CRED_ID = 'sandboxCred';
+const CRED_NAME = 'Integration Service sandbox';
+const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+const STARTING_TRIGGERS = new Set([MANUAL_TRIGGER, 'n8n-nodes-base.executeWorkflowTrigger']);
+const REPLACEABLE_TRIGGERS = new Set(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval']);
+
+const args = process.argv.slice(2);
+const opt = {
+	editor: !args.includes('--no-editor'),
+	only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined,
+	keep: args.includes('--keep'),
+};
+const results = []; // {name, ok, details[]}
+const children = [];
+const t0 = Date.now();
+const log = (m) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${m}`);
+
+function check(group, ok, what) {
+	let g = results.find((r) => r.name === group);
+	if (!g) results.push((g = { name: group, ok: true, details: [] }));
+	g.details.push(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+	if (!ok) g.ok = false;
+	log(`${ok ? 'ok  ' : 'FAIL'} [${group}] ${what}`);
+	return ok;
+}
+
+function skip(reason) {
+	cleanup();
+	console.log(`e2e: skipped: ${String(reason).split('\n')[0]}`);
+	process.exit(2);
+}
+
+function cleanup() {
+	for (const c of children) if (c.exitCode === null && c.signalCode === null) {
+		try {
+			process.kill(-c.pid, 'SIGTERM');
+		} catch {
+			try { c.kill('SIGTERM'); } catch {}
+		}
+	}
+}
+process.on('SIGINT', () => {
+	cleanup();
+	process.exit(130);
+});
+process.on('SIGTERM', () => {
+	cleanup();
+	process.exit(143);
+});
+
+// ---------------------------------------------------------------- sandbox
+function sandboxCommand(port) {
+	const forced = process.env.E2E_SANDBOX;
+	const cli = forced || path.join(L.REPO, 'build/test/sandbox/cli.js');
+	const srcDir = path.join(L.REPO, 'test/sandbox');
+	const newestSource = fs.existsSync(srcDir) ? Math.max(0, ...fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => fs.statSync(path.join(srcDir, f)).mtimeMs)) : 0;
+	const stale = !fs.existsSync(cli) || fs.statSync(cli).mtimeMs < newestSource;
+	if (!forced && stale && fs.existsSync(path.join(L.REPO, 'tsconfig.dev.json'))) {
+		log('building the sandbox: npx tsc -p tsconfig.dev.json');
+		const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.dev.json'], { cwd: L.REPO, encoding: 'utf8' });
+		if (r.status !== 0) log(`tsc -p tsconfig.dev.json failed (continuing if the sandbox was emitted):\n${(r.stdout + r.stderr).slice(-2000)}`);
+	}
+	if (!fs.existsSync(cli)) throw new Error(`the sandbox is not built: ${path.relative(L.REPO, cli)} is missing (npx tsc -p tsconfig.dev.json)`);
+	return { argv: [cli, '--port', String(port), '--people', '25'], kind: path.relative(L.REPO, cli) };
+}
+
+async function startSandbox() {
+	const port = await L.freePort(4);
+	const { argv, kind } = sandboxCommand(port); // throws when the sandbox cannot be built
+	log(`starting sandbox ${kind} on ports ${port}..${port + 3}`);
+	const child = spawn(process.execPath, argv, { cwd: L.REPO, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	children.push(child);
+	let out = '';
+	child.stdout.on('data', (d) => (out += d));
+	child.stderr.on('data', (d) => (out += d));
+	try {
+		for (let i = 0; i < 4; i++) await L.waitForHttp(`http://127.0.0.1:${port + i}/__sandbox/counts`, { timeoutMs: 30000, child, what: 'sandbox' });
+	} catch (e) {
+		throw new Error(`${e.message}\n${out.slice(-2000)}`);
+	}
+	const urls = Object.fromEntries(HOSTS.map((h, i) => [h, `http://127.0.0.1:${port + i}`]));
+	const hostOfPort = Object.fromEntries(HOSTS.map((h, i) => [String(port + i), h]));
+	return { port, urls, hostOfPort, kind, output: () => out };
+}
+
+async function sandboxRequests(sb) {
+	const r = await L.httpRequest(`${sb.urls.crm}/__sandbox/requests`);
+	const body = await r.json();
+	const list = Array.isArray(body) ? body : body.requests || [];
+	return list.map((q) => ({ ...q, hostName: hostName(sb, q) }));
+}
+
+/** crm | universal | los | calendar for a logged request, whatever form its `host` field has. */
+function hostName(sb, q) {
+	const h = String(q.host || (q.headers && q.headers.host) || '');
+	if (HOSTS.includes(h)) return h;
+	const m = /:(\d+)$/.exec(h);
+	if (m && sb.hostOfPort[m[1]]) return sb.hostOfPort[m[1]];
+	return HOSTS.find((x) => h.toLowerCase().includes(x)) || h;
+}
+
+async function sandboxReset(sb) {
+	await L.httpRequest(`${sb.urls.crm}/__sandbox/reset`, { method: 'POST' });
+}
+
+// ---------------------------------------------------------------- workflows
+function collectWorkflows() {
+	const dirs = [path.join(L.REPO, 'examples'), path.join(__dirname, 'fixtures')];
+	const files = [];
+	for (const dir of dirs) {
+		if (!fs.existsSync(dir)) continue;
+		for (const f of fs.readdirSync(dir).sort()) {
+			if (!f.endsWith('.json')) continue;
+			if (opt.only && !f.includes(opt.only)) continue;
+			files.push(path.join(dir, f));
+		}
+	}
+	return files;
+}
+
+/** Makes an example executable by `n8n execute`: fixed id, Manual Trigger, the sandbox credential. */
+function prepareWorkflow(file) {
+	const wf = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const rel = path.relative(L.REPO, file);
+	const id = `e2e${crypto.createHash('sha1').update(rel).digest('hex').slice(0, 16)}`; // 19 chars (<= 21)
+	const notes = [];
+	if (!Array.isArray(wf.nodes)) throw new Error('no "nodes" array');
+	const hasStart = wf.nodes.some((n) => STARTING_TRIGGERS.has(n.type) && !n.disabled);
+	if (!hasStart) {
+		const toReplace = wf.nodes.filter((n) => REPLACEABLE_TRIGGERS.has(n.type));
+		if (toReplace.length === 0) throw new Error('neither a Manual Trigger nor a Schedule Trigger to replace');
+		for (const n of toReplace) {
+			// Same name and position: the connections stay wired the same way.
+			notes.push(`replaced ${n.type.replace('n8n-nodes-base.', '')} "${n.name}" with a Manual Trigger`);
+			n.type = MANUAL_TRIGGER;
+			n.typeVersion = 1;
+			n.parameters = {};
+		}
+	}
+	for (const n of wf.nodes) {
+		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE]) n.credentials[L.CREDENTIAL_TYPE] = { id: CRED_ID, name: CRED_NAME };
+	}
+	const out = {
+		...wf,
+		id,
+		name: wf.name || path.basename(file, '.json'),
+		active: false,
+		connections: wf.connections || {},
+		settings: wf.settings || { executionOrder: 'v1' },
+	};
+	delete out.shared;
+	delete out.tags;
+	delete out.meta;
+	return { file, base: path.basename(file), rel, id, wf: out, notes };
+}
+
+function matches(pattern, value) {
+	return pattern instanceof RegExp ? pattern.test(value) : pattern === value;
+}
+
+function partialMatch(expected, actual) {
+	if (expected === null || typeof expected !== 'object') return expected === actual;
+	if (actual === null || typeof actual !== 'object') return false;
+	return Object.entries(expected).every(([k, v]) => partialMatch(v, actual[k]));
+}
+
+function lastNodeItems(run) {
+	const rd = run && run.resultData ? run.resultData : run && run.data && run.data.resultData;
+	if (!rd) return { node: undefined, items: undefined };
+	const node = rd.lastNodeExecuted;
+	const runs = rd.runData && rd.runData[node];
+	const main = runs && runs[runs.length - 1] && runs[runs.length - 1].data && runs[runs.length - 1].data.main;
+	const items = Array.isArray(main) ? main.reduce((s, out) => s + (Array.isArray(out) ? out.length : 0), 0) : 0;
+	return { node, items, error: rd.error, runData: rd.runData };
+}
+
+async function executeAndCheck(inst, env, sb, w) {
+	const group = w.rel;
+	const exp = EXPECTATIONS[w.base];
+	await sandboxReset(sb);
+	const brokerPort = await L.freePort();
+	const r = await L.runN8n(inst, { ...env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info' }, ['execute', `--id=${w.id}`, '--rawOutput'], { timeoutMs: 240000 });
+	const run = L.parseRawOutput(r.stdout);
+	const { node, items, error, runData } = lastNodeItems(run);
+	const errMsg = error ? error.message || JSON.stringify(error).slice(0, 300) : '';
+	for (const n of w.notes) log(`     [${group}] ${n}`);
+	const okExec = check(group, r.code === 0 && run && !error, `execution succeeded in ${(r.ms / 1000).toFixed(1)} s (exit ${r.code}${errMsg ? `; error: ${errMsg}` : ''})`);
+	if (!okExec) {
+		const detail = (r.stdout + '\n' + r.stderr).trim().split('\n').slice(-25).join('\n');
+		console.log(`---- n8n output (last lines) ----\n${detail}\n---------------------------------`);
+		if (runData) {
+			for (const [name, runs] of Object.entries(runData)) {
+				const e = runs[runs.length - 1] && runs[runs.length - 1].error;
+				if (e) console.log(`node "${name}" error: ${e.message}${e.description ? ` (${e.description})` : ''}`);
+			}
+		}
+	}
+	const minItems = exp && exp.minItems !== undefined ? exp.minItems : 1;
+	check(group, run !== undefined && items >= minItems, `last node "${node}" produced ${items} item(s) (>= ${minItems})`);
+	if (run && process.env.E2E_VERBOSE) console.log(JSON.stringify(runData && runData[node], null, 2).slice(0, 3000));
+
+	const reqs = await sandboxRequests(sb);
+	const summary = reqs.map((q) => `${q.method} ${q.hostName}${q.path || q.url} -> ${q.status}`);
+	check(group, reqs.length >= 1, `sandbox saw ${reqs.length} request(s)${reqs.length ? `: ${summary.slice(0, 6).join(', ')}${summary.length > 6 ? ', ...' : ''}` : ''}`);
+	// Every request carries the bearer token; crm/los/calendar also carry the credential id.
+	const header = (q, h) => q.headers && (q.headers[h] || q.headers[h.toLowerCase()]);
+	const noAuth = reqs.filter((q) => !/^Bearer \S+/.test(String(header(q, 'authorization') || '')));
+	check(group, noAuth.length === 0, `every request carries "Authorization: Bearer ..."${noAuth.length ? ` (missing on ${noAuth.length})` : ''}`);
+	const noCred = reqs.filter((q) => q.hostName !== 'universal' && header(q, 'x-service-credential-id') !== 'cred-default');
+	check(group, noCred.length === 0, `every crm/los/calendar request carries X-Service-Credential-Id: cred-default${noCred.length ? ` (missing/wrong on ${noCred.length})` : ''}`);
+	if (exp) {
+		for (const [method, host, p] of exp.requests || []) {
+			const hit = reqs.find((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]));
+			check(group, !!hit, `expected request ${method} ${host} ${p}${hit ? ` (status ${hit.status})` : ''}`);
+		}
+		for (const [method, host, p, body] of exp.bodies || []) {
+			const hit = reqs.find((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]) && partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body));
+			check(group, !!hit, `request ${method} ${host} ${p} has body containing ${JSON.stringify(body)}`);
+		}
+		if (exp.minRequests !== undefined) check(group, reqs.length >= exp.minRequests, `at least ${exp.minRequests} sandbox request(s) (saw ${reqs.length})`);
+		if (exp.maxRequests !== undefined) check(group, reqs.length <= exp.maxRequests, `at most ${exp.maxRequests} sandbox request(s) (saw ${reqs.length})`);
+	}
+	return { ok: results.find((g) => g.name === group).ok, ms: r.ms };
+}
+
+function safeJson(s) {
+	try {
+		return JSON.parse(s);
+	} catch {
+		return s;
+	}
+}
+
+// ---------------------------------------------------------------- main
+async function main() {
+	log(`n8n ${PINS.n8n} end-to-end test of ${L.PACKAGE_NAME}`);
+	// 0) the built package must exist (npm run build)
+	const pkg = JSON.parse(fs.readFileSync(path.join(L.REPO, 'package.json'), 'utf8'));
+	const missing = [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])].filter((f) => !fs.existsSync(path.join(L.REPO, f)));
+	if (missing.length) {
+		check('build', false, `built package files missing (run "npm run build" first): ${missing.join(', ')}`);
+		return summary();
+	}
+
+	// 1) install (once)
+	const tInstall = Date.now();
+	let inst;
+	try {
+		inst = await ensureInstalled({ log: (m) => log(`install: ${m}`), browser: opt.editor });
+	} catch (e) {
+		if (e instanceof SkipError) skip(e.message);
+		skip(`install error: ${e.message}`);
+	}
+	const installSeconds = (Date.now() - tInstall) / 1000;
+	log(`install ready in ${installSeconds.toFixed(1)} s (cache ${inst.root})`);
+
+	// 2) sandbox
+	let sb;
+	try {
+		sb = await startSandbox();
+	} catch (e) {
+		check('sandbox', false, `sandbox started: ${e.message}`);
+		return summary();
+	}
+
+	// 3) user folder with our package
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const target = L.installPackageInto(userFolder);
+	log(`user folder ${userFolder}; package copied to ${path.relative(userFolder, target)}`);
+	const env = L.n8nEnv(inst, userFolder);
+
+	// 4) credential + workflows
+	const credentials = [
+		{
+			id: CRED_ID,
+			name: CRED_NAME,
+			type: L.CREDENTIAL_TYPE,
+			data: {
+				crmUrl: sb.urls.crm,
+				universalUrl: sb.urls.universal,
+				losUrl: sb.urls.los,
+				calendarUrl: sb.urls.calendar,
+				credentialId: 'cred-default',
+				authentication: 'accessToken',
+				accessToken: 'sandbox-token',
+				clientId: '',
+				clientSecret: '',
+				userId: '',
+			},
+		},
+	];
+	const importDir = path.join(userFolder, 'import');
+	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
+	fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
+	let r = await L.runN8n(inst, env, ['import:credentials', `--input=${path.join(importDir, 'credentials.json')}`]);
+	if (!check('import', r.code === 0, `import:credentials (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
+
+	const workflows = [];
+	for (const file of collectWorkflows()) {
+		try {
+			const w = prepareWorkflow(file);
+			fs.writeFileSync(path.join(importDir, 'workflows', `${w.id}.json`), JSON.stringify(w.wf, null, 2));
+			workflows.push(w);
+		} catch (e) {
+			check(path.relative(L.REPO, file), false, `prepare workflow: ${e.message}`);
+		}
+	}
+	check('import', workflows.length > 0, `${workflows.length} workflow file(s) found: ${workflows.map((w) => w.rel).join(', ')}`);
+	if (workflows.length) {
+		r = await L.runN8n(inst, env, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
+		if (!check('import', r.code === 0, `import:workflow --separate (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
+	}
+
+	const timings = [];
+	if (results.every((g) => g.ok)) {
+		for (const w of workflows) {
+			log(`executing ${w.rel} (id ${w.id})`);
+			const { ms } = await executeAndCheck(inst, env, sb, w);
+			timings.push(`${w.rel}: ${(ms / 1000).toFixed(1)} s`);
+		}
+	}
+
+	// 5) editor
+	if (opt.editor) {
+		const { editorCheck } = require('./editor-check');
+		try {
+			await editorCheck({ inst, env, userFolder, log, check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children });
+		} catch (e) {
+			check('editor', false, `editor check: ${e.stack || e.message}`);
+		}
+	}
+
+	cleanup();
+	if (!opt.keep) fs.rmSync(userFolder, { recursive: true, force: true });
+	else log(`kept user folder ${userFolder}`);
+	log(`timings: install/verify ${installSeconds.toFixed(1)} s; ${timings.join('; ')}`);
+	log(`sandbox: ${sb.kind}`);
+	return summary();
+}
+
+function summary() {
+	cleanup();
+	const failed = results.filter((g) => !g.ok);
+	console.log('\n==== e2e summary ====');
+	for (const g of results) console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
+	console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	if (failed.length) {
+		console.log(`e2e: FAILED: ${failed.map((g) => `${g.name}: ${g.details.filter((d) => d.startsWith('FAIL')).map((d) => d.slice(5)).join('; ')}`).join(' | ').slice(0, 1500)}`);
+		process.exit(1);
+	}
+	console.log(`e2e: passed (${results.length} group(s))`);
+	process.exit(0);
+}
+
+main().catch((e) => {
+	console.error(e);
+	check('runner', false, e.message);
+	summary();
+});
