@@ -1,43 +1,26 @@
 /** Authorization Link › Create through n8n's engine against the sandbox (POST {universal}/api/oauth/authorize-url). */
-import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
-import { runNode } from '../harness/engine';
+import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
+
+/**
+ * Where every request of Authorization Link › Create goes: the universal host,
+ * which never gets X-Service-Credential-Id (decisions.md).
+ */
+const AUTHORIZE_URL = { host: 'universal', method: 'POST', url: '/api/oauth/authorize-url', credentialId: null } as const;
+
+/** What the sandbox answers to the n-th authorization request since the last reset. */
+function link(n: number) {
+	return { url: `https://auth.example.test/authorize?request=req_${n}`, requestId: `req_${n}` };
+}
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const credentials = () => ({
-	crmUrl: sandbox.urls.crm,
-	universalUrl: sandbox.urls.universal,
-	losUrl: sandbox.urls.los,
-	calendarUrl: sandbox.urls.calendar,
-	credentialId: sandbox.defaultCredentialId,
-	accessToken: sandbox.token,
-});
-
-/** The universal host gets the token and JSON, and never X-Service-Credential-Id (decisions.md). */
-function expectUniversalRequest(request: RecordedRequest, body: unknown): void {
-	expect(request.host).toBe('universal');
-	expect(request.method).toBe('POST');
-	expect(request.url).toBe('/api/oauth/authorize-url');
-	expect(request.query).toEqual({});
-	expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
-	expect(request.headers['content-type']).toBe('application/json');
-	expect(request.headers).not.toHaveProperty('x-service-credential-id');
-	expect(request.body).toEqual(body);
-	expect(request.status).toBe(200);
-}
+useSandbox((started) => (sandbox = started));
+const createLink = operationRunner(() => sandbox, 'authorizationLink', 'create');
 
 describe('authorization link › create', () => {
 	test('every field: plan, custom params, entity flags set true and false (unset ones omitted), return URI', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await createLink({
 			parameters: {
-				resource: 'authorizationLink',
-				operation: 'create',
 				appKey: 'crm-app',
 				additionalFields: {
 					plan: 'premium',
@@ -49,43 +32,30 @@ describe('authorization link › create', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectUniversalRequest(sandbox.requests[0], {
-			appKey: 'crm-app',
-			plan: 'premium',
-			customParams: { tenant: 'acme', seats: 3, nested: { a: [1, 2] } },
-			entitiesToSync: { borrowers: true, documents: false, peopleRelationships: true },
-			returnURI: 'https://example.com/connected?x=1',
-		});
-		expect(result.items).toEqual([
-			{
-				json: { url: 'https://auth.example.test/authorize?request=req_1', requestId: 'req_1' },
-				pairedItem: { item: 0 },
+		expectRequest(sandbox, sandbox.requests[0], {
+			...AUTHORIZE_URL,
+			body: {
+				appKey: 'crm-app',
+				plan: 'premium',
+				customParams: { tenant: 'acme', seats: 3, nested: { a: [1, 2] } },
+				entitiesToSync: { borrowers: true, documents: false, peopleRelationships: true },
+				returnURI: 'https://example.com/connected?x=1',
 			},
-		]);
+		});
+		expect(result.items).toEqual([{ json: link(1), pairedItem: { item: 0 } }]);
 	});
 
 	test('only the required App Key: the body holds nothing else', async () => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'authorizationLink', operation: 'create', appKey: 'crm-app' },
-		});
+		const result = await createLink({ parameters: { appKey: 'crm-app' } });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectUniversalRequest(sandbox.requests[0], { appKey: 'crm-app' });
-		expect(result.items).toEqual([
-			{
-				json: { url: 'https://auth.example.test/authorize?request=req_1', requestId: 'req_1' },
-				pairedItem: { item: 0 },
-			},
-		]);
+		expectRequest(sandbox, sandbox.requests[0], { ...AUTHORIZE_URL, body: { appKey: 'crm-app' } });
+		expect(result.items).toEqual([{ json: link(1), pairedItem: { item: 0 } }]);
 	});
 
 	test('added but empty optional fields are not sent; an entity flags control with no flag is not sent', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await createLink({
 			parameters: {
-				resource: 'authorizationLink',
-				operation: 'create',
 				appKey: 'crm-app',
 				additionalFields: { plan: '', returnURI: '', customParams: '', entitiesToSync: {} },
 			},
@@ -95,12 +65,9 @@ describe('authorization link › create', () => {
 	});
 
 	test('one request per item, each paired with its item, values read per item', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await createLink({
 			items: [{ app: 'app-a', on: true }, { app: 'app-b', on: false }],
 			parameters: {
-				resource: 'authorizationLink',
-				operation: 'create',
 				appKey: '={{ $json.app }}',
 				additionalFields: { entitiesToSync: { loans: '={{ $json.on }}' } },
 			},
@@ -111,8 +78,8 @@ describe('authorization link › create', () => {
 			{ appKey: 'app-b', entitiesToSync: { loans: false } },
 		]);
 		expect(result.items).toEqual([
-			{ json: { url: 'https://auth.example.test/authorize?request=req_1', requestId: 'req_1' }, pairedItem: { item: 0 } },
-			{ json: { url: 'https://auth.example.test/authorize?request=req_2', requestId: 'req_2' }, pairedItem: { item: 1 } },
+			{ json: link(1), pairedItem: { item: 0 } },
+			{ json: link(2), pairedItem: { item: 1 } },
 		]);
 	});
 
@@ -136,12 +103,7 @@ describe('authorization link › create', () => {
 			'Entities to Sync › Loans: must be true or false, got "yes" (item 0)',
 		],
 	])('%s is an input error naming the field, and nothing is sent', async (_case, fields, message) => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'authorizationLink', operation: 'create', ...fields },
-		});
-		expect(result.error?.message).toContain(message);
-		expect(result.items).toEqual([]);
-		expect(sandbox.requests).toHaveLength(0);
+		const result = await createLink({ parameters: fields });
+		expectInputError(sandbox, result, expect.stringContaining(message));
 	});
 });

@@ -1,6 +1,6 @@
 /** Borrower › Update (PUT {los}/api/borrowers/{id}) through n8n's engine against the sandbox. */
-import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
-import { runNode } from '../harness/engine';
+import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 const SEED_TIME = '2024-01-01T00:00:00.000Z';
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -11,42 +11,17 @@ const SEEDED_B1 = {
 	emails: [{ value: 'borrower@example.test', type: 'home', status: 'Valid', isPrimary: true }],
 };
 
+/** Where every request of Borrower › Update goes. */
+const LOS_PUT = { host: 'los', method: 'PUT' } as const;
+
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const credentials = () => ({
-	crmUrl: sandbox.urls.crm,
-	universalUrl: sandbox.urls.universal,
-	losUrl: sandbox.urls.los,
-	calendarUrl: sandbox.urls.calendar,
-	credentialId: sandbox.defaultCredentialId,
-	accessToken: sandbox.token,
-});
-
-function expectLosPut(request: RecordedRequest, url: string, credentialId: string, body: unknown): void {
-	expect(request.host).toBe('los');
-	expect(request.method).toBe('PUT');
-	expect(request.url).toBe(url);
-	expect(request.path).toBe(url);
-	expect(request.query).toEqual({});
-	expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
-	expect(request.headers['content-type']).toBe('application/json');
-	expect(request.headers['x-service-credential-id']).toBe(credentialId);
-	expect(request.body).toEqual(body);
-	expect(request.status).toBe(200);
-}
+useSandbox((started) => (sandbox = started));
+const updateBorrower = operationRunner(() => sandbox, 'borrower', 'update');
 
 describe('borrower › update', () => {
 	test('every field: name, type, tax ID, emails, phones, addresses and bio', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await updateBorrower({
 			parameters: {
-				resource: 'borrower',
-				operation: 'update',
 				borrowerId: 'b-1',
 				updateFields: {
 					name: 'Jane Doe',
@@ -82,7 +57,7 @@ describe('borrower › update', () => {
 			bio: { maritalStatus: 'married', dependents: 2 },
 		};
 		expect(sandbox.requests).toHaveLength(1);
-		expectLosPut(sandbox.requests[0], '/api/borrowers/b-1', 'cred-default', body);
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-default', body });
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -100,13 +75,10 @@ describe('borrower › update', () => {
 	});
 
 	test('only the required Borrower ID and one field: nothing else is sent, the rest of the borrower stays', async () => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'borrower', operation: 'update', borrowerId: 'b-1', updateFields: { taxId: '999' } },
-		});
+		const result = await updateBorrower({ parameters: { borrowerId: 'b-1', updateFields: { taxId: '999' } } });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectLosPut(sandbox.requests[0], '/api/borrowers/b-1', 'cred-default', { taxId: '999' });
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-default', body: { taxId: '999' } });
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -130,13 +102,10 @@ describe('borrower › update', () => {
 		['"100% sure?#"', '100% sure?#', '/api/borrowers/100%25%20sure%3F%23'],
 	])('the ID %s stays one path segment and reaches that borrower', async (_case, id, url) => {
 		sandbox.addBorrower('cred-default', id, { name: 'Seeded' });
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'borrower', operation: 'update', borrowerId: id, updateFields: { name: 'Renamed' } },
-		});
+		const result = await updateBorrower({ parameters: { borrowerId: id, updateFields: { name: 'Renamed' } } });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectLosPut(sandbox.requests[0], url, 'cred-default', { name: 'Renamed' });
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url, credentialId: 'cred-default', body: { name: 'Renamed' } });
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ id, name: 'Renamed', originalIds: { los: `los-${id}` } });
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -144,16 +113,13 @@ describe('borrower › update', () => {
 
 	test('the Credential ID is read per item: each item reaches its own connection', async () => {
 		sandbox.addBorrower('cred-other', 'b-other', { name: 'Only in the other connection' });
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await updateBorrower({
 			items: [
 				{ id: 'b-1', connection: '' },
 				{ id: 'b-other', connection: 'cred-other' },
 				{ id: 'b-1', connection: 'cred-other' },
 			],
 			parameters: {
-				resource: 'borrower',
-				operation: 'update',
 				borrowerId: '={{ $json.id }}',
 				credentialId: '={{ $json.connection }}',
 				updateFields: { taxId: '={{ $itemIndex }}' },
@@ -162,9 +128,9 @@ describe('borrower › update', () => {
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(3);
 		// An empty override falls back to the credential's Default Credential ID.
-		expectLosPut(sandbox.requests[0], '/api/borrowers/b-1', 'cred-default', { taxId: '0' });
-		expectLosPut(sandbox.requests[1], '/api/borrowers/b-other', 'cred-other', { taxId: '1' });
-		expectLosPut(sandbox.requests[2], '/api/borrowers/b-1', 'cred-other', { taxId: '2' });
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-default', body: { taxId: '0' } });
+		expectRequest(sandbox, sandbox.requests[1], { ...LOS_PUT, url: '/api/borrowers/b-other', credentialId: 'cred-other', body: { taxId: '1' } });
+		expectRequest(sandbox, sandbox.requests[2], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-other', body: { taxId: '2' } });
 		expect(result.items.map((item) => [item.json.id, item.json.name, item.json.taxId, item.pairedItem])).toEqual([
 			['b-1', 'Sample Borrower', '0', { item: 0 }],
 			['b-other', 'Only in the other connection', '1', { item: 1 }],
@@ -174,10 +140,7 @@ describe('borrower › update', () => {
 
 	test('a borrower of another connection is not found with the default Credential ID', async () => {
 		sandbox.addBorrower('cred-other', 'b-other');
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'borrower', operation: 'update', borrowerId: 'b-other', updateFields: { name: 'x' } },
-		});
+		const result = await updateBorrower({ parameters: { borrowerId: 'b-other', updateFields: { name: 'x' } } });
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.requests[0].headers['x-service-credential-id']).toBe('cred-default');
 		expect(result.error?.message).toBe('Not found (HTTP 404): borrower not found (item 0)');
@@ -214,21 +177,15 @@ describe('borrower › update', () => {
 			'Credential ID: contains a line break or another control character (item 0)',
 		],
 	])('%s is an input error naming the field, and nothing is sent', async (_case, parameters, message) => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'borrower', operation: 'update', ...parameters },
-		});
-		expect(result.error?.message).toContain(message);
-		expect(result.items).toEqual([]);
-		expect(sandbox.requests).toHaveLength(0);
+		const result = await updateBorrower({ parameters });
+		expectInputError(sandbox, result, expect.stringContaining(message));
 	});
 
 	test('with Continue On Fail, a bad item gives an error item and the others still run', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await updateBorrower({
 			onError: 'continueRegularOutput',
 			items: [{ id: 'b-1' }, { id: '..' }, { id: 'b-1' }],
-			parameters: { resource: 'borrower', operation: 'update', borrowerId: '={{ $json.id }}', updateFields: { name: 'N' } },
+			parameters: { borrowerId: '={{ $json.id }}', updateFields: { name: 'N' } },
 		});
 		expect(sandbox.requests.map((request) => request.url)).toEqual(['/api/borrowers/b-1', '/api/borrowers/b-1']);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);

@@ -1,6 +1,6 @@
 /** Document › Create (POST {los}/api/documents) through n8n's engine against the sandbox. */
-import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
-import { runNode } from '../harness/engine';
+import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -16,41 +16,17 @@ const REQUIRED = {
 	folderId: 'folder-42',
 };
 
+/** Where every request of Document › Create goes, and what the service answers. */
+const LOS_POST = { host: 'los', method: 'POST', url: '/api/documents', status: 201 } as const;
+
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const credentials = () => ({
-	crmUrl: sandbox.urls.crm,
-	universalUrl: sandbox.urls.universal,
-	losUrl: sandbox.urls.los,
-	calendarUrl: sandbox.urls.calendar,
-	credentialId: sandbox.defaultCredentialId,
-	accessToken: sandbox.token,
-});
-
-function expectLosPost(request: RecordedRequest, credentialId: string, body: unknown): void {
-	expect(request.host).toBe('los');
-	expect(request.method).toBe('POST');
-	expect(request.url).toBe('/api/documents');
-	expect(request.query).toEqual({});
-	expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
-	expect(request.headers['content-type']).toBe('application/json');
-	expect(request.headers['x-service-credential-id']).toBe(credentialId);
-	expect(request.body).toEqual(body);
-	expect(request.status).toBe(201);
-}
+useSandbox((started) => (sandbox = started));
+const createDocument = operationRunner(() => sandbox, 'document', 'create');
 
 describe('document › create', () => {
 	test('every field: the eight required ones and all fourteen additional ones (22 in all)', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await createDocument({
 			parameters: {
-				resource: 'document',
-				operation: 'create',
 				...REQUIRED,
 				additionalFields: {
 					fileSize: 48213,
@@ -90,7 +66,7 @@ describe('document › create', () => {
 		};
 		expect(Object.keys(body)).toHaveLength(22);
 		expect(sandbox.requests).toHaveLength(1);
-		expectLosPost(sandbox.requests[0], 'cred-default', body);
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-default', body });
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -106,13 +82,10 @@ describe('document › create', () => {
 	});
 
 	test('only the eight required fields: nothing else is sent, the service fills the rest', async () => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'document', operation: 'create', ...REQUIRED },
-		});
+		const result = await createDocument({ parameters: REQUIRED });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectLosPost(sandbox.requests[0], 'cred-default', REQUIRED);
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-default', body: REQUIRED });
 		const at = expect.stringMatching(ISO_TIME);
 		expect(result.items).toEqual([
 			{
@@ -143,12 +116,9 @@ describe('document › create', () => {
 	});
 
 	test('false booleans, a zero file size and an empty signer list are sent as given; numbers and booleans may come as text', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await createDocument({
 			items: [{ size: '1024', signed: 'false' }],
 			parameters: {
-				resource: 'document',
-				operation: 'create',
 				...REQUIRED,
 				additionalFields: {
 					fileSize: '={{ $json.size }}',
@@ -160,29 +130,20 @@ describe('document › create', () => {
 			},
 		});
 		expect(result.error).toBeUndefined();
-		expectLosPost(sandbox.requests[0], 'cred-default', {
-			...REQUIRED,
-			fileSize: 1024,
-			isSigned: false,
-			requiresSignature: false,
-			isActive: true,
-			signedBy: [],
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_POST,
+			credentialId: 'cred-default',
+			body: { ...REQUIRED, fileSize: 1024, isSigned: false, requiresSignature: false, isActive: true, signedBy: [] },
 		});
-		const zero = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'document', operation: 'create', ...REQUIRED, additionalFields: { fileSize: 0 } },
-		});
+		const zero = await createDocument({ parameters: { ...REQUIRED, additionalFields: { fileSize: 0 } } });
 		expect(zero.error).toBeUndefined();
 		expect(sandbox.requests[1].body).toEqual({ ...REQUIRED, fileSize: 0 });
 	});
 
 	test('the Credential ID is read per item: each document lands in its own connection', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await createDocument({
 			items: [{ connection: 'cred-other', n: 'a.pdf' }, { connection: '', n: 'b.pdf' }],
 			parameters: {
-				resource: 'document',
-				operation: 'create',
 				...REQUIRED,
 				name: '={{ $json.n }}',
 				credentialId: '={{ $json.connection }}',
@@ -190,8 +151,8 @@ describe('document › create', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(2);
-		expectLosPost(sandbox.requests[0], 'cred-other', { ...REQUIRED, name: 'a.pdf' });
-		expectLosPost(sandbox.requests[1], 'cred-default', { ...REQUIRED, name: 'b.pdf' });
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-other', body: { ...REQUIRED, name: 'a.pdf' } });
+		expectRequest(sandbox, sandbox.requests[1], { ...LOS_POST, credentialId: 'cred-default', body: { ...REQUIRED, name: 'b.pdf' } });
 		expect(sandbox.count('documents', 'cred-other')).toBe(1);
 		expect(sandbox.count('documents', 'cred-default')).toBe(1);
 		expect(result.items.map((item) => [item.json.id, item.json.name, item.pairedItem])).toEqual([
@@ -201,12 +162,9 @@ describe('document › create', () => {
 	});
 
 	test('a node-level Credential ID replaces the credential default for every item', async () => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'document', operation: 'create', ...REQUIRED, credentialId: 'cred-other' },
-		});
+		const result = await createDocument({ parameters: { ...REQUIRED, credentialId: 'cred-other' } });
 		expect(result.error).toBeUndefined();
-		expectLosPost(sandbox.requests[0], 'cred-other', REQUIRED);
+		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-other', body: REQUIRED });
 	});
 
 	test.each([
@@ -219,13 +177,8 @@ describe('document › create', () => {
 		['File Signature', 'fileSignature'],
 		['Folder ID', 'folderId'],
 	])('an empty %s is an input error naming it, and nothing is sent', async (label, name) => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'document', operation: 'create', ...REQUIRED, [name]: '={{ "  " }}' },
-		});
-		expect(result.error?.message).toBe(`${label}: is required but empty (item 0)`);
-		expect(result.items).toEqual([]);
-		expect(sandbox.requests).toHaveLength(0);
+		const result = await createDocument({ parameters: { ...REQUIRED, [name]: '={{ "  " }}' } });
+		expectInputError(sandbox, result, `${label}: is required but empty (item 0)`);
 	});
 
 	test.each([
@@ -244,12 +197,7 @@ describe('document › create', () => {
 		['an Is Signed that is not a boolean', { isSigned: '={{ "yes" }}' }, 'Additional Fields › Is Signed: must be true or false, got "yes" (item 0)'],
 		['a Loan ID that is a list', { loanId: '={{ ["a"] }}' }, 'Additional Fields › Loan ID: must be text, not an object or a list (item 0)'],
 	])('%s is an input error naming the field, and nothing is sent', async (_case, additionalFields, message) => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'document', operation: 'create', ...REQUIRED, additionalFields },
-		});
-		expect(result.error?.message).toContain(message);
-		expect(result.items).toEqual([]);
-		expect(sandbox.requests).toHaveLength(0);
+		const result = await createDocument({ parameters: { ...REQUIRED, additionalFields } });
+		expectInputError(sandbox, result, expect.stringContaining(message));
 	});
 });

@@ -5,15 +5,11 @@
 import { createHmac } from 'crypto';
 
 import { runNode, testCredential } from '../harness/engine';
-import { sandboxCredentials, signedJwtCredentials } from '../harness/fixtures';
-import { signJwtForTest, startSandbox, type Sandbox } from '../sandbox/server';
+import { expectInputError, expectRequest, sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
+import { signJwtForTest, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+useSandbox((started) => (sandbox = started));
 
 const createAda = { resource: 'person', operation: 'create', firstName: 'Ada', lastName: 'Lovelace' };
 
@@ -27,14 +23,13 @@ describe('access token mode', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		const [request] = sandbox.requests;
-		expect(request.method).toBe('POST');
-		expect(request.host).toBe('crm');
-		expect(request.url).toBe('/api/people');
-		expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
-		expect(request.headers['x-service-credential-id']).toBe('cred-default');
-		expect(request.headers['content-type']).toBe('application/json');
-		expect(request.body).toEqual({ firstName: 'Ada', lastName: 'Lovelace' });
+		expectRequest(sandbox, sandbox.requests[0], {
+			host: 'crm',
+			method: 'POST',
+			url: '/api/people',
+			credentialId: 'cred-default',
+			body: { firstName: 'Ada', lastName: 'Lovelace' },
+		});
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', name: 'Ada Lovelace' });
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -102,8 +97,7 @@ describe('client ID and secret mode', () => {
 			parameters: createAda,
 			credentials: signedJwtCredentials(sandbox, { clientSecret: '' }),
 		});
-		expect(result.error?.message).toContain('Client Secret');
-		expect(sandbox.requests).toHaveLength(0);
+		expectInputError(sandbox, result, expect.stringContaining('Client Secret'));
 	});
 });
 
@@ -168,10 +162,7 @@ describe('credential-id header', () => {
 			parameters: { ...createAda, credentialId: 'cred-default\r\nX-Injected: 1' },
 			credentials: sandboxCredentials(sandbox),
 		});
-		expect(result.error?.message).toBe(
-			'Credential ID: contains a line break or another control character (item 0)',
-		);
-		expect(sandbox.requests).toHaveLength(0);
+		expectInputError(sandbox, result, 'Credential ID: contains a line break or another control character (item 0)');
 	});
 });
 

@@ -4,22 +4,15 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { sandboxCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const create = { resource: 'person', operation: 'create' };
+useSandbox((started) => (sandbox = started));
+const createPerson = operationRunner(() => sandbox, 'person', 'create');
 
 /** Every one of the 26 body fields of spec 4.2, some through expressions that give text. */
 const everyField = {
-	...create,
 	firstName: 'Grace',
 	lastName: 'Hopper',
 	additionalFields: {
@@ -99,25 +92,22 @@ const everyFieldBody = {
 describe('Person › Create', () => {
 	test('with every field set: the exact request, and the created person as output', async () => {
 		expect(Object.keys(everyFieldBody)).toHaveLength(26);
-		const result = await runNode({
+		const result = await createPerson({
 			parameters: everyField,
-			credentials: sandboxCredentials(sandbox),
 			items: [{ rating: '4' }],
 		});
 
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
 		const [request] = sandbox.requests;
-		expect(request.status).toBe(200);
-		expect(request.host).toBe('crm');
-		expect(request.method).toBe('POST');
-		expect(request.path).toBe('/api/people');
-		expect(request.url).toBe('/api/people');
-		expect(request.query).toEqual({});
-		expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
-		expect(request.headers['x-service-credential-id']).toBe('cred-default');
-		expect(request.headers['content-type']).toBe('application/json');
-		expect(request.body).toEqual(everyFieldBody);
+		expectRequest(sandbox, request, {
+			host: 'crm',
+			method: 'POST',
+			url: '/api/people',
+			credentialId: 'cred-default',
+			body: everyFieldBody,
+			status: 200,
+		});
 		// The numbers are JSON numbers on the wire, not text.
 		expect(request.rawBody).toContain('"averagePrice":450000.5');
 		expect(request.rawBody).toContain('"rating":4');
@@ -141,10 +131,7 @@ describe('Person › Create', () => {
 	});
 
 	test('with only a first name: the body holds that field alone', async () => {
-		const result = await runNode({
-			parameters: { ...create, firstName: 'Ada' },
-			credentials: sandboxCredentials(sandbox),
-		});
+		const result = await createPerson({ parameters: { firstName: 'Ada' } });
 
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
@@ -157,9 +144,8 @@ describe('Person › Create', () => {
 	});
 
 	test('added but empty additional fields are not sent', async () => {
-		const result = await runNode({
+		const result = await createPerson({
 			parameters: {
-				...create,
 				firstName: 'Ada',
 				lastName: 'Lovelace',
 				additionalFields: {
@@ -173,7 +159,6 @@ describe('Person › Create', () => {
 					birthday: '={{ $json.missing }}',
 				},
 			},
-			credentials: sandboxCredentials(sandbox),
 		});
 
 		expect(result.error).toBeUndefined();
@@ -182,9 +167,8 @@ describe('Person › Create', () => {
 	});
 
 	test('a per-item Credential ID from an expression reaches the wire for each item', async () => {
-		const result = await runNode({
-			parameters: { ...create, firstName: '={{ $json.first }}', credentialId: '={{ $json.cid }}' },
-			credentials: sandboxCredentials(sandbox),
+		const result = await createPerson({
+			parameters: { firstName: '={{ $json.first }}', credentialId: '={{ $json.cid }}' },
 			items: [
 				{ first: 'Ada', cid: 'cred-other' },
 				{ first: 'Ben', cid: 'cred-default' },
@@ -207,9 +191,8 @@ describe('Person › Create', () => {
 
 	test('50 input items make 50 people, each output paired with its input', async () => {
 		const items = Array.from({ length: 50 }, (_, i) => ({ first: `Person${i}` }));
-		const result = await runNode({
-			parameters: { ...create, firstName: '={{ $json.first }}', lastName: 'Bulk' },
-			credentials: sandboxCredentials(sandbox),
+		const result = await createPerson({
+			parameters: { firstName: '={{ $json.first }}', lastName: 'Bulk' },
 			items,
 		});
 
@@ -227,19 +210,16 @@ describe('Person › Create', () => {
 });
 
 describe('Person › Create validation: nothing is sent', () => {
-	async function expectInputError(additionalFields: INodeParameters, message: string, items?: IDataObject[]) {
-		const result = await runNode({
-			parameters: { ...create, firstName: 'Ada', additionalFields },
-			credentials: sandboxCredentials(sandbox),
+	async function expectRefused(additionalFields: INodeParameters, message: string, items?: IDataObject[]) {
+		const result = await createPerson({
+			parameters: { firstName: 'Ada', additionalFields },
 			items,
 		});
-		expect(result.error?.message).toBe(message);
-		expect(result.items).toHaveLength(0);
-		expect(sandbox.requests).toHaveLength(0);
+		expectInputError(sandbox, result, message);
 	}
 
 	test('a number field given text that is not a number', async () => {
-		await expectInputError(
+		await expectRefused(
 			{ averageBeds: '={{ $json.beds }}' },
 			'Average Beds: must be a number, got "three" (item 0)',
 			[{ beds: 'three' }],
@@ -247,26 +227,24 @@ describe('Person › Create validation: nothing is sent', () => {
 	});
 
 	test('Rating and Average Price given non-numbers', async () => {
-		await expectInputError({ rating: '={{ "5 stars" }}' }, 'Rating: must be a number, got "5 stars" (item 0)');
-		await expectInputError({ averagePrice: '={{ "$450,000" }}' }, 'Average Price: must be a number, got "$450,000" (item 0)');
+		await expectRefused({ rating: '={{ "5 stars" }}' }, 'Rating: must be a number, got "5 stars" (item 0)');
+		await expectRefused({ averagePrice: '={{ "$450,000" }}' }, 'Average Price: must be a number, got "$450,000" (item 0)');
 	});
 
 	test('a communications consent flag given text that is not true or false', async () => {
 		// n8n offers no expression for a whole collection (it drops one), so each flag is checked on its own.
-		await expectInputError(
+		await expectRefused(
 			{ communicationsConsent: { call: true, email: '={{ "sometimes" }}' } },
 			'Communications Consent › Email: must be true or false, got "sometimes" (item 0)',
 		);
 	});
 
 	test('a communications consent flag given "true"/"false" text from an expression is sent as a boolean', async () => {
-		const result = await runNode({
+		const result = await createPerson({
 			parameters: {
-				...create,
 				firstName: 'Ada',
 				additionalFields: { communicationsConsent: { email: '={{ "false" }}', text: '={{ $json.ok }}' } },
 			},
-			credentials: sandboxCredentials(sandbox),
 			items: [{ ok: 'true' }],
 		});
 		expect(result.error).toBeUndefined();
@@ -274,33 +252,31 @@ describe('Person › Create validation: nothing is sent', () => {
 	});
 
 	test('an email or a phone entry with no value', async () => {
-		await expectInputError(
+		await expectRefused(
 			{ emails: { values: [{ value: 'a@example.test' }, { value: '  ', type: 'work' }] } },
 			'Emails › entry 2: has no value (item 0)',
 		);
-		await expectInputError({ phones: { values: [{ value: '', type: 'mobile' }] } }, 'Phones › entry 1: has no value (item 0)');
+		await expectRefused({ phones: { values: [{ value: '', type: 'mobile' }] } }, 'Phones › entry 1: has no value (item 0)');
 	});
 
 	test('an address with no part set', async () => {
-		await expectInputError({ addresses: { values: [{ type: '' }] } }, 'Addresses: entry 1 is empty (item 0)');
+		await expectRefused({ addresses: { values: [{ type: '' }] } }, 'Addresses: entry 1 is empty (item 0)');
 	});
 
 	test('a text field given an object, and tags given an object', async () => {
-		await expectInputError(
+		await expectRefused(
 			{ jobTitle: '={{ {"title": "x"} }}' },
 			'Job Title: must be text, not an object or a list (item 0)',
 		);
-		await expectInputError({ tags: '={{ {"a": 1} }}' }, 'Tags: must be a list of text values, got an object (item 0)');
+		await expectRefused({ tags: '={{ {"a": 1} }}' }, 'Tags: must be a list of text values, got an object (item 0)');
 	});
 
 	test('with Continue On Fail, a bad item becomes an error item and the good ones are still created', async () => {
-		const result = await runNode({
+		const result = await createPerson({
 			parameters: {
-				...create,
 				firstName: '={{ $json.first }}',
 				additionalFields: { averageBeds: '={{ $json.beds }}' },
 			},
-			credentials: sandboxCredentials(sandbox),
 			items: [
 				{ first: 'Ada', beds: 2 },
 				{ first: 'Ben', beds: 'many' },

@@ -5,17 +5,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
-import { sandboxCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox, type PagingStyle } from '../sandbox/server';
+import { expectInputError, sandboxCredentials, useSandbox } from '../harness/fixtures';
+import type { PagingStyle, Sandbox } from '../sandbox/server';
 
 const SEEDED = 120;
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ people: SEEDED });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+useSandbox((started) => (sandbox = started), { people: SEEDED });
 
 const getMany = { resource: 'person', operation: 'getAll' };
 
@@ -285,10 +281,11 @@ describe('extra query parameters', () => {
 			options: { queryParameters: { parameters: [{ name: 'stage', value: 'Lead' }, { name, value: '5' }] } },
 		});
 
-		expect(result.error?.message).toBe(
+		expectInputError(
+			sandbox,
+			result,
 			`Options › Query Parameters › ${name}: cannot be set here: paging sets limit, offset, next itself (use Return All, Limit and Page Size instead) (item 0)`,
 		);
-		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('an entry with no name, no value, or a repeated name is refused', async () => {
@@ -304,10 +301,8 @@ describe('extra query parameters', () => {
 			],
 		];
 		for (const [parameters, message] of cases) {
-			const result = await run({ options: { queryParameters: { parameters } } });
-			expect(result.error?.message).toBe(message);
+			expectInputError(sandbox, await run({ options: { queryParameters: { parameters } } }), message);
 		}
-		expect(sandbox.requests).toHaveLength(0);
 	});
 });
 
@@ -319,8 +314,6 @@ describe('validation of Limit and Page Size: nothing is sent', () => {
 		[{ options: { pageSize: 500 } }, 'Options › Page Size: must be between 1 and 100, got 500 (item 0)'],
 		[{ options: { pageSize: '={{ "big" }}' } }, 'Options › Page Size: must be a number, got "big" (item 0)'],
 	])('%j', async (parameters, message) => {
-		const result = await run(parameters as INodeParameters);
-		expect(result.error?.message).toBe(message);
-		expect(sandbox.requests).toHaveLength(0);
+		expectInputError(sandbox, await run(parameters as INodeParameters), message);
 	});
 });

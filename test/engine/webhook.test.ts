@@ -1,6 +1,6 @@
 /** Webhook › Update (PUT {calendar}/api/webhooks/{id}) through n8n's engine against the sandbox. */
-import { startSandbox, type RecordedRequest, type Sandbox } from '../sandbox/server';
-import { runNode } from '../harness/engine';
+import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 /** What the sandbox seeds as webhook w-1 of every connection. */
 const SEEDED_W1 = {
@@ -11,42 +11,17 @@ const SEEDED_W1 = {
 	filters: {},
 };
 
+/** Where every request of Webhook › Update goes. */
+const CALENDAR_PUT = { host: 'calendar', method: 'PUT' } as const;
+
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
-
-const credentials = () => ({
-	crmUrl: sandbox.urls.crm,
-	universalUrl: sandbox.urls.universal,
-	losUrl: sandbox.urls.los,
-	calendarUrl: sandbox.urls.calendar,
-	credentialId: sandbox.defaultCredentialId,
-	accessToken: sandbox.token,
-});
-
-function expectCalendarPut(request: RecordedRequest, url: string, credentialId: string, body: unknown): void {
-	expect(request.host).toBe('calendar');
-	expect(request.method).toBe('PUT');
-	expect(request.url).toBe(url);
-	expect(request.path).toBe(url);
-	expect(request.query).toEqual({});
-	expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
-	expect(request.headers['content-type']).toBe('application/json');
-	expect(request.headers['x-service-credential-id']).toBe(credentialId);
-	expect(request.body).toEqual(body);
-	expect(request.status).toBe(200);
-}
+useSandbox((started) => (sandbox = started));
+const updateWebhook = operationRunner(() => sandbox, 'webhook', 'update');
 
 describe('webhook › update', () => {
 	test('every field: URL, event and filters', async () => {
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await updateWebhook({
 			parameters: {
-				resource: 'webhook',
-				operation: 'update',
 				webhookId: 'w-1',
 				updateFields: {
 					url: 'https://example.com/hooks/people?token=abc',
@@ -62,34 +37,38 @@ describe('webhook › update', () => {
 			filters: { stage: 'Lead', tags: ['vip'] },
 		};
 		expect(sandbox.requests).toHaveLength(1);
-		expectCalendarPut(sandbox.requests[0], '/api/webhooks/w-1', 'cred-default', body);
+		expectRequest(sandbox, sandbox.requests[0], { ...CALENDAR_PUT, url: '/api/webhooks/w-1', credentialId: 'cred-default', body });
 		expect(result.items).toEqual([{ json: { id: 'w-1', status: 'active', ...body }, pairedItem: { item: 0 } }]);
 	});
 
 	test('only the required Webhook ID and one field: nothing else is sent, the rest stays', async () => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'webhook', operation: 'update', webhookId: 'w-1', updateFields: { event: 'documentsDeleted' } },
-		});
+		const result = await updateWebhook({ parameters: { webhookId: 'w-1', updateFields: { event: 'documentsDeleted' } } });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectCalendarPut(sandbox.requests[0], '/api/webhooks/w-1', 'cred-default', { event: 'documentsDeleted' });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...CALENDAR_PUT,
+			url: '/api/webhooks/w-1',
+			credentialId: 'cred-default',
+			body: { event: 'documentsDeleted' },
+		});
 		expect(result.items).toEqual([{ json: { ...SEEDED_W1, event: 'documentsDeleted' }, pairedItem: { item: 0 } }]);
 	});
 
 	test('any event text is accepted; Filters of {} are sent as an empty object', async () => {
 		sandbox.addWebhook('cred-default', 'w-2', { event: 'peopleCreated', filters: { stage: 'Lead' } });
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await updateWebhook({
 			parameters: {
-				resource: 'webhook',
-				operation: 'update',
 				webhookId: 'w-2',
 				updateFields: { event: 'somethingCustom', filters: '{}' },
 			},
 		});
 		expect(result.error).toBeUndefined();
-		expectCalendarPut(sandbox.requests[0], '/api/webhooks/w-2', 'cred-default', { event: 'somethingCustom', filters: {} });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...CALENDAR_PUT,
+			url: '/api/webhooks/w-2',
+			credentialId: 'cred-default',
+			body: { event: 'somethingCustom', filters: {} },
+		});
 		expect(result.items[0].json).toEqual({ id: 'w-2', status: 'active', event: 'somethingCustom', url: '', filters: {} });
 	});
 
@@ -98,13 +77,10 @@ describe('webhook › update', () => {
 		['"x/../y"', 'x/../y', '/api/webhooks/x%2F..%2Fy'],
 	])('the ID %s stays one path segment and reaches that webhook', async (_case, id, url) => {
 		sandbox.addWebhook('cred-default', id, { event: 'peopleCreated', url: 'https://old.example.test' });
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'webhook', operation: 'update', webhookId: id, updateFields: { url: 'https://new.example.test' } },
-		});
+		const result = await updateWebhook({ parameters: { webhookId: id, updateFields: { url: 'https://new.example.test' } } });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectCalendarPut(sandbox.requests[0], url, 'cred-default', { url: 'https://new.example.test' });
+		expectRequest(sandbox, sandbox.requests[0], { ...CALENDAR_PUT, url, credentialId: 'cred-default', body: { url: 'https://new.example.test' } });
 		expect(result.items).toEqual([
 			{
 				json: { id, status: 'active', event: 'peopleCreated', url: 'https://new.example.test', filters: {} },
@@ -115,15 +91,12 @@ describe('webhook › update', () => {
 
 	test('the Credential ID is read per item: each item reaches its own connection', async () => {
 		sandbox.addWebhook('cred-other', 'w-other', { event: 'loansCreated' });
-		const result = await runNode({
-			credentials: credentials(),
+		const result = await updateWebhook({
 			items: [
 				{ id: 'w-other', connection: 'cred-other' },
 				{ id: 'w-1', connection: '' },
 			],
 			parameters: {
-				resource: 'webhook',
-				operation: 'update',
 				webhookId: '={{ $json.id }}',
 				credentialId: '={{ $json.connection }}',
 				updateFields: { url: '={{ "https://example.com/" + $json.id }}' },
@@ -131,8 +104,18 @@ describe('webhook › update', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(2);
-		expectCalendarPut(sandbox.requests[0], '/api/webhooks/w-other', 'cred-other', { url: 'https://example.com/w-other' });
-		expectCalendarPut(sandbox.requests[1], '/api/webhooks/w-1', 'cred-default', { url: 'https://example.com/w-1' });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...CALENDAR_PUT,
+			url: '/api/webhooks/w-other',
+			credentialId: 'cred-other',
+			body: { url: 'https://example.com/w-other' },
+		});
+		expectRequest(sandbox, sandbox.requests[1], {
+			...CALENDAR_PUT,
+			url: '/api/webhooks/w-1',
+			credentialId: 'cred-default',
+			body: { url: 'https://example.com/w-1' },
+		});
 		expect(result.items).toEqual([
 			{
 				json: { id: 'w-other', status: 'active', event: 'loansCreated', url: 'https://example.com/w-other', filters: {} },
@@ -163,20 +146,12 @@ describe('webhook › update', () => {
 			'Update Fields › Event: must be text, not an object or a list (item 0)',
 		],
 	])('%s is an input error naming the field, and nothing is sent', async (_case, parameters, message) => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'webhook', operation: 'update', ...parameters },
-		});
-		expect(result.error?.message).toContain(message);
-		expect(result.items).toEqual([]);
-		expect(sandbox.requests).toHaveLength(0);
+		const result = await updateWebhook({ parameters });
+		expectInputError(sandbox, result, expect.stringContaining(message));
 	});
 
 	test('an unknown webhook is the service\'s 404, reported with the item', async () => {
-		const result = await runNode({
-			credentials: credentials(),
-			parameters: { resource: 'webhook', operation: 'update', webhookId: 'missing', updateFields: { event: 'x' } },
-		});
+		const result = await updateWebhook({ parameters: { webhookId: 'missing', updateFields: { event: 'x' } } });
 		expect(sandbox.requests).toHaveLength(1);
 		expect(result.error?.message).toBe('Not found (HTTP 404): webhook not found (item 0)');
 	});
