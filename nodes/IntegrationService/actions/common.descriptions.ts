@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { optionalText } from '../helpers/validation';
 
 /**
  * Per-node and per-item override of X-Service-Credential-Id: one n8n credential serves many end
@@ -14,6 +16,11 @@ export const credentialIdOverride: INodeProperties = {
 		"Which connected system this call reads or writes (sent in a request header). Leave empty to use the Default Credential ID of the credential; use an expression to pick one per item.",
 	displayOptions: { show: { resource: ['person', 'borrower', 'document', 'webhook'] } },
 };
+
+/** The item's Credential ID override, or undefined for the credential's default. */
+export function credentialIdOverrideFor(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	return optionalText(ctx, itemIndex, 'Credential ID', ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''));
+}
 
 /** Retry, timeout and concurrency settings, shared by every operation. */
 export const requestOptions: INodeProperties = {

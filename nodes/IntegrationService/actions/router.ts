@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapInOrder } from '../helpers/concurrency';
-import { toNumber } from '../helpers/validation';
+import { inputError, toNumber } from '../helpers/validation';
 import type { RequestPolicy } from '../transport';
 import { DEFAULT_POLICY } from '../transport';
 import type { OperationModule } from './operation.types';
@@ -14,7 +14,8 @@ function readPolicy(ctx: IExecuteFunctions): { policy: RequestPolicy; concurrenc
 		if (options[name] === undefined || options[name] === '') return fallback;
 		const value = toNumber(ctx, 0, `Request Options › ${label}`, options[name]);
 		if (value < min) {
-			throw new NodeOperationError(ctx.getNode(), `Request Options › ${label}: must be at least ${min}`);
+			// Node-wide options are read for the first item (an expression sees that item).
+			throw inputError(ctx, 0, `Request Options › ${label}`, `must be at least ${min}, got ${value}`);
 		}
 		return value;
 	};
@@ -73,7 +74,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!module) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
-	const { policy, concurrency } = readPolicy(this);
+	let settings: ReturnType<typeof readPolicy>;
+	try {
+		settings = readPolicy(this);
+	} catch (failure) {
+		const error = asNodeError(this, failure, 0);
+		if (!this.continueOnFail()) throw error;
+		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
+		// succeeded, so each item gets its own error item, as any other failure would.
+		const { message } = errorText(error);
+		return [items.map((_, itemIndex) => ({ json: { error: message, details: { itemIndex } }, pairedItem: { item: itemIndex } }))];
+	}
+	const { policy, concurrency } = settings;
 
 	const perItem = await mapInOrder(items.length, concurrency, async (itemIndex) => {
 		let failure: unknown;

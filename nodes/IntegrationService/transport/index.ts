@@ -289,8 +289,9 @@ function classifyThrown(
 		return {
 			message: `Could not reach the service: ${NETWORK_MEANINGS[code] ?? 'a network error occurred'}`,
 			description: `Network error code ${code}.`,
-			retryable: isIdempotent(method),
-			// A refused connection never reached the service; anything else may have.
+			// A refused connection never reached the service, so even a Create may be sent again;
+			// any other network failure may have reached it, so only idempotent requests are repeated.
+			retryable: isIdempotent(method) || code === 'ECONNREFUSED',
 			mayHaveBeenProcessed: !isIdempotent(method) && code !== 'ECONNREFUSED',
 		};
 	}
@@ -376,6 +377,8 @@ export async function serviceRequest(
 
 	const headers: IDataObject = { Accept: 'application/json' };
 	if (HOSTS_WITH_CREDENTIAL_ID.has(request.host)) {
+		// Checked before trimming: a line break at either end is an input error, not something to tidy away.
+		assertHeaderSafe(this, itemIndex, 'Credential ID', request.credentialId ?? '');
 		const override = (request.credentialId ?? '').trim();
 		const credentialId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
 		if (credentialId === '') {

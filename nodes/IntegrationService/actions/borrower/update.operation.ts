@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { addressesProperty, toAddresses } from '../../helpers/addresses';
 import { contactValuesProperty, toContactValues } from '../../helpers/contactValues';
 import { inputError, parseJsonParameter, requireId, optionalText } from '../../helpers/validation';
+import { credentialIdOverrideFor } from '../common.descriptions';
 import type { RequestPolicy } from '../../transport';
 import { serviceRequest } from '../../transport';
 
@@ -114,7 +115,7 @@ export async function execute(
 		throw inputError(this, itemIndex, 'Update Fields', 'add at least one field');
 	}
 
-	const credentialId = optionalText(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialId', itemIndex, ''));
+	const credentialId = credentialIdOverrideFor(this, itemIndex);
 	const borrower = await serviceRequest.call(
 		this,
 		itemIndex,

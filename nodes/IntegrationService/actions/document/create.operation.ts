@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, parseJsonParameter, requireText, toBoolean, toNumber, optionalText } from '../../helpers/validation';
+import { credentialIdOverrideFor } from '../common.descriptions';
 import type { RequestPolicy } from '../../transport';
 import { serviceRequest } from '../../transport';
 
@@ -257,7 +258,7 @@ export async function execute(
 		body.signedBy = parseJsonParameter(this, itemIndex, 'Additional Fields › Signed By', additional.signedBy, 'arrayOfObjects');
 	}
 
-	const credentialId = optionalText(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialId', itemIndex, ''));
+	const credentialId = credentialIdOverrideFor(this, itemIndex);
 	const created = await serviceRequest.call(
 		this,
 		itemIndex,

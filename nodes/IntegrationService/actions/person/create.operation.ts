@@ -5,6 +5,7 @@ import { addressesProperty, toAddresses } from '../../helpers/addresses';
 import { contactValuesProperty, toContactValues } from '../../helpers/contactValues';
 import { communicationsConsentProperty, toCommunicationsConsent } from '../../helpers/entityFlags';
 import { optionalText, toNumber, toStringList } from '../../helpers/validation';
+import { credentialIdOverrideFor } from '../common.descriptions';
 import type { RequestPolicy } from '../../transport';
 import { serviceRequest } from '../../transport';
 
@@ -304,7 +305,7 @@ export async function execute(
 	policy: RequestPolicy,
 ): Promise<IDataObject[]> {
 	const body = personBody(this, itemIndex);
-	const credentialId = String(this.getNodeParameter('credentialId', itemIndex, '') ?? '');
+	const credentialId = credentialIdOverrideFor(this, itemIndex);
 	const person = await serviceRequest.call(
 		this,
 		itemIndex,

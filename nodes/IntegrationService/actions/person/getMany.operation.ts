@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, toBoolean, toNumber } from '../../helpers/validation';
+import { credentialIdOverrideFor } from '../common.descriptions';
 import type { RequestPolicy } from '../../transport';
 import { serviceRequestPages } from '../../transport';
 
@@ -182,7 +183,7 @@ export async function execute(
 			? MAX_PAGE_SIZE
 			: toWholeNumber(this, itemIndex, 'Options › Page Size', options.pageSize, 1, MAX_PAGE_SIZE);
 	const qs = toQuery(this, itemIndex, options.queryParameters);
-	const credentialId = String(this.getNodeParameter('credentialId', itemIndex, '') ?? '');
+	const credentialId = credentialIdOverrideFor(this, itemIndex);
 
 	const people: IDataObject[] = [];
 	await serviceRequestPages.call(

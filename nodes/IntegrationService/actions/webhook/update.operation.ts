@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, parseJsonParameter, requireId, optionalText } from '../../helpers/validation';
+import { credentialIdOverrideFor } from '../common.descriptions';
 import type { RequestPolicy } from '../../transport';
 import { serviceRequest } from '../../transport';
 
@@ -78,7 +79,7 @@ export async function execute(
 		throw inputError(this, itemIndex, 'Update Fields', 'add at least one field');
 	}
 
-	const credentialId = optionalText(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialId', itemIndex, ''));
+	const credentialId = credentialIdOverrideFor(this, itemIndex);
 	const webhook = await serviceRequest.call(
 		this,
 		itemIndex,

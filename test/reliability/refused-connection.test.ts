@@ -1,0 +1,78 @@
+/**
+ * A refused connection never reached the service, so even a Create is retried; the service then
+ * receives the person exactly once.
+ */
+import { createServer, type Server } from 'http';
+import type { AddressInfo } from 'net';
+
+import { runNode } from '../harness/engine';
+import { sandboxCredentials } from '../harness/fixtures';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+
+/** A port that nothing listens on (yet): bind, note the port, close. */
+async function freePort(): Promise<number> {
+	const probe = createServer();
+	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+	const { port } = probe.address() as AddressInfo;
+	await new Promise<void>((resolve) => probe.close(() => resolve()));
+	return port;
+}
+
+test('a Create whose connection is refused is retried and reaches the service once it is up', async () => {
+	const port = await freePort();
+	const received: string[] = [];
+	let late: Server | undefined;
+	// The service comes up 300 ms after the first attempt was refused.
+	const bringUp = new Promise<void>((resolve) => {
+		setTimeout(() => {
+			late = createServer((request, response) => {
+				let body = '';
+				request.on('data', (chunk) => (body += chunk));
+				request.on('end', () => {
+					received.push(`${request.method} ${request.url} ${body}`);
+					response.writeHead(200, { 'content-type': 'application/json' });
+					response.end(JSON.stringify({ id: 'p_late', firstName: 'Ada' }));
+				});
+			});
+			late.listen(port, '127.0.0.1', () => resolve());
+		}, 300);
+	});
+
+	const result = await runNode({
+		parameters: {
+			resource: 'person',
+			operation: 'create',
+			firstName: 'Ada',
+			requestOptions: { maxAttempts: 6, initialRetryDelay: 200 },
+		},
+		credentials: sandboxCredentials(sandbox, { crmUrl: `http://127.0.0.1:${port}` }),
+	});
+	await bringUp;
+	await new Promise<void>((resolve) => late!.close(() => resolve()));
+
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => item.json)).toEqual([{ id: 'p_late', firstName: 'Ada' }]);
+	expect(received).toEqual(['POST /api/people {"firstName":"Ada"}']);
+});
+
+test('a Create whose connection stays refused gives up after Max Attempts and says it was never processed', async () => {
+	const port = await freePort();
+	const result = await runNode({
+		parameters: {
+			resource: 'person',
+			operation: 'create',
+			firstName: 'Ada',
+			requestOptions: { maxAttempts: 3, initialRetryDelay: 10 },
+		},
+		credentials: sandboxCredentials(sandbox, { crmUrl: `http://127.0.0.1:${port}` }),
+	});
+	expect(result.error?.message).toBe(
+		'Could not reach the service: the connection was refused (after 3 attempts) (item 0)',
+	);
+});
