@@ -3,10 +3,12 @@
  * loop in plain Node, on the same sandbox (its own process, with a fixed latency per request).
  *
  *   node build/bench/run.js [--latency 5] [--people 50000] [--creates 2000] [--concurrency 8]
- *                           [--reps 3] [--port 0] [--no-profile]
+ *                           [--reps 3] [--n8n-reps 2] [--port 0] [--no-profile] [--no-n8n]
  *
  * Every measurement runs in a fresh child process (build/bench/worker.js) so that its peak RSS is its
- * own. Writes bench/RESULTS.md and bench/results.json, and prints the former.
+ * own. Where the end-to-end test's n8n is installed (test/e2e/install-n8n.js), the list is also
+ * timed in the real n8n application: n8n's HTTP Request node with pagination, and our node (n8nApp.ts).
+ * Writes bench/RESULTS.md and bench/results.json, and prints the former.
  */
 import { spawn } from 'child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'fs';
@@ -15,6 +17,7 @@ import { join } from 'path';
 
 import type { SandboxInfo, WorkerResult } from './common';
 import { packageRoot, RESULT_PREFIX } from './common';
+import { measureInN8n, type N8nOutcome } from './n8nApp';
 import { CATEGORIES, type Category, summariseProfile } from './profile';
 import { startSandboxProcess } from './sandboxProcess';
 import type { Side, Task } from './worker';
@@ -25,8 +28,10 @@ interface Args {
 	creates: number;
 	concurrency: number;
 	reps: number;
+	n8nReps: number;
 	port: number;
 	profile: boolean;
+	n8n: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -37,8 +42,10 @@ function parseArgs(argv: string[]): Args {
 		creates: 2_000,
 		concurrency: 8,
 		reps: 3,
+		n8nReps: 2,
 		port: 0,
 		profile: true,
+		n8n: true,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const raw = argv[i];
@@ -46,15 +53,20 @@ function parseArgs(argv: string[]): Args {
 			args.profile = false;
 			continue;
 		}
+		if (raw === '--no-n8n') {
+			args.n8n = false;
+			continue;
+		}
 		const eq = raw.indexOf('=');
-		const name = (eq >= 0 ? raw.slice(0, eq) : raw).replace(/^--/, '');
+		const name = (eq >= 0 ? raw.slice(0, eq) : raw).replace(/^--/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 		const value = Number(eq >= 0 ? raw.slice(eq + 1) : argv[++i]);
 		if (!(name in args) || typeof args[name as keyof Args] !== 'number' || !Number.isInteger(value) || value < 0) {
-			throw new Error(`bad option ${raw}; usage: run.js [--latency 5] [--people 50000] [--creates 2000] [--concurrency 8] [--reps 3] [--port 0] [--no-profile]`);
+			throw new Error(`bad option ${raw}; usage: run.js [--latency 5] [--people 50000] [--creates 2000] [--concurrency 8] [--reps 3] [--n8n-reps 2] [--port 0] [--no-profile] [--no-n8n]`);
 		}
 		(args as unknown as Record<string, number>)[name] = value;
 	}
 	if (args.reps < 1) args.reps = 1;
+	if (args.n8nReps < 1) args.n8nReps = 1;
 	return args;
 }
 
@@ -212,6 +224,7 @@ async function main(): Promise<void> {
 	let listProfile: Record<Category, number> | undefined;
 	let createProfile: Record<Category, number> | undefined;
 	let concurrentProfile: Record<Category, number> | undefined;
+	let n8nOutcome: N8nOutcome;
 	try {
 		log('1. Get Many, Return All');
 		listRows = await measure(
@@ -224,6 +237,13 @@ async function main(): Promise<void> {
 			],
 			args.reps,
 		);
+		if (args.n8n) {
+			log('1b. the same list in the real n8n application (the end-to-end test\'s install)');
+			n8nOutcome = await measureInN8n({ info, people: args.people, reps: args.n8nReps, log });
+		} else {
+			n8nOutcome = { ok: false, reason: 'switched off with --no-n8n', cache: '' };
+		}
+		if (!n8nOutcome.ok) log(`1b. skipped: ${n8nOutcome.reason}`);
 		log(`2. Create ${args.creates}, one at a time`);
 		createRows = await measure(
 			info,
@@ -275,6 +295,41 @@ async function main(): Promise<void> {
 		{ name: 'List: peak RSS growth ÷ JSON bytes', value: listRssGrowthOverJsonBytes, limit: 3, kind: '<=', note: `${mb(listOurs.rssGrowth)} for ${mb(jsonBytes)} of JSON; raw loop: ${(listRaw.rssGrowth / jsonBytes).toFixed(2)}` },
 	];
 
+	const n8nRatios = n8nOutcome.ok
+		? {
+				httpRequest: n8nOutcome.rows[0].listingMs / listRaw.wallMs,
+				ours: n8nOutcome.rows[1].listingMs / listRaw.wallMs,
+				httpOverOurs: n8nOutcome.rows[0].listingMs / n8nOutcome.rows[1].listingMs,
+			}
+		: undefined;
+	const n8nSection: string[] = n8nOutcome.ok
+		? [
+				`## 1b. The same list in the real n8n application (n8n ${n8nOutcome.n8nVersion} on Node ${n8nOutcome.nodeVersion}, \`n8n execute\`)`,
+				'',
+				`Same sandbox process, same ${args.people} people in pages of 100. ` +
+					'n8n’s HTTP Request node (v4.2): GET /api/people?limit=100 with Authorization and X-Service-Credential-Id as header parameters, ' +
+					'pagination "Response Contains Next URL" = `{{ $response.body._metadata.nextLink }}`, complete when `{{ !$response.body._metadata.nextLink }}`, no page limit; ' +
+					'then Split Out `people` (the node gives one item per page). Our node: Person › Get Many, Return All, Simplify off, from the built package in `<user folder>/.n8n/nodes/node_modules`. ' +
+					'Each runs in a sub-workflow ending in Summarize (count), called by a parent workflow after a warm-up call of the same sub-workflow shape (5 pages of 50), ' +
+					'so `n8n execute` prints a few kB instead of the whole run data.',
+				'',
+				`| Measurement | Listing (first → last request in the sandbox log) | ÷ raw keep-alive loop | ÷ our node in n8n’s WorkflowExecute (section 1) | Execute Workflow node (listing + Split Out/Summarize) | \`n8n execute\` wall (start-up, warm-up, output) | Requests | People counted |`,
+				'|---|---:|---:|---:|---:|---:|---:|---:|',
+				...n8nOutcome.rows.map(
+					(r) =>
+						`| ${r.label} | ${(r.listingMs / 1000).toFixed(2)} s | ${(r.listingMs / listRaw.wallMs).toFixed(2)} | ${(r.listingMs / listOurs.wallMs).toFixed(2)} | ${
+							r.nodeMs === undefined ? '?' : `${(r.nodeMs / 1000).toFixed(2)} s`
+						} | ${(r.wallMs / 1000).toFixed(1)} s | ${r.requests} | ${r.items} |`,
+				),
+				'',
+				`n8n’s HTTP Request node ÷ our node, both in the n8n application: ${n8nRatios!.httpOverOurs.toFixed(2)}. ` +
+					`Figures: median of ${args.n8nReps} run(s) each (runs: ${n8nOutcome.rows.map((r) => `${r.label} ${r.runs.map((x) => (x.listingMs / 1000).toFixed(2)).join(', ')} s`).join('; ')}), interleaved. ` +
+					'The listing time comes from the sandbox’s request log, polled every 25 ms while n8n runs (±25 ms), so n8n’s start-up is excluded; ' +
+					'it ends at the arrival of the last page’s request, so the last page’s latency and parsing (about 1/500 of the listing) are not in it. ' +
+					'The raw loop and the section-1 figure are whole runs in a fresh Node 20 process after a warm-up; n8n runs on Node 24.',
+			]
+		: [`## 1b. The same list in the real n8n application`, '', `skipped: ${n8nOutcome.reason}`];
+
 	const cpus = os.cpus();
 	const loadAfter = os.loadavg();
 	const md: string[] = [
@@ -293,6 +348,8 @@ async function main(): Promise<void> {
 		...table(listRows, listRaw),
 		'',
 		`JSON of the ${args.people} people held at the end: ${mb(jsonBytes)}; our peak RSS growth is ${listRssGrowthOverJsonBytes.toFixed(2)}× that.`,
+		'',
+		...n8nSection,
 		'',
 		`## 2. Create ${args.creates} people, one at a time`,
 		'',
@@ -324,11 +381,6 @@ async function main(): Promise<void> {
 			'Expressions such as `{{$json.first}}` are evaluated by n8n per item and parameter. ' +
 			'With concurrency the run becomes CPU-bound on one thread: the speed-up is capped at (wall per item one at a time) ÷ (CPU per item).',
 		'',
-		"## n8n's own HTTP Request node",
-		'',
-		'Not timed by this benchmark: `n8n execute` prints the whole run data (about the size of the JSON above for the list), which would dominate its wall time. ' +
-			'It goes through the same request helper (a new connection per request) plus its own pagination expressions per page.',
-		'',
 	];
 	const text = md.join('\n');
 	writeFileSync(join(root, 'bench', 'RESULTS.md'), text);
@@ -345,6 +397,30 @@ async function main(): Promise<void> {
 		concurrentRatio: fixed(concurrentRatio, 3),
 		concurrencySpeedup: fixed(concurrencySpeedup, 3),
 		listRssGrowthOverJsonBytes: fixed(listRssGrowthOverJsonBytes, 3),
+		httpRequestNodeListRatio: n8nRatios ? fixed(n8nRatios.httpRequest, 3) : `skipped: ${n8nOutcome.ok ? '' : n8nOutcome.reason}`,
+		ourNodeInN8nListRatio: n8nRatios ? fixed(n8nRatios.ours, 3) : `skipped: ${n8nOutcome.ok ? '' : n8nOutcome.reason}`,
+		httpRequestNodeOverOurNodeInN8n: n8nRatios ? fixed(n8nRatios.httpOverOurs, 3) : null,
+		n8nApplication: n8nOutcome.ok
+			? {
+					n8n: n8nOutcome.n8nVersion,
+					node: n8nOutcome.nodeVersion,
+					cache: n8nOutcome.cache,
+					reps: args.n8nReps,
+					timing: 'listingMs: first to last list request in the sandbox log (polled every 25 ms); wallMs: the whole n8n execute process; nodeMs: the Execute Workflow node running the listing sub-workflow',
+					rows: n8nOutcome.rows.map((r) => ({
+						label: r.label,
+						listingMsMedian: fixed(r.listingMs, 1),
+						listingMsRuns: r.runs.map((x) => fixed(x.listingMs, 1)),
+						ratioToRawKeepAlive: fixed(r.listingMs / listRaw.wallMs, 3),
+						ratioToOurNodeInWorkflowExecute: fixed(r.listingMs / listOurs.wallMs, 3),
+						nodeMsMedian: r.nodeMs,
+						wallMsMedian: r.wallMs,
+						wallMsRuns: r.runs.map((x) => x.wallMs),
+						requests: r.requests,
+						peopleCounted: r.items,
+					})),
+				}
+			: `skipped: ${n8nOutcome.reason}`,
 		listJsonBytes: jsonBytes,
 		targets: Object.fromEntries(targets.map((t) => [t.name, { value: fixed(t.value, 3), goal: `${t.kind} ${t.limit}`, pass: t.kind === '<=' ? t.value <= t.limit : t.value >= t.limit }])),
 		measurements: [...listRows, ...createRows, ...concurrentRows].map((m) => ({
