@@ -7,3 +7,5 @@ if (!process.env.N8N_USER_FOLDER) {
 	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'n8n-integration-service-test-'));
 }
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+// n8n logs every node error it sees; the fault suites provoke hundreds. N8N_LOG_LEVEL=debug shows them.
+process.env.N8N_LOG_LEVEL ??= 'silent';
