@@ -60,7 +60,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,

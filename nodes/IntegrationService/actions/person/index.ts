@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation.types';
 import * as create from './create.operation';
-import * as getAll from './getMany.operation';
+import * as getAll from './getAll.operation';
 
 export const operations: Record<string, OperationModule> = { create, getAll };
 
