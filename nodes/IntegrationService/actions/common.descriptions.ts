@@ -46,7 +46,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 1000,
 			description:
-				'First wait before a retry when the service gives no Retry-After; each further retry waits about twice as long',
+				'First wait before a retry when the service gives no Retry-After; each further retry waits about twice as long. A 409 (data not ready yet) waits at least 30 times this.',
 		},
 		{
 			displayName: 'Max Attempts',

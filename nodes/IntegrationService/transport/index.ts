@@ -56,6 +56,11 @@ export const DEFAULT_POLICY: Readonly<Omit<RequestPolicy, 'pausedUntil'>> = {
 };
 
 const MAX_SINGLE_BACKOFF_MS = 30_000;
+/**
+ * A 409 means the connected system's data is not ready yet, which takes tens of seconds (decisions.md:
+ * retry after 30 to 60 s): without a Retry-After it waits at least this many Initial Retry Delays.
+ */
+const NOT_READY_DELAY_FACTOR = 30;
 const MAX_ERROR_TEXT = 300;
 
 /** A response with a status code, from the service or from our own reading of it. */
@@ -450,7 +455,11 @@ export async function serviceRequest(
 		}
 
 		if (!failure?.retryable || attempts >= policy.maxAttempts) break;
-		const delay = failure.retryAfterMs ?? backoffMs(policy, attempts);
+		const delay =
+			failure.retryAfterMs ??
+			(failure.status === 409
+				? Math.max(backoffMs(policy, attempts), policy.initialDelayMs * NOT_READY_DELAY_FACTOR)
+				: backoffMs(policy, attempts));
 		if (waitedMs + delay > policy.maxTotalWaitMs) {
 			failure.gaveUp = `gave up: waiting ${formatSeconds(delay)} more would exceed the Max Total Retry Wait of ${formatSeconds(policy.maxTotalWaitMs)}`;
 			break;
