@@ -19,7 +19,7 @@ function base64Url(input: Buffer | string): string {
  * Signs an HS512 JWT (decisions.md: iss = client ID, sub = user or tenant ID, 15-minute expiry).
  * Node's crypto suffices; a JWT library would be a runtime dependency.
  */
-export function signServiceToken(
+function signServiceToken(
 	clientId: string,
 	subject: string,
 	clientSecret: string,

@@ -179,13 +179,3 @@ export function toStringList(
 		})
 		.filter((entry) => entry !== '');
 }
-
-/** Copies the entries that the user set, leaving out empty text, so unset optional fields are not sent. */
-export function withoutEmpty(fields: IDataObject): IDataObject {
-	const result: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if (value === undefined || value === null || value === '') continue;
-		result[key] = value;
-	}
-	return result;
-}

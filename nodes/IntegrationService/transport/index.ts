@@ -92,7 +92,7 @@ function trimSlashes(url: string): string {
 }
 
 /** Reads and checks a host URL from the credential; decisions.md: trailing slashes are ignored, http(s) only. */
-export function hostBaseUrl(
+function hostBaseUrl(
 	ctx: IExecuteFunctions,
 	credentials: IDataObject,
 	host: ServiceHost,
@@ -120,7 +120,7 @@ export function hostBaseUrl(
  * Encodes one path parameter so that it can never change which endpoint is called: "/" is escaped,
  * and "." / ".." (which URL parsers resolve even when escaped) are refused.
  */
-export function encodePathSegment(value: string): string | undefined {
+function encodePathSegment(value: string): string | undefined {
 	return value === '.' || value === '..' ? undefined : encodeURIComponent(value);
 }
 
@@ -130,7 +130,7 @@ function headerValue(headers: RawResponse['headers'], name: string): string | un
 }
 
 /** Retry-After is either delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
 	const trimmed = value.trim();
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
