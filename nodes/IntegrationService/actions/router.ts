@@ -3,12 +3,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapInOrder } from '../helpers/concurrency';
 import { inputError, toNumber } from '../helpers/validation';
-import type { RequestPolicy } from '../transport';
-import { DEFAULT_POLICY } from '../transport';
+import type { RequestSettings } from '../transport';
+import { DEFAULT_SETTINGS, newRun } from '../transport';
 import type { OperationModule } from './operation.types';
 import { operations } from './operations';
 
-function readPolicy(ctx: IExecuteFunctions): { policy: RequestPolicy; concurrency: number } {
+function readPolicy(ctx: IExecuteFunctions): { settings: RequestSettings; concurrency: number } {
 	const options = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	const option = (name: string, label: string, fallback: number, min: number) => {
 		if (options[name] === undefined || options[name] === '') return fallback;
@@ -20,12 +20,11 @@ function readPolicy(ctx: IExecuteFunctions): { policy: RequestPolicy; concurrenc
 		return value;
 	};
 	return {
-		policy: {
-			maxAttempts: Math.floor(option('maxAttempts', 'Max Attempts', DEFAULT_POLICY.maxAttempts, 1)),
-			maxTotalWaitMs: option('maxTotalWait', 'Max Total Retry Wait', DEFAULT_POLICY.maxTotalWaitMs / 1000, 0) * 1000,
-			initialDelayMs: option('initialRetryDelay', 'Initial Retry Delay', DEFAULT_POLICY.initialDelayMs, 0),
-			timeoutMs: option('timeout', 'Timeout', DEFAULT_POLICY.timeoutMs / 1000, 0.001) * 1000,
-			pausedUntil: 0,
+		settings: {
+			maxAttempts: Math.floor(option('maxAttempts', 'Max Attempts', DEFAULT_SETTINGS.maxAttempts, 1)),
+			maxTotalWaitMs: option('maxTotalWait', 'Max Total Retry Wait', DEFAULT_SETTINGS.maxTotalWaitMs / 1000, 0) * 1000,
+			initialDelayMs: option('initialRetryDelay', 'Initial Retry Delay', DEFAULT_SETTINGS.initialDelayMs, 0),
+			timeoutMs: option('timeout', 'Timeout', DEFAULT_SETTINGS.timeoutMs / 1000, 0.001) * 1000,
 		},
 		concurrency: Math.floor(option('concurrency', 'Concurrency', 1, 1)),
 	};
@@ -85,12 +84,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const { message } = errorText(error);
 		return [items.map((_, itemIndex) => ({ json: { error: message, details: { itemIndex } }, pairedItem: { item: itemIndex } }))];
 	}
-	const { policy, concurrency } = settings;
+	const { concurrency } = settings;
+	const run = newRun(settings.settings);
 
 	const perItem = await mapInOrder(items.length, concurrency, async (itemIndex) => {
 		let failure: unknown;
 		try {
-			const records = await module.execute.call(this, itemIndex, policy);
+			const records = await module.execute.call(this, itemIndex, run);
 			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
 			failure = error;

@@ -29,7 +29,7 @@ export interface ServiceRequest {
 	method: IHttpRequestMethods;
 	host: ServiceHost;
 	/** Path segments after /api; each is sent as exactly one segment, whatever it contains. */
-	path: readonly string[];
+	path: readonly PathSegment[];
 	qs?: IDataObject;
 	body?: IDataObject;
 	/** An absolute URL to call instead of host + path (a list's nextLink); it must share the host's origin. */
@@ -38,22 +38,36 @@ export interface ServiceRequest {
 	credentialId?: string;
 }
 
-/** How hard to try. One policy is shared by every request of a node run, so a rate limit slows all of them. */
-export interface RequestPolicy {
+/** A fixed path part, or an ID the user typed (its field's label names it in errors). */
+export type PathSegment = string | { id: string; field: string };
+
+/** How hard to try: read once per node run from the Request Options. */
+export interface RequestSettings {
 	maxAttempts: number;
 	maxTotalWaitMs: number;
 	initialDelayMs: number;
 	timeoutMs: number;
-	/** A 429 anywhere pauses every request of the run until this time (epoch ms). */
-	pausedUntil: number;
 }
 
-export const DEFAULT_POLICY: Readonly<Omit<RequestPolicy, 'pausedUntil'>> = {
+export const DEFAULT_SETTINGS: Readonly<RequestSettings> = {
 	maxAttempts: 5,
 	maxTotalWaitMs: 60_000,
 	initialDelayMs: 1_000,
 	timeoutMs: 30_000,
 };
+
+/** What every request of one node run shares: its settings, and state that changes while it runs. */
+export interface ServiceRun {
+	readonly settings: Readonly<RequestSettings>;
+	readonly state: {
+		/** A 429 anywhere pauses every request of the run until this time (epoch ms). */
+		pausedUntil: number;
+	};
+}
+
+export function newRun(settings: Readonly<RequestSettings> = DEFAULT_SETTINGS): ServiceRun {
+	return { settings, state: { pausedUntil: 0 } };
+}
 
 const MAX_SINGLE_BACKOFF_MS = 30_000;
 /**
@@ -306,7 +320,7 @@ function classifyThrown(
 }
 
 /** Exponential backoff with full jitter, so that many workflows do not retry in lockstep. */
-function backoffMs(policy: RequestPolicy, attempt: number): number {
+function backoffMs(policy: RequestSettings, attempt: number): number {
 	const ceiling = Math.min(MAX_SINGLE_BACKOFF_MS, policy.initialDelayMs * 2 ** (attempt - 1));
 	return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
@@ -329,9 +343,14 @@ function buildUrl(base: string, request: ServiceRequest): { url: string } | { re
 		}
 		return { url: request.absoluteUrl };
 	}
-	const segments = request.path.map(encodePathSegment);
+	const values = request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id));
+	const segments = values.map(encodePathSegment);
 	const bad = segments.indexOf(undefined);
-	if (bad !== -1) return { refused: `"${request.path[bad]}" cannot be used as an ID` };
+	if (bad !== -1) {
+		const segment = request.path[bad];
+		const field = typeof segment === 'string' ? 'ID' : segment.field;
+		return { refused: `${field}: "${values[bad]}" cannot be used as an ID` };
+	}
 	return { url: `${base}/api/${segments.join('/')}` };
 }
 
@@ -368,8 +387,9 @@ export async function serviceRequest(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	request: ServiceRequest,
-	policy: RequestPolicy = { ...DEFAULT_POLICY, pausedUntil: 0 },
+	run: ServiceRun = newRun(),
 ): Promise<IDataObject> {
+	const policy = run.settings;
 	const credentials = (await this.getCredentials(CREDENTIAL_TYPE, itemIndex)) as IDataObject;
 	const secrets = secretsOf(credentials);
 	const base = hostBaseUrl(this, credentials, request.host, itemIndex);
@@ -418,7 +438,7 @@ export async function serviceRequest(
 	let failure: AttemptFailure | undefined;
 	let attempts = 0;
 	while (attempts < policy.maxAttempts) {
-		const pause = policy.pausedUntil - Date.now();
+		const pause = run.state.pausedUntil - Date.now();
 		if (pause > 0) {
 			waitedMs += pause;
 			await sleep(pause);
@@ -466,7 +486,7 @@ export async function serviceRequest(
 		}
 		if (failure.status === 429) {
 			// Slow the whole run down, not just this request.
-			policy.pausedUntil = Math.max(policy.pausedUntil, Date.now() + delay);
+			run.state.pausedUntil = Math.max(run.state.pausedUntil, Date.now() + delay);
 			continue;
 		}
 		waitedMs += delay;
@@ -517,7 +537,7 @@ export async function serviceRequestPages(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	list: PageRequest,
-	policy: RequestPolicy,
+	run: ServiceRun,
 	onPage: (records: IDataObject[]) => void,
 ): Promise<number> {
 	const seenCursors = new Set<string>();
@@ -538,7 +558,7 @@ export async function serviceRequestPages(
 			pageRequest.qs = { ...baseQs, limit, offset };
 		}
 
-		const page = await serviceRequest.call(this, itemIndex, pageRequest, policy);
+		const page = await serviceRequest.call(this, itemIndex, pageRequest, run);
 		const records = page[list.recordsKey];
 		if (!Array.isArray(records)) {
 			throw new NodeApiError(

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { entitiesToSyncProperty, toEntitiesToSync } from '../../helpers/entityFlags';
 import { optionalText, parseJsonParameter, requireText } from '../../helpers/validation';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -64,7 +64,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const body: IDataObject = {
 		appKey: requireText(this, itemIndex, 'App Key', this.getNodeParameter('appKey', itemIndex, '')),
@@ -86,7 +86,7 @@ export async function execute(
 		this,
 		itemIndex,
 		{ method: 'POST', host: 'universal', path: ['oauth', 'authorize-url'], body },
-		policy,
+		run,
 	);
 	return [link];
 }

@@ -5,7 +5,7 @@ import { addressesProperty, toAddresses } from '../../helpers/addresses';
 import { contactValuesProperty, toContactValues } from '../../helpers/contactValues';
 import { inputError, parseJsonParameter, requireId, optionalText } from '../../helpers/validation';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -81,7 +81,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const id = requireId(this, itemIndex, 'Borrower ID', this.getNodeParameter('borrowerId', itemIndex, ''));
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
@@ -118,8 +118,8 @@ export async function execute(
 	const borrower = await serviceRequest.call(
 		this,
 		itemIndex,
-		{ method: 'PUT', host: 'los', path: ['borrowers', id], body, credentialId },
-		policy,
+		{ method: 'PUT', host: 'los', path: ['borrowers', { id, field: 'Borrower ID' }], body, credentialId },
+		run,
 	);
 	return [borrower];
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { entitiesToSyncProperty, toEntitiesToSync } from '../../helpers/entityFlags';
 import { inputError, parseJsonParameter, requireText, optionalText } from '../../helpers/validation';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -63,7 +63,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const appKey = requireText(this, itemIndex, 'App Key', this.getNodeParameter('appKey', itemIndex, ''));
 	const rawInputs = this.getNodeParameter('userInputs', itemIndex, '');
@@ -88,7 +88,7 @@ export async function execute(
 		this,
 		itemIndex,
 		{ method: 'POST', host: 'universal', path: ['credentials'], body },
-		policy,
+		run,
 	);
 	return [created];
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { entitiesToSyncProperty, toEntitiesToSync } from '../../helpers/entityFlags';
 import { inputError, requireId } from '../../helpers/validation';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -33,7 +33,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const id = requireId(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialToUpdate', itemIndex, ''));
 	const entitiesToSync = toEntitiesToSync(this, itemIndex, this.getNodeParameter('entitiesToSync', itemIndex, {}));
@@ -44,8 +44,8 @@ export async function execute(
 	const credential = await serviceRequest.call(
 		this,
 		itemIndex,
-		{ method: 'PUT', host: 'universal', path: ['credentials', id], body: { entitiesToSync } },
-		policy,
+		{ method: 'PUT', host: 'universal', path: ['credentials', { id, field: 'Credential ID' }], body: { entitiesToSync } },
+		run,
 	);
 	return [credential];
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, parseJsonParameter, requireText, toBoolean, toNumber, optionalText } from '../../helpers/validation';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 /** The eight fields the service requires (spec 2.5): parameter name = wire name. */
@@ -232,7 +232,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const body: IDataObject = {};
 	for (const { name, label } of REQUIRED_FIELDS) {
@@ -262,7 +262,7 @@ export async function execute(
 		this,
 		itemIndex,
 		{ method: 'POST', host: 'los', path: ['documents'], body, credentialId },
-		policy,
+		run,
 	);
 	return [created];
 }

@@ -6,7 +6,7 @@ import { contactValuesProperty, toContactValues } from '../../helpers/contactVal
 import { communicationsConsentProperty, toCommunicationsConsent } from '../../helpers/entityFlags';
 import { optionalText, toNumber, toStringList } from '../../helpers/validation';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 /** How one body field (spec 2.1 / 4.2) is read from the node and turned into its wire value. */
@@ -302,7 +302,7 @@ export function personBody(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const body = personBody(this, itemIndex);
 	const credentialId = credentialIdOverrideFor(this, itemIndex);
@@ -310,7 +310,7 @@ export async function execute(
 		this,
 		itemIndex,
 		{ method: 'POST', host: 'crm', path: ['people'], body, credentialId },
-		policy,
+		run,
 	);
 	return [person];
 }

@@ -3,7 +3,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, toBoolean, toNumber } from '../../helpers/validation';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequestPages } from '../../transport';
 
 /** decisions.md: services of this kind cap a page at 100 people. */
@@ -170,7 +170,7 @@ function simplified(person: IDataObject): IDataObject {
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const returnAll = toBoolean(this, itemIndex, 'Return All', this.getNodeParameter('returnAll', itemIndex, false));
 	const limit = returnAll
@@ -195,7 +195,7 @@ export async function execute(
 			pageSize,
 			recordsKey: 'people',
 		},
-		policy,
+		run,
 		(records) => {
 			for (const person of records) {
 				if (person === null || typeof person !== 'object' || Array.isArray(person)) {

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { inputError, parseJsonParameter, requireId, optionalText } from '../../helpers/validation';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { RequestPolicy } from '../../transport';
+import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -61,7 +61,7 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	policy: RequestPolicy,
+	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const id = requireId(this, itemIndex, 'Webhook ID', this.getNodeParameter('webhookId', itemIndex, ''));
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
@@ -82,8 +82,8 @@ export async function execute(
 	const webhook = await serviceRequest.call(
 		this,
 		itemIndex,
-		{ method: 'PUT', host: 'calendar', path: ['webhooks', id], body, credentialId },
-		policy,
+		{ method: 'PUT', host: 'calendar', path: ['webhooks', { id, field: 'Webhook ID' }], body, credentialId },
+		run,
 	);
 	return [webhook];
 }
