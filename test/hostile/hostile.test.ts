@@ -33,11 +33,11 @@ type Mode = 'accessToken' | 'clientCredentials';
 
 function credentials(mode: Mode = 'accessToken', overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
 	const hosts = { crmUrl: service.origin, universalUrl: service.origin, losUrl: service.origin, calendarUrl: service.origin };
-	const auth =
+	const auth: ICredentialDataDecryptedObject =
 		mode === 'accessToken'
 			? { authentication: 'accessToken', accessToken: TOKEN }
 			: { authentication: 'clientCredentials', clientId: 'client-1', clientSecret: CLIENT_SECRET, userId: 'tenant-1' };
-	return { ...hosts, credentialId: 'cred-hostile', ...auth, ...overrides } as ICredentialDataDecryptedObject;
+	return { ...hosts, credentialId: 'cred-hostile', ...auth, ...overrides };
 }
 
 async function run(
