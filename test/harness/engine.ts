@@ -72,7 +72,6 @@ const inputNodeType: INodeType = {
 interface LoadedPackage {
 	nodeTypes: INodeTypes;
 	credentialTypes: Record<string, ICredentialType>;
-	packageNodeTypes: Record<string, INodeType | IVersionedNodeType>;
 }
 
 let loaded: Promise<LoadedPackage> | undefined;
@@ -97,11 +96,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
 		const loader = new PackageDirectoryLoader(packageRoot());
 		await loader.loadAll();
 		const byName: Record<string, INodeType | IVersionedNodeType> = { [INPUT_NODE_TYPE]: inputNodeType };
-		const packageNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
-		for (const [name, data] of Object.entries(loader.nodeTypes)) {
-			byName[`${PACKAGE_NAME}.${name}`] = data.type;
-			packageNodeTypes[`${PACKAGE_NAME}.${name}`] = data.type;
-		}
+		for (const [name, data] of Object.entries(loader.nodeTypes)) byName[`${PACKAGE_NAME}.${name}`] = data.type;
 		const credentialTypes: Record<string, ICredentialType> = {};
 		for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
 		const nodeTypes: INodeTypes = {
@@ -109,7 +104,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
 			getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(byName[type], version),
 			getKnownTypes: () => ({}),
 		};
-		return { nodeTypes, credentialTypes, packageNodeTypes };
+		return { nodeTypes, credentialTypes };
 	})();
 	return await loaded;
 }
@@ -133,10 +128,9 @@ class StoredCredentials extends ICredentials {
 }
 
 /**
- * The credential store of a test run. It resolves `authenticate` as n8n's CredentialsHelper does:
- * a function is called with the decrypted data; a generic definition has its `={{$credentials.x}}`
- * expressions resolved through the workflow's expression engine. Defaults of the credential's
- * properties are applied to the stored data, as n8n does on decryption.
+ * The credential store of a test run. It calls the credential's `authenticate` function with the
+ * decrypted data, as n8n's CredentialsHelper does; defaults of the credential's properties are
+ * applied to the stored data, as n8n does on decryption.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(
@@ -158,29 +152,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const type = this.types[typeName];
-		const { authenticate } = type;
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
-		}
-		if (authenticate?.type === 'generic') {
-			if (!workflow || !node) throw new Error('generic authentication needs the workflow and node');
-			const options = requestOptions as unknown as Record<string, IDataObject>;
-			for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
-				options[outerKey] ??= {};
-				for (const [key, value] of Object.entries(entries as IDataObject)) {
-					const resolve = (text: string) =>
-						String(
-							workflow.expression.getSimpleParameterValue(node, text, 'internal', { $credentials: credentials } as IDataObject, undefined, '') ?? '',
-						);
-					options[outerKey][resolve(key)] = resolve(value as string);
-				}
-			}
-		}
-		return requestOptions as IHttpRequestOptions;
+		// Our credential authenticates with a function (n8n's generic, expression-based form is not used).
+		const { authenticate } = this.types[typeName];
+		if (typeof authenticate !== 'function') throw new Error(`credential type ${typeName} has no authenticate function`);
+		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
 	async preAuthentication(

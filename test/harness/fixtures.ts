@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { runNode, type RunOptions, type RunResult } from './engine';
+import { sandboxCredential } from '../sandbox/credential';
 import { startSandbox, type HostName, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/server';
 
 /**
@@ -17,21 +18,12 @@ export function useSandbox(use: (sandbox: Sandbox) => void, options?: SandboxOpt
 	beforeEach(() => sandbox?.reset());
 }
 
-/** Credential data as a user would fill the form for the sandbox, in access-token mode unless overridden. */
+/** Credential data as a user would fill the form for the sandbox, in access-token mode, with overrides. */
 export function sandboxCredentials(
 	sandbox: Sandbox,
 	overrides: ICredentialDataDecryptedObject = {},
 ): ICredentialDataDecryptedObject {
-	return {
-		crmUrl: sandbox.urls.crm,
-		universalUrl: sandbox.urls.universal,
-		losUrl: sandbox.urls.los,
-		calendarUrl: sandbox.urls.calendar,
-		credentialId: sandbox.defaultCredentialId,
-		authentication: 'accessToken',
-		accessToken: sandbox.token,
-		...overrides,
-	};
+	return { ...sandboxCredential(sandbox), ...overrides };
 }
 
 /**
@@ -52,19 +44,12 @@ export function operationRunner(
 		});
 }
 
-/** Credential data in client-ID-and-secret mode, which signs a JWT per request. */
+/** Credential data in client-ID-and-secret mode, which signs a JWT per request, with overrides. */
 export function signedJwtCredentials(
 	sandbox: Sandbox,
 	overrides: ICredentialDataDecryptedObject = {},
 ): ICredentialDataDecryptedObject {
-	return sandboxCredentials(sandbox, {
-		authentication: 'clientCredentials',
-		accessToken: '',
-		clientId: sandbox.jwtIssuer,
-		clientSecret: sandbox.jwtSecret,
-		userId: 'tenant-42',
-		...overrides,
-	});
+	return { ...sandboxCredential(sandbox, 'clientCredentials'), ...overrides };
 }
 
 export interface ExpectedRequest {

@@ -27,6 +27,7 @@ import {
 	HttpError,
 	isJsonObject,
 	jsonReply,
+	SANDBOX_DEFAULTS,
 	type DeliveryAttempt,
 	type DeliveryMode,
 	type FaultSpec,
@@ -44,6 +45,7 @@ import {
 export { signJwtForTest } from './auth';
 export { ENTITY_KINDS } from './schema';
 export { signDelivery } from './events';
+export { sandboxCredential, type SandboxCredentialMode } from './credential';
 export * from './types';
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -97,12 +99,12 @@ class SandboxServer implements Sandbox, ControlTarget {
 	private closed = false;
 
 	constructor(private readonly options: SandboxOptions) {
-		this.token = options.token ?? 'sandbox-token';
-		this.jwtSecret = options.jwtSecret ?? 'sandbox-client-secret';
-		this.jwtIssuer = options.jwtIssuer ?? 'sandbox-client-id';
+		this.token = options.token ?? SANDBOX_DEFAULTS.token;
+		this.jwtSecret = options.jwtSecret ?? SANDBOX_DEFAULTS.clientSecret;
+		this.jwtIssuer = options.jwtIssuer ?? SANDBOX_DEFAULTS.clientId;
 		this.signingSecret = this.jwtSecret;
 		const seed = options.seed ?? 1;
-		const initialIds = options.credentialIds?.length ? [...options.credentialIds] : ['cred-default', 'cred-other'];
+		const initialIds = options.credentialIds?.length ? [...options.credentialIds] : [...SANDBOX_DEFAULTS.credentialIds];
 		this.records = new Records(initialIds, generatePeople(Math.max(0, Math.floor(options.people ?? 0)), seed));
 		this.faults = new FaultQueue(seed);
 		this.paging = options.paging ?? 'nextLink';

@@ -6,6 +6,14 @@ export type RecordKind = 'people' | 'credentials' | 'borrowers' | 'documents' | 
 
 export const HOST_NAMES: readonly HostName[] = ['crm', 'universal', 'los', 'calendar'];
 
+/** What a sandbox accepts unless its options say otherwise; the client secret also signs webhook deliveries. */
+export const SANDBOX_DEFAULTS = {
+	token: 'sandbox-token',
+	clientId: 'sandbox-client-id',
+	clientSecret: 'sandbox-client-secret',
+	credentialIds: ['cred-default', 'cred-other'],
+} as const;
+
 export interface SandboxOptions {
 	token?: string;
 	/** The client secret: verifies signed JWTs and signs webhook deliveries. */
