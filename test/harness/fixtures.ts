@@ -2,21 +2,9 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { runNode, type RunOptions, type RunResult } from './engine';
 import { sandboxCredential } from '../sandbox/credential';
-import { startSandbox, type HostName, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/server';
+import type { HostName, RecordedRequest, Sandbox } from '../sandbox/server';
 
-/**
- * Starts one sandbox for the test file (beforeAll), closes it afterwards (afterAll) and resets it
- * before each test, handing the started sandbox to `use`: `let sandbox: Sandbox; useSandbox((s) => (sandbox = s));`
- */
-export function useSandbox(use: (sandbox: Sandbox) => void, options?: SandboxOptions): void {
-	let sandbox: Sandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox(options);
-		use(sandbox);
-	});
-	afterAll(async () => await sandbox?.close());
-	beforeEach(() => sandbox?.reset());
-}
+export { useSandbox } from './use-sandbox';
 
 /** Credential data as a user would fill the form for the sandbox, in access-token mode, with overrides. */
 export function sandboxCredentials(

@@ -6,14 +6,11 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
 import { runNode } from '../harness/engine';
-import { sandboxCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxCredentials, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+useSandbox((started) => (sandbox = started));
 
 /** A port that nothing listens on (yet): bind, note the port, close. */
 async function freePort(): Promise<number> {
