@@ -4,9 +4,6 @@
  */
 import './setup-env';
 
-import { existsSync, readFileSync } from 'fs';
-import { dirname, join } from 'path';
-
 import {
 	ExecuteContext,
 	ExecutionLifecycleHooks,
@@ -45,7 +42,8 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-export const PACKAGE_NAME = 'n8n-nodes-integration-service';
+import { PACKAGE_NAME, packageRoot } from './package-root';
+
 export const NODE_TYPE = `${PACKAGE_NAME}.integrationService`;
 export const CREDENTIAL_TYPE = 'integrationServiceApi';
 const INPUT_NODE_TYPE = 'harness.items';
@@ -75,20 +73,6 @@ interface LoadedPackage {
 }
 
 let loaded: Promise<LoadedPackage> | undefined;
-
-/** The package root, found from test/ (under ts-jest) as well as from build/test/ (compiled tools). */
-export function packageRoot(): string {
-	let directory = __dirname;
-	for (;;) {
-		const manifest = join(directory, 'package.json');
-		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
-			return directory;
-		}
-		const parent = dirname(directory);
-		if (parent === directory) throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
-		directory = parent;
-	}
-}
 
 /** Loads dist/ through n8n-core's PackageDirectoryLoader, exactly as n8n loads a community package. */
 export async function loadPackage(): Promise<LoadedPackage> {

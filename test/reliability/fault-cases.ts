@@ -23,30 +23,22 @@ export interface Operation {
 	succeeded(result: RunResult): void;
 }
 
-const GET_PEOPLE: Operation = {
-	label: 'GET person getAll',
-	parameters: VALID['person.getAll'],
-	method: 'GET',
-	match: { host: 'crm', method: 'GET', pathPrefix: '/api/people' },
-	kind: 'people',
-	succeeded: (result) => expect(result.items.map((item) => item.json.id)).toEqual(['p_1', 'p_2', 'p_3', 'p_4', 'p_5']),
-};
-const CREATE_PERSON: Operation = {
-	label: 'POST person create',
-	parameters: VALID['person.create'],
-	method: 'POST',
-	match: { host: 'crm', method: 'POST', pathPrefix: '/api/people' },
-	kind: 'people',
-	succeeded: (result) => expect(result.items.map((item) => item.json.name)).toEqual(['Ada Lovelace']),
-};
-const UPDATE_BORROWER: Operation = {
-	label: 'PUT borrower update',
-	parameters: VALID['borrower.update'],
-	method: 'PUT',
-	match: { host: 'los', method: 'PUT', pathPrefix: '/api/borrowers/' },
-	kind: 'borrowers',
-	succeeded: (result) => expect(result.items.map((item) => [item.json.id, item.json.name])).toEqual([['b-1', 'Jane Roe']]),
-};
+/** An operation of VALID (helpers.ts), the requests it makes, and what it returns when it went through. */
+function operation(label: string, valid: string, kind: RecordKind, match: Operation['match'], succeeded: (result: RunResult) => unknown): Operation {
+	return { label, parameters: VALID[valid], method: match.method as Operation['method'], match, kind, succeeded: (result) => void succeeded(result) };
+}
+
+const ids = (result: RunResult, ...keys: string[]) => result.items.map((item) => (keys.length === 1 ? item.json[keys[0]] : keys.map((key) => item.json[key])));
+
+const GET_PEOPLE = operation('GET person getAll', 'person.getAll', 'people', { host: 'crm', method: 'GET', pathPrefix: '/api/people' }, (result) =>
+	expect(ids(result, 'id')).toEqual(['p_1', 'p_2', 'p_3', 'p_4', 'p_5']),
+);
+const CREATE_PERSON = operation('POST person create', 'person.create', 'people', { host: 'crm', method: 'POST', pathPrefix: '/api/people' }, (result) =>
+	expect(ids(result, 'name')).toEqual(['Ada Lovelace']),
+);
+const UPDATE_BORROWER = operation('PUT borrower update', 'borrower.update', 'borrowers', { host: 'los', method: 'PUT', pathPrefix: '/api/borrowers/' }, (result) =>
+	expect(ids(result, 'id', 'name')).toEqual([['b-1', 'Jane Roe']]),
+);
 
 /** One operation per HTTP method. */
 export const ONE_PER_METHOD: Operation[] = [GET_PEOPLE, CREATE_PERSON, UPDATE_BORROWER];
@@ -55,24 +47,13 @@ export const ONE_PER_METHOD: Operation[] = [GET_PEOPLE, CREATE_PERSON, UPDATE_BO
 export const EVERY_OPERATION: Operation[] = [
 	GET_PEOPLE,
 	CREATE_PERSON,
-	{
-		label: 'POST document create',
-		parameters: VALID['document.create'],
-		method: 'POST',
-		match: { host: 'los', method: 'POST', pathPrefix: '/api/documents' },
-		kind: 'documents',
-		succeeded: (result) => expect(result.items.map((item) => item.json.id)).toEqual(['doc_1']),
-	},
+	operation('POST document create', 'document.create', 'documents', { host: 'los', method: 'POST', pathPrefix: '/api/documents' }, (result) =>
+		expect(ids(result, 'id')).toEqual(['doc_1']),
+	),
 	UPDATE_BORROWER,
-	{
-		label: 'PUT webhook update',
-		parameters: VALID['webhook.update'],
-		method: 'PUT',
-		match: { host: 'calendar', method: 'PUT', pathPrefix: '/api/webhooks/' },
-		kind: 'webhooks',
-		succeeded: (result) =>
-			expect(result.items.map((item) => [item.json.id, item.json.url])).toEqual([['w-1', 'https://hooks.example.test/changed']]),
-	},
+	operation('PUT webhook update', 'webhook.update', 'webhooks', { host: 'calendar', method: 'PUT', pathPrefix: '/api/webhooks/' }, (result) =>
+		expect(ids(result, 'id', 'url')).toEqual([['w-1', 'https://hooks.example.test/changed']]),
+	),
 ];
 
 export interface FaultCase {

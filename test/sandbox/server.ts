@@ -43,7 +43,6 @@ import {
 } from './types';
 
 export { signJwtForTest } from './auth';
-export { ENTITY_KINDS } from './schema';
 export { signDelivery } from './events';
 export { sandboxCredential, type SandboxCredentialMode } from './credential';
 export * from './types';
