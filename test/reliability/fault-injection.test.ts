@@ -3,7 +3,8 @@
  * (decisions.md "Errors and retries": 429 and 409 on every method, 5xx and network errors on GET and
  * PUT only), the Max Attempts / Max Total Retry Wait bounds, backoff, bodies that are not JSON, paging
  * that retries only the failed page, nextLinks to other origins, repeated cursors, concurrency and the
- * shape of error items. Faults that make the node wait real time are in fault-waits.test.ts.
+ * shape of error items, and the shared 429 pause. The other faults that make the node wait real time
+ * are in fault-waits.test.ts.
  */
 import { runNode, type RunResult } from '../harness/engine';
 import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
@@ -216,6 +217,25 @@ describe('paging', () => {
 describe('concurrency', () => {
 	const tenPeople = Array.from({ length: 10 }, (_, index) => ({ last: `Batch-${index}` }));
 	const createFromItem = { ...VALID['person.create'], lastName: '={{ $json.last }}' };
+
+	test('a 429 pauses the whole batch until Retry-After, then every item is created once', async () => {
+		sandbox.inject({ status: 429, retryAfter: '1', match: { method: 'POST' } });
+		const started = Date.now();
+		const result = await run(createFromItem, { items: tenPeople, requestOptions: { concurrency: 5 } });
+
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(result.items.map((item) => [pairedIndex(item), item.json.lastName])).toEqual(
+			tenPeople.map((item, index) => [index, item.last]),
+		);
+		expect(sandbox.requests).toHaveLength(11);
+		expect(sandbox.count('people')).toBe(SEEDED_PEOPLE + 10);
+		const limited = sandbox.requests.find((request) => request.status === 429)!;
+		const pauseStart = arrivals.at(limited) + 100;
+		const pauseEnd = arrivals.at(limited) + 900;
+		const duringPause = sandbox.requests.filter((request) => arrivals.at(request) > pauseStart && arrivals.at(request) < pauseEnd);
+		expect(duringPause).toEqual([]);
+	});
 
 	test('a persistent 429 under concurrency is bounded by Max Attempts per item, and nothing is created', async () => {
 		sandbox.inject({ status: 429, retryAfter: '0', count: 1000 });
