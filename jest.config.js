@@ -8,6 +8,6 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
 	testTimeout: 30000,
-	// fault-waits.test.ts runs its 15 real-time waits side by side, each on its own sandbox.
+	// fault-injection.test.ts runs its real-time waits side by side, each on its own sandbox.
 	maxConcurrency: 16,
 };

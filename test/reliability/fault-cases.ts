@@ -1,8 +1,8 @@
 /**
  * The faults of the fault suites and the operations they hit. Whether a fault is retried depends only
  * on the HTTP method (decisions.md "Errors and retries"), so faults that cost real waiting time run
- * once per method (fault-waits.test.ts); faults that cost none run against every write and read
- * (fault-injection.test.ts). Both check the outcome with `expectFaultOutcome`.
+ * once per method; faults that cost none run against every write and read (both in
+ * fault-injection.test.ts, checked with `expectFaultOutcome`).
  */
 import type { INodeParameters } from 'n8n-workflow';
 

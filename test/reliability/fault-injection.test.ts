@@ -3,13 +3,12 @@
  * (decisions.md "Errors and retries": 429 and 409 on every method, 5xx and network errors on GET and
  * PUT only), the Max Attempts / Max Total Retry Wait bounds, backoff, bodies that are not JSON, paging
  * that retries only the failed page, nextLinks to other origins, repeated cursors, concurrency and the
- * shape of error items, and the shared 429 pause. The other faults that make the node wait real time
- * are in fault-waits.test.ts.
+ * shape of error items.
  */
-import { runNode, type RunResult } from '../harness/engine';
+import { loadPackage, runNode, type RunResult } from '../harness/engine';
 import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
-import { signJwtForTest, type FaultSpec, type PagingStyle, type Sandbox } from '../sandbox/server';
-import { EVERY_OPERATION, expectFaultOutcome, INSTANT_FAULTS, runOn, SEEDED_PEOPLE, type RunFaultOptions } from './fault-cases';
+import { signJwtForTest, startSandbox, type FaultSpec, type PagingStyle, type Sandbox } from '../sandbox/server';
+import { EVERY_OPERATION, expectFaultOutcome, INSTANT_FAULTS, ONE_PER_METHOD, runOn, SEEDED_PEOPLE, WAITING_FAULTS, type RunFaultOptions } from './fault-cases';
 import { FAST, isErrorItem, pairedIndex, startWitness, trackArrivals, VALID, type Arrivals } from './helpers';
 
 let sandbox: Sandbox;
@@ -21,12 +20,71 @@ useSandbox(
 	},
 	{ people: SEEDED_PEOPLE },
 );
+// Loaded once before the side-by-side tests start, so none of them counts the loading in its time.
+beforeAll(async () => await loadPackage());
 beforeEach(() => {
 	arrivals.onArrival = undefined;
 });
 
 const run = async (parameters: Parameters<typeof runOn>[1], options?: RunFaultOptions): Promise<RunResult> =>
 	await runOn(sandbox, parameters, options);
+
+// ---------------------------------------------------------------------------------------------
+// Faults whose handling waits real time (a Retry-After, the 409 back-off, timeouts), once per HTTP
+// method. The waits are real, so these run side by side, each on a sandbox of its own: nothing they
+// assert depends on another test's requests, and they bound waits from below only. Declared first,
+// they are all awaited before the tests below start (jest starts concurrent tests together when the
+// file starts and awaits them in order), so the timing checks below run alone.
+// ---------------------------------------------------------------------------------------------
+
+/** Runs `check` on a fresh sandbox of its own (shadowing the shared one), closed afterwards. */
+async function onOwnSandbox(check: (sandbox: Sandbox, arrivals: Arrivals) => Promise<void>): Promise<void> {
+	const sandbox = await startSandbox({ people: SEEDED_PEOPLE });
+	try {
+		await check(sandbox, trackArrivals(sandbox));
+	} finally {
+		await sandbox.close();
+	}
+}
+
+describe.each(WAITING_FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
+	test.concurrent.each(ONE_PER_METHOD.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
+		await onOwnSandbox(async (sandbox, arrivals) => await expectFaultOutcome(sandbox, arrivals, fault, operation));
+	});
+});
+
+test.concurrent('bounds: a hung server becomes a timeout error, not a hung workflow', async () => {
+	await onOwnSandbox(async (sandbox) => {
+		sandbox.inject({ delayMs: 60_000, count: 5 });
+		const started = Date.now();
+		const result = await runOn(sandbox, VALID['person.getAll'], { requestOptions: { maxAttempts: 2, timeout: 1 } });
+
+		expect(Date.now() - started).toBeLessThan(4000);
+		expect(sandbox.requests).toHaveLength(2);
+		expect(result.error?.message).toBe('The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)');
+		expect(result.error?.description).toMatch(/^Network error code ECONNABORTED\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/);
+	});
+});
+
+test.concurrent('paging: a 429 on page 2 waits for Retry-After and resumes at page 2', async () => {
+	await onOwnSandbox(async (sandbox, arrivals) => {
+		sandbox.setPaging('next');
+		arrivals.onArrival = (_request, position) => {
+			if (position === 2) sandbox.inject({ status: 429, retryAfter: '1' });
+		};
+		const result = await runOn(sandbox, { resource: 'person', operation: 'getAll', returnAll: true, options: { pageSize: 10 } });
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 429, 200, 200, 200, 200]);
+		expect(sandbox.requests[2].url).toBe(sandbox.requests[1].url);
+		expect(arrivals.at(sandbox.requests[2]) - arrivals.at(sandbox.requests[1])).toBeGreaterThanOrEqual(950);
+		expect(result.items.map((item) => item.json.id)).toEqual(Array.from({ length: SEEDED_PEOPLE }, (_, index) => `p_${index + 1}`));
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Faults handled without waiting, against every operation
+// ---------------------------------------------------------------------------------------------
 
 describe.each(INSTANT_FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
 	test.each(EVERY_OPERATION.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
