@@ -14,12 +14,17 @@ export interface SandboxAddress {
 	defaultCredentialId?: string;
 	jwtIssuer?: string;
 	jwtSecret?: string;
+	signingSecret?: string;
 }
 
 /** The JWT subject (user or tenant id) in client-credentials mode. */
 export const SANDBOX_USER_ID = 'tenant-42';
 
-/** Every field of the credential form, with the sandbox's token, or its client id and secret. */
+/**
+ * Every field of the credential form, with the sandbox's token, or its client id and secret. In token
+ * mode the Webhook Signing Secret is the sandbox's (its client secret); in client mode the client
+ * secret itself is the signing key, so the field stays empty.
+ */
 export function sandboxCredential(
 	sandbox: SandboxAddress,
 	mode: SandboxCredentialMode = 'accessToken',
@@ -36,5 +41,6 @@ export function sandboxCredential(
 		clientId: client ? (sandbox.jwtIssuer ?? SANDBOX_DEFAULTS.clientId) : '',
 		clientSecret: client ? (sandbox.jwtSecret ?? SANDBOX_DEFAULTS.clientSecret) : '',
 		userId: client ? SANDBOX_USER_ID : '',
+		signingSecret: client ? '' : (sandbox.signingSecret ?? SANDBOX_DEFAULTS.clientSecret),
 	};
 }

@@ -8,31 +8,30 @@
  * (events.ts). Everything it received is kept in `requests` for assertions.
  *
  * Behaviour follows /work/shared/spec/interface-specification.md and decisions.md; where both are
- * silent the choices are noted inline. This file is the request pipeline and lifecycle; auth.ts,
- * schema.ts, seed.ts, records.ts, routes.ts, control.ts and events.ts hold the rest.
+ * silent the choices are noted inline. This file is the server's lifecycle and request pipeline
+ * (log, fault, answer, events); requests.ts checks each API request, routes.ts answers it, records.ts
+ * holds the data, seed.ts makes it, schema.ts validates fields, auth.ts tokens, faults.ts faults,
+ * events.ts webhook deliveries, control.ts the /__sandbox/ endpoints, credential.ts the credential.
  */
 import * as http from 'http';
 import type { Socket } from 'net';
 import { URLSearchParams } from 'url';
 
-import { bearerTokenError } from './auth';
 import { handleControl, type ControlTarget } from './control';
 import { EventDelivery } from './events';
 import { describeFault, FaultQueue, faultReply, replacesAnswer } from './faults';
 import { makeBorrower, makeWebhook, Records } from './records';
 import { Api, type RecordChange } from './routes';
+import { answerApiRequest, flattenHeaders, MAX_BODY_BYTES, readBody } from './requests';
 import { generatePeople } from './seed';
 import {
 	HOST_NAMES,
-	HttpError,
-	isJsonObject,
 	jsonReply,
 	SANDBOX_DEFAULTS,
 	type DeliveryAttempt,
 	type DeliveryMode,
 	type FaultSpec,
 	type HostName,
-	type JsonObject,
 	type PagingStyle,
 	type RecordedRequest,
 	type RecordKind,
@@ -46,35 +45,6 @@ export { signJwtForTest } from './auth';
 export { signDelivery } from './events';
 export { sandboxCredential, type SandboxCredentialMode } from './credential';
 export * from './types';
-
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-/** Headers received, lower-cased (node already lower-cases), repeated ones joined as node does. */
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined) continue;
-		out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-	}
-	return out;
-}
-
-/** Reads the whole body as UTF-8; beyond the cap the rest is drained and discarded. */
-function readBody(request: http.IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
-	return new Promise((resolve) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		let tooLarge = false;
-		request.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > MAX_BODY_BYTES) tooLarge = true;
-			else chunks.push(chunk);
-		});
-		const done = (): void => resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge });
-		request.on('end', done);
-		request.on('close', done); // aborted uploads: resolve anyway (resolve is idempotent)
-	});
-}
 
 class SandboxServer implements Sandbox, ControlTarget {
 	urls = {} as Record<HostName, string>;
@@ -320,7 +290,10 @@ class SandboxServer implements Sandbox, ControlTarget {
 		const faultAnswers = !!fault && replacesAnswer(fault);
 		const changes: RecordChange[] = [];
 		// afterProcessing: the operation happens (the record exists, its event fires) but the client sees a failure.
-		const reply = faultAnswers && !fault.afterProcessing ? undefined : this.process(host, method, path, query, request.headers, rawBody, changes);
+		const reply =
+			faultAnswers && !fault.afterProcessing
+				? undefined
+				: answerApiRequest({ api: this.api, records: this.records, tokens: this }, { host, method, path, query, headers: request.headers, rawBody, changes });
 		if (faultAnswers) {
 			const instead = faultReply(fault);
 			if (instead === 'drop') {
@@ -365,60 +338,6 @@ class SandboxServer implements Sandbox, ControlTarget {
 		response.end(body);
 	}
 
-	/** Auth, routing, headers, body and validation, then the handler. Never throws. */
-	private process(
-		host: HostName,
-		method: string,
-		path: string,
-		query: Record<string, string>,
-		headers: http.IncomingHttpHeaders,
-		rawBody: string,
-		changes: RecordChange[],
-	): Reply {
-		try {
-			const authError = bearerTokenError(headers.authorization, this);
-			if (authError) throw new HttpError(401, authError, { 'www-authenticate': 'Bearer' });
-
-			const route = this.api.route(host, path);
-			if (!route) throw new HttpError(404, `no endpoint ${path} on the ${host} host`);
-			const handler = route.methods[method];
-			if (!handler) {
-				const allow = Object.keys(route.methods).join(', ');
-				throw new HttpError(405, `method ${method} not allowed on ${path} (allowed: ${allow})`, { allow });
-			}
-
-			let credentialId = '';
-			if (host !== 'universal') {
-				const raw = headers['x-service-credential-id'];
-				const value = Array.isArray(raw) ? raw[0] : raw;
-				if (value === undefined || value.trim() === '') throw new HttpError(400, 'missing X-Service-Credential-Id header');
-				if (!this.records.credentials.has(value)) throw new HttpError(403, 'credential not allowed: unknown X-Service-Credential-Id');
-				credentialId = value;
-			}
-
-			let body: JsonObject = {};
-			if (method === 'POST' || method === 'PUT') {
-				const contentType = headers['content-type'];
-				const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
-				if (mediaType !== 'application/json') {
-					throw new HttpError(415, `Content-Type must be application/json (got ${contentType === undefined ? 'none' : `'${contentType}'`})`);
-				}
-				let parsed: unknown;
-				try {
-					parsed = JSON.parse(rawBody);
-				} catch {
-					throw new HttpError(400, rawBody.trim() === '' ? 'request body is empty; a JSON object is required' : 'request body is not valid JSON');
-				}
-				if (!isJsonObject(parsed)) throw new HttpError(400, 'request body must be a JSON object');
-				body = parsed;
-			}
-
-			return handler({ host, method, query, body, credentialId, param: route.param ?? '', changes });
-		} catch (error) {
-			if (error instanceof HttpError) return { status: error.status, body: JSON.stringify({ error: error.message }), headers: error.headers };
-			return jsonReply(500, { error: `sandbox internal error: ${(error as Error).message}` });
-		}
-	}
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
