@@ -33,6 +33,7 @@ import { performance } from 'perf_hooks';
 
 import type { SandboxInfo } from './common';
 import { control, packageRoot } from './common';
+import { sandboxCredential } from '../test/sandbox/credential';
 
 /** What test/e2e/install-n8n.js `paths()` returns (the parts used here). */
 interface InstallPaths {
@@ -313,18 +314,7 @@ export async function measureInN8n(options: N8nBenchOptions): Promise<N8nOutcome
 					id: CRED_ID,
 					name: CRED_NAME,
 					type: lib.CREDENTIAL_TYPE,
-					data: {
-						crmUrl: info.urls.crm,
-						universalUrl: info.urls.universal,
-						losUrl: info.urls.los,
-						calendarUrl: info.urls.calendar,
-						credentialId: info.credentialId,
-						authentication: 'accessToken',
-						accessToken: info.token,
-						clientId: '',
-						clientSecret: '',
-						userId: '',
-					},
+					data: sandboxCredential({ ...info, defaultCredentialId: info.credentialId }),
 				},
 			]),
 		);

@@ -7,6 +7,7 @@
 import type { SandboxInfo, WorkerResult } from './common';
 import { control, RESULT_PREFIX } from './common';
 import { rawClient, rawCreate, rawList } from './raw';
+import { sandboxCredential } from '../test/sandbox/credential';
 
 export type Side = 'ours' | 'raw' | 'rawNoKeepAlive';
 
@@ -30,17 +31,7 @@ function createInputs(count: number, tag: string): Array<{ first: string; last: 
 	return Array.from({ length: count }, (_, i) => ({ first: `Bench${tag}${i}`, last: `Person${i}` }));
 }
 
-function credentials(info: SandboxInfo) {
-	return {
-		crmUrl: info.urls.crm,
-		universalUrl: info.urls.universal,
-		losUrl: info.urls.los,
-		calendarUrl: info.urls.calendar,
-		credentialId: info.credentialId,
-		authentication: 'accessToken',
-		accessToken: info.token,
-	};
-}
+const credentials = (info: SandboxInfo) => sandboxCredential({ ...info, defaultCredentialId: info.credentialId });
 
 /** Builds the function that performs the task once; `warm` is a smaller version for the warm-up. */
 async function prepare(task: Task): Promise<(warm: boolean) => Promise<Outcome>> {

@@ -342,18 +342,8 @@ async function main() {
 			id: CRED_ID,
 			name: CRED_NAME,
 			type: L.CREDENTIAL_TYPE,
-			data: {
-				crmUrl: sb.urls.crm,
-				universalUrl: sb.urls.universal,
-				losUrl: sb.urls.los,
-				calendarUrl: sb.urls.calendar,
-				credentialId: 'cred-default',
-				authentication: 'accessToken',
-				accessToken: 'sandbox-token',
-				clientId: '',
-				clientSecret: '',
-				userId: '',
-			},
+			// The same credential data as the jest suites, from the compiled sandbox (built with it above).
+			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb),
 		},
 	];
 	const importDir = path.join(userFolder, 'import');
