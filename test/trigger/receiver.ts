@@ -199,7 +199,7 @@ export async function startReceiver(
 		},
 		async deliver(body, headers = { 'Content-Type': 'application/json' }) {
 			const done = new Promise<Omit<Delivery, 'status' | 'body'>>((resolve) => (pending = resolve));
-			const answer = await fetch(url, { method: 'POST', headers, body });
+			const answer = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body) });
 			const text = await answer.text();
 			const outcome = await done;
 			pending = undefined;
@@ -214,7 +214,7 @@ export async function startReceiver(
 		async activate(mode = 'trigger', activation = 'activate') {
 			const workflow = loadWorkflow();
 			const data = additionalData();
-			const hooks = nodeType.webhookMethods!.default;
+			const hooks = nodeType.webhookMethods!.default!;
 			const context = new HookContext(workflow, node, data, mode, activation, webhookData(workflow, data));
 			const exists = await hooks.checkExists.call(context);
 			if (exists) return { created: false };
@@ -226,7 +226,7 @@ export async function startReceiver(
 			const workflow = loadWorkflow();
 			const data = additionalData();
 			const context = new HookContext(workflow, node, data, 'trigger', 'activate', webhookData(workflow, data));
-			return await nodeType.webhookMethods!.default.delete.call(context);
+			return await nodeType.webhookMethods!.default!.delete.call(context);
 		},
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
