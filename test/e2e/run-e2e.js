@@ -380,7 +380,7 @@ async function main() {
 			check(path.relative(L.REPO, file), false, `prepare workflow: ${e.message}`);
 		}
 	}
-	check('import', workflows.length + triggerWorkflows.length > 0, `${workflows.length} workflow file(s) found: ${workflows.map((w) => w.rel).join(', ')}`);
+	check('import', workflows.length + triggerWorkflows.length > 0, `${workflows.length + triggerWorkflows.length} workflow file(s) found: ${[...workflows, ...triggerWorkflows].map((w) => w.rel).join(', ')}`);
 	if (workflows.length) {
 		r = await L.runN8n(inst, env, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
 		if (!check('import', r.code === 0, `import:workflow --separate (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));

@@ -249,12 +249,15 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'bad' }) });
 			forged = (await json(res)).status;
 		} else {
+			// A sandbox without event delivery also ignores `ids`: the uri then names the new person by its
+			// position (it is the newest), so that reading it answers that one record, as contract 1 does.
+			const counts = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/counts`));
 			const raw = JSON.stringify({
 				eventId: `e2e-${person.id}-${Date.now()}`,
 				eventCreated: new Date().toISOString(),
 				event: 'peopleCreated',
 				resourceIds: [person.id],
-				uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}`,
+				uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}&offset=${counts.people - 1}&limit=1`,
 			});
 			const sig = signature(raw, SIGNING_SECRET);
 			genuine = [(await deliver(productionUrl, raw, sig)).status, (await deliver(productionUrl, raw, sig)).status];
