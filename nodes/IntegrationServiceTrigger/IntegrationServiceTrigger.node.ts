@@ -70,7 +70,9 @@ export class IntegrationServiceTrigger implements INodeType {
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
 			{
-				displayName: 'Events',
+				// Not "Events": n8n's node creator would turn each of the 85 names into its own trigger entry,
+				// burying the package's actions under them.
+				displayName: 'Event Names',
 				name: 'events',
 				type: 'multiOptions',
 				required: true,

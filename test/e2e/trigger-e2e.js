@@ -220,6 +220,20 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		const cookie = (res.headers.getSetCookie ? res.headers.getSetCookie() : [res.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
 		check(group, res.status === 200 && /n8n-auth=/.test(cookie), `owner setup -> ${res.status}`);
 
+		// The node as the editor sees it: a trigger with its own icon.
+		res = await L.httpRequest(`${n8n.base}/types/nodes.json`, { headers: { cookie } }, 30000);
+		const types = res.status === 200 ? await res.json() : [];
+		const described = types.find((t) => t.name === TRIGGER_TYPE);
+		check(group, !!described && described.group.includes('trigger') && described.inputs.length === 0, `/types/nodes.json has ${TRIGGER_TYPE} (group ${described && described.group}, no inputs)`);
+		const iconUrl = described && (typeof described.iconUrl === 'object' ? described.iconUrl.light : described.iconUrl);
+		if (iconUrl) {
+			res = await L.httpRequest(new URL(iconUrl, `${n8n.base}/`).href, { headers: { cookie } });
+			const svg = await res.text();
+			check(group, res.status === 200 && /<svg[\s>]/.test(svg) && /integrationServiceTrigger/.test(iconUrl), `trigger icon ${iconUrl} -> ${res.status} (SVG)`);
+		} else {
+			check(group, false, 'the trigger has an iconUrl');
+		}
+
 		// 3) a person is created; its event is delivered twice, then once forged
 		const viaSandbox = await sandboxDelivers(sb);
 		log(`trigger: deliveries ${viaSandbox ? 'by the sandbox (contract 1)' : 'signed and sent by this script (the sandbox has no event delivery)'}`);
@@ -292,6 +306,9 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 	} finally {
 		if (n8n) await stop(n8n.child);
 		await tracker.close();
+		// The editor picks the newest credential of a type: make the main sandbox credential the newest again.
+		const main = path.join(importDir, 'credentials.json');
+		if (fs.existsSync(main)) await L.runN8n(inst, env, ['import:credentials', `--input=${main}`]);
 	}
 }
 
