@@ -306,9 +306,6 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 	} finally {
 		if (n8n) await stop(n8n.child);
 		await tracker.close();
-		// The editor picks the newest credential of a type: make the main sandbox credential the newest again.
-		const main = path.join(importDir, 'credentials.json');
-		if (fs.existsSync(main)) await L.runN8n(inst, env, ['import:credentials', `--input=${main}`]);
 	}
 }
 
