@@ -25,9 +25,9 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, loadPackage, PACKAGE_NAME, TestCredentialsHelper } from '../harness/engine';
+import { CREDENTIAL_TYPE, loadPackage, NODE_TYPE, TestCredentialsHelper } from '../harness/engine';
 
-export const TRIGGER_TYPE = `${PACKAGE_NAME}.integrationServiceTrigger`;
+export const TRIGGER_TYPE = `${NODE_TYPE}Trigger`;
 const NODE_NAME = 'Integration Service Trigger';
 const WEBHOOK_ID = '5b0c9a1e-7d1f-4c43-9a57-0d1c2b3a4f5e';
 
