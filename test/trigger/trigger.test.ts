@@ -148,7 +148,7 @@ describe('signature', () => {
 	});
 
 	test('Access Token mode without a Webhook Signing Secret refuses every delivery and says why', async () => {
-		const trigger = await receiver({}, sandboxCredentials(sandbox));
+		const trigger = await receiver({}, sandboxCredentials(sandbox, { signingSecret: '' }));
 		const body = eventBody();
 
 		const delivery = await trigger.deliver(body, signed(body));
@@ -218,6 +218,19 @@ describe('deduplication', () => {
 		expect((await trigger.deliver(remembered, signed(remembered))).workflowData).toBeUndefined();
 		const forgotten = eventBody({ eventId: 'old-0' });
 		expect((await trigger.deliver(forgotten, signed(forgotten))).workflowData).toBeDefined();
+	});
+
+	test('concurrent deliveries of one eventId start one execution (claimed before the records are read)', async () => {
+		const trigger = await receiver({});
+		const body = eventBody();
+
+		// Straight to the webhook URL, all at once: each request loads the static data as stored before any of them answered.
+		const answers = await Promise.all(
+			Array.from({ length: 4 }, async () => await fetch(trigger.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...signed(body) }, body })),
+		);
+
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+		expect(trigger.started).toHaveLength(1);
 	});
 
 	test('a forged delivery with a known eventId changes nothing: the genuine event still starts once', async () => {
