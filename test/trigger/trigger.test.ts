@@ -221,16 +221,21 @@ describe('deduplication', () => {
 	});
 
 	test('concurrent deliveries of one eventId start one execution (claimed before the records are read)', async () => {
-		const trigger = await receiver({});
-		const body = eventBody();
+		const trigger = await receiver({ fetchRecords: true });
+		const person = await createPerson('Concurrent');
+		const body = eventBody({ resourceIds: [person.id], uri: `${sandbox.urls.crm}/api/people?ids=${String(person.id)}` });
 
-		// Straight to the webhook URL, all at once: each request loads the static data as stored before any of them answered.
+		// Reading the records takes a while, so all four are in the trigger at once; sent straight to the webhook
+		// URL, each loads the static data as stored before any of them answered (as n8n does).
+		sandbox.inject({ delayMs: 300, match: { host: 'crm', method: 'GET' }, count: 4 });
 		const answers = await Promise.all(
 			Array.from({ length: 4 }, async () => await fetch(trigger.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...signed(body) }, body })),
 		);
 
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
 		expect(trigger.started).toHaveLength(1);
+		// One read of the records: the other three were answered as duplicates before reading anything.
+		expect(sandbox.requests.filter((request) => request.method === 'GET')).toHaveLength(1);
 	});
 
 	test('a forged delivery with a known eventId changes nothing: the genuine event still starts once', async () => {
