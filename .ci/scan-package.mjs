@@ -21,7 +21,7 @@ const work = mkdtempSync(join(tmpdir(), 'n8n-scan-'));
 let failed = false;
 
 try {
-	// --ignore-scripts=false: .npmrc turns install scripts off for npm ci; packing must still build.
+	// --ignore-scripts=false: whatever the caller's npm config says, packing runs prepack, which builds dist/.
 	execFileSync('npm', ['pack', '--ignore-scripts=false', '--pack-destination', work], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 	const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
 	if (!tarball) throw new Error('npm pack made no tarball');

@@ -43,7 +43,7 @@ function requireValue(credentials: ICredentialDataDecryptedObject, field: string
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new Error(`The Integration Service credential has no ${label}; fill it in the credential.`);
 	}
-	if (/[\r\n\0]/.test(value)) {
+	if (value.includes('\r') || value.includes('\n') || value.includes('\0')) {
 		throw new Error(`The Integration Service credential's ${label} contains a line break; paste it again.`);
 	}
 	return value.trim();
@@ -69,8 +69,7 @@ export class IntegrationServiceApi implements ICredentialType {
 		dark: 'file:../icons/integrationService.dark.svg',
 	};
 
-	documentationUrl =
-		'https://github.com/integration-service/n8n-nodes-integration-service#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-integration-service';
 
 	properties: INodeProperties[] = [
 		{
