@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * An error in the node's input: it names the field and the item, and is thrown before anything is
- * sent, so a bad item never reaches the service.
+ * An error in the node's input: it names the field (the router adds the item), and is thrown before
+ * anything is sent, so a bad item never reaches the service.
  */
 export function inputError(
 	ctx: IExecuteFunctions,
@@ -12,7 +12,7 @@ export function inputError(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} (item ${itemIndex})`, {
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
 		itemIndex,
 		description,
 	});
@@ -69,7 +69,7 @@ export function optionalText(
 	return String(value);
 }
 
-/** An ID that becomes one path segment: required, and never "." or ".." (which would change the path). */
+/** An ID that becomes one path segment: required and header-safe (the transport refuses "." and ".."). */
 export function requireId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -77,9 +77,6 @@ export function requireId(
 	value: unknown,
 ): string {
 	const id = requireText(ctx, itemIndex, field, value).trim();
-	if (id === '.' || id === '..') {
-		throw inputError(ctx, itemIndex, field, `"${id}" is not a valid ID`);
-	}
 	if (hasControlCharacter(id)) {
 		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
 	}
@@ -187,4 +184,24 @@ export function toStringList(
 			return String(entry).trim();
 		})
 		.filter((entry) => entry !== '');
+}
+
+/** A whole number within bounds, from a number parameter or from text given by an expression. */
+export function toWholeNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	min: number,
+	max?: number,
+): number {
+	const number = toNumber(ctx, itemIndex, field, value);
+	if (!Number.isInteger(number)) {
+		throw inputError(ctx, itemIndex, field, `must be a whole number, got ${number}`);
+	}
+	if (number < min || (max !== undefined && number > max)) {
+		const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
+		throw inputError(ctx, itemIndex, field, `must be ${range}, got ${number}`);
+	}
+	return number;
 }
