@@ -1,83 +1,15 @@
-import { createHmac } from 'crypto';
 import type {
+	IAuthenticateGeneric,
 	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
-	IHttpRequestOptions,
+	IHttpRequestHelper,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
 
-/** Lifetime of a signed token. Short, because a fresh one is signed for every request. */
-const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
-
-function base64Url(input: Buffer | string): string {
-	return Buffer.from(input).toString('base64url');
-}
-
-/**
- * Signs an HS512 JWT (decisions.md: iss = client ID, sub = user or tenant ID, 15-minute expiry).
- * Node's crypto suffices; a JWT library would be a runtime dependency.
- */
-function signServiceToken(
-	clientId: string,
-	subject: string,
-	clientSecret: string,
-	nowSeconds = Math.floor(Date.now() / 1000),
-): string {
-	const header = base64Url(JSON.stringify({ alg: 'HS512', typ: 'JWT' }));
-	const claims = base64Url(
-		JSON.stringify({
-			iss: clientId,
-			sub: subject,
-			iat: nowSeconds,
-			exp: nowSeconds + SIGNED_TOKEN_LIFETIME_SECONDS,
-		}),
-	);
-	const signature = createHmac('sha512', clientSecret).update(`${header}.${claims}`).digest('base64url');
-	return `${header}.${claims}.${signature}`;
-}
-
-function requireValue(credentials: ICredentialDataDecryptedObject, field: string, label: string): string {
-	const value = credentials[field];
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw new Error(`The Integration Service credential has no ${label}; fill it in the credential.`);
-	}
-	if (value.includes('\r') || value.includes('\n') || value.includes('\0')) {
-		throw new Error(`The Integration Service credential's ${label} contains a line break; paste it again.`);
-	}
-	return value.trim();
-}
-
-/**
- * The token is only ever sent to http(s) URLs without user:password@ (a typo such as "ftp://" or
- * "crm.example.com" fails here, and a password in a URL is never sent or shown).
- */
-function assertHttpTarget(requestOptions: IHttpRequestOptions): void {
-	const target = `${requestOptions.baseURL ?? ''}${requestOptions.url ?? ''}`;
-	if (!/^https?:\/\//i.test(target)) {
-		throw new Error(
-			'The Integration Service host URLs must start with http:// or https:// (check the four host fields of the credential).',
-		);
-	}
-	if (/^https?:\/\/[^/?#]*@/i.test(target)) {
-		throw new Error('The Integration Service host URLs must not contain a user name or password (user:password@).');
-	}
-}
-
-/** n8n's request helper strips CR/LF from header values and would send another ID: refuse it instead. */
-function assertHeaderSafe(requestOptions: IHttpRequestOptions): void {
-	for (const [name, value] of Object.entries(requestOptions.headers ?? {})) {
-		const text = String(value);
-		for (let index = 0; index < text.length; index++) {
-			const code = text.charCodeAt(index);
-			if (code < 0x20 || code === 0x7f) {
-				throw new Error(`The Integration Service credential's ${name === 'X-Service-Credential-Id' ? 'Default Credential ID' : name} contains a line break or another control character.`);
-			}
-		}
-	}
-}
+import { assertUsableCredential, serviceToken } from './serviceToken';
 
 export class IntegrationServiceApi implements ICredentialType {
 	name = 'integrationServiceApi';
@@ -193,27 +125,41 @@ export class IntegrationServiceApi implements ICredentialType {
 			description: 'Becomes the token subject (sub)',
 			displayOptions: { show: { authentication: ['clientCredentials'] } },
 		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'signingSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Verifies the X-Service-Signature of the service\'s webhook deliveries (Integration Service Trigger). In Client ID and Secret mode the client secret is used instead.',
+			displayOptions: { show: { authentication: ['accessToken'] } },
+		},
+		{
+			displayName: 'Session Token',
+			name: 'sessionToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
 	];
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		assertHttpTarget(requestOptions);
-		assertHeaderSafe(requestOptions);
-		const token =
-			credentials.authentication === 'clientCredentials'
-				? signServiceToken(
-						requireValue(credentials, 'clientId', 'Client ID'),
-						requireValue(credentials, 'userId', 'User or Tenant ID'),
-						requireValue(credentials, 'clientSecret', 'Client Secret'),
-					)
-				: requireValue(credentials, 'accessToken', 'Access Token');
-		return {
-			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
-		};
+	/**
+	 * The token n8n's HTTP Request node sends with this credential (Predefined Credential Type): signed
+	 * locally, kept in this hidden field and signed anew when it expires (n8n refreshes it after a 401).
+	 * Our own nodes do not wait for that: the transport signs a fresh token for every request.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		assertUsableCredential(credentials);
+		return { sessionToken: serviceToken(credentials) };
 	}
+
+	// Generic (not a function), so the editor can offer this credential to the HTTP Request node; it
+	// only names the hidden field, never a secret.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' } },
+	};
 
 	/**
 	 * Lists one person on the CRM host: proves the host, the token and the credential ID together. A

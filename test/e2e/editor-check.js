@@ -104,6 +104,14 @@ async function apiChecks({ base, check, log }) {
 	res = await L.httpRequest(`${base}/types/credentials.json`, { headers: { cookie } }, 30000);
 	const creds = res.status === 200 ? await res.json() : [];
 	check('editor', creds.some((c) => c.name === L.CREDENTIAL_TYPE), `/types/credentials.json contains ${L.CREDENTIAL_TYPE}`);
+	// What the editor needs to offer it to the HTTP Request node as a Predefined Credential Type: a generic
+	// authenticate (a function is dropped on the way to the editor), naming no secret.
+	const ourCredential = creds.find((c) => c.name === L.CREDENTIAL_TYPE);
+	check(
+		'editor',
+		ourCredential?.authenticate?.type === 'generic' && !/secret|token"?\s*:/i.test(JSON.stringify(ourCredential.authenticate.properties).replace(/sessionToken/g, '')),
+		`the editor gets ${L.CREDENTIAL_TYPE}'s generic authenticate (${JSON.stringify(ourCredential?.authenticate)}), so the HTTP Request node can use it`,
+	);
 
 	if (main) {
 		let iconUrl = main.iconUrl;

@@ -65,11 +65,16 @@ const EXPECTATIONS = {
 		],
 	},
 	'webhook-point-at-url.json': { requests: [['PUT', 'calendar', /^\/api\/webhooks\/[^/]+$/]] },
+	// n8n's HTTP Request node with our credential as Predefined Credential Type, once per mode: the sandbox
+	// answers only a valid token (and checks a signed one's signature), so success proves both.
+	'http-request-predefined-credential.json': { requests: [['GET', 'crm', '/api/people']], minRequests: 2, maxRequests: 2 },
 };
 
 const HOSTS = ['crm', 'universal', 'los', 'calendar'];
 const CRED_ID = 'sandboxCred';
 const CRED_NAME = 'Integration Service sandbox';
+const CLIENT_CRED_ID = 'sandboxClientCred';
+const CLIENT_CRED_NAME = 'Integration Service sandbox (client ID and secret)';
 const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 const STARTING_TRIGGERS = new Set([MANUAL_TRIGGER, 'n8n-nodes-base.executeWorkflowTrigger']);
 const REPLACEABLE_TRIGGERS = new Set(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval']);
@@ -210,7 +215,9 @@ function prepareWorkflow(file) {
 		}
 	}
 	for (const n of wf.nodes) {
-		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE]) n.credentials[L.CREDENTIAL_TYPE] = { id: CRED_ID, name: CRED_NAME };
+		const named = n.credentials && n.credentials[L.CREDENTIAL_TYPE];
+		// A fixture may ask for the Client ID and Secret credential by naming it "client mode".
+		if (named) n.credentials[L.CREDENTIAL_TYPE] = named.name === 'client mode' ? { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME } : { id: CRED_ID, name: CRED_NAME };
 	}
 	const out = {
 		...wf,
@@ -350,6 +357,12 @@ async function main() {
 			// The same credential data as the jest suites, from the compiled sandbox (built with it above).
 			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb),
 		},
+		{
+			id: CLIENT_CRED_ID,
+			name: CLIENT_CRED_NAME,
+			type: L.CREDENTIAL_TYPE,
+			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb, 'clientCredentials'),
+		},
 	];
 	const importDir = path.join(userFolder, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
@@ -362,6 +375,8 @@ async function main() {
 	for (const file of collectWorkflows()) {
 		try {
 			const w = prepareWorkflow(file);
+			// Fixtures that call the sandbox directly (the HTTP Request node) name its CRM host as __CRM_URL__.
+			w.wf = JSON.parse(JSON.stringify(w.wf).split('__CRM_URL__').join(sb.urls.crm));
 			if (w.trigger) {
 				triggerWorkflows.push(w);
 				continue;

@@ -132,25 +132,46 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return true;
 	}
 
+	/** As n8n's CredentialsHelper: a function authenticates itself; a generic one resolves its expressions. */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow: Workflow,
+		node: INode,
 	): Promise<IHttpRequestOptions> {
-		// Our credential authenticates with a function (n8n's generic, expression-based form is not used).
 		const { authenticate } = this.types[typeName];
-		if (typeof authenticate !== 'function') throw new Error(`credential type ${typeName} has no authenticate function`);
-		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject | undefined>;
+		if (authenticate?.type === 'generic') {
+			for (const [where, values] of Object.entries(authenticate.properties)) {
+				for (const [key, value] of Object.entries(values as IDataObject)) {
+					const resolved =
+						typeof value === 'string' && value.startsWith('=')
+							? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+							: value;
+					options[where] = { ...(options[where] ?? {}), [key]: resolved as string };
+				}
+			}
+		}
+		return options;
 	}
 
+	/** As n8n's: runs the type's preAuthentication when its expirable field is empty, expired, or under test. */
 	async preAuthentication(
-		_helpers: IHttpRequestHelper,
-		_credentials: ICredentialDataDecryptedObject,
-		_typeName: string,
-		_node: INode,
-		_credentialsExpired: boolean,
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
+		const type = this.types[typeName];
+		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		const testing = node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined && !credentialsExpired && !testing) return undefined;
+		const output = await type.preAuthentication.call(helpers, credentials);
+		return Object.assign(credentials, output);
 	}
 
 	async runPreAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {

@@ -425,7 +425,7 @@ describe('Register Webhook on Activation', () => {
 
 	test('a webhook ID that is not a plain ID is refused before anything is sent', async () => {
 		const trigger = await receiver({ registerWebhook: true, webhookId: '..' });
-		await expect(trigger.activate()).rejects.toThrow('Webhook ID: ".." cannot be used as an ID');
+		await expect(trigger.activate()).rejects.toThrow('Webhook ID: ".." is not a valid ID');
 		expect(sandbox.requests).toHaveLength(0);
 	});
 });

@@ -12,6 +12,7 @@ export interface AttemptRequest {
 	method: IHttpRequestMethods;
 	url: string;
 	options: IHttpRequestOptions;
+	/** The credential, with `sessionToken` set to the token this attempt sends. */
 	credentials: IDataObject;
 	secretForms: readonly string[];
 }

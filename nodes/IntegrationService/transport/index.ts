@@ -1,8 +1,9 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
 import { formatSeconds } from './errors';
+import { serviceToken } from '../../../credentials/serviceToken';
 import { hasControlCharacter } from '../helpers/validation';
 import { sendAttempt } from './attempt';
 import type { PathSegment, ServiceHost } from './hosts';
@@ -57,6 +58,15 @@ function targetUrl(credentials: IDataObject, request: ServiceRequest): { url: st
 		return { refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token` };
 	}
 	return target;
+}
+
+/** The bearer token to send, or an error naming what the credential lacks (nothing is sent then). */
+function tokenFor(ctx: ServiceContext, itemIndex: number, credentials: IDataObject): string {
+	try {
+		return serviceToken(credentials as ICredentialDataDecryptedObject);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message, { itemIndex });
+	}
 }
 
 /** X-Service-Credential-Id for hosts that take it: the item's override, else the credential's default. */
@@ -139,7 +149,8 @@ export async function serviceRequest(
 			method: request.method,
 			url: target.url,
 			options: { ...options, headers: { ...headers } },
-			credentials,
+			// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer).
+			credentials: { ...credentials, sessionToken: tokenFor(this, itemIndex, credentials) },
 			secretForms: forms,
 		});
 		if ('json' in outcome) return outcome.json;

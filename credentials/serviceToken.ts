@@ -1,0 +1,81 @@
+import { createHmac } from 'crypto';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+/** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
+const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
+
+const HOST_FIELDS = [
+	['crmUrl', 'CRM Host URL'],
+	['universalUrl', 'Universal Host URL'],
+	['losUrl', 'LOS Host URL'],
+	['calendarUrl', 'Calendar Host URL'],
+] as const;
+
+function hasControlCharacter(value: string): boolean {
+	for (let index = 0; index < value.length; index++) {
+		const code = value.charCodeAt(index);
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+	return false;
+}
+
+function requireValue(credentials: ICredentialDataDecryptedObject, field: string, label: string): string {
+	const value = credentials[field];
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw new Error(`The Integration Service credential has no ${label}; fill it in the credential.`);
+	}
+	if (hasControlCharacter(value.trim())) {
+		throw new Error(`The Integration Service credential's ${label} contains a line break; paste it again.`);
+	}
+	return value.trim();
+}
+
+/**
+ * Signs an HS512 JWT (docs/decisions.md: iss = client ID, sub = user or tenant ID, 15-minute expiry).
+ * Node's crypto suffices; a JWT library would be a runtime dependency.
+ */
+function signServiceToken(clientId: string, subject: string, clientSecret: string): string {
+	const nowSeconds = Math.floor(Date.now() / 1000);
+	const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
+	const header = encode({ alg: 'HS512', typ: 'JWT' });
+	const claims = encode({ iss: clientId, sub: subject, iat: nowSeconds, exp: nowSeconds + SIGNED_TOKEN_LIFETIME_SECONDS });
+	const signature = createHmac('sha512', clientSecret).update(`${header}.${claims}`).digest('base64url');
+	return `${header}.${claims}.${signature}`;
+}
+
+/** The bearer token to send now: a freshly signed JWT in Client ID and Secret mode, else the pasted token. */
+export function serviceToken(credentials: ICredentialDataDecryptedObject): string {
+	return credentials.authentication === 'clientCredentials'
+		? signServiceToken(
+				requireValue(credentials, 'clientId', 'Client ID'),
+				requireValue(credentials, 'userId', 'User or Tenant ID'),
+				requireValue(credentials, 'clientSecret', 'Client Secret'),
+			)
+		: requireValue(credentials, 'accessToken', 'Access Token');
+}
+
+/**
+ * What the credential must hold before any token is sent with it: four http(s) host URLs without
+ * user:password@ (never repeated in the message), and a Default Credential ID that n8n's request helper
+ * would not silently change (it strips CR/LF from header values and would send another ID).
+ */
+export function assertUsableCredential(credentials: ICredentialDataDecryptedObject): void {
+	for (const [field, label] of HOST_FIELDS) {
+		const value = typeof credentials[field] === 'string' ? (credentials[field] as string).trim() : '';
+		let url: URL | undefined;
+		try {
+			url = new URL(value);
+		} catch {
+			url = undefined;
+		}
+		if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+			throw new Error(`The Integration Service credential's ${label} must start with http:// or https://.`);
+		}
+		if (url.username !== '' || url.password !== '') {
+			throw new Error(`The Integration Service credential's ${label} must not contain a user name or password (user:password@).`);
+		}
+	}
+	if (hasControlCharacter(String(credentials.credentialId ?? ''))) {
+		throw new Error("The Integration Service credential's Default Credential ID contains a line break or another control character.");
+	}
+}
