@@ -78,8 +78,14 @@ export interface Window {
 	toEpochMs: number;
 }
 
+export interface WindowSummary {
+	breakdown: Breakdown;
+	/** Our node's own functions by self time (ms), largest first. */
+	oursTop: Array<{ fn: string; ms: number }>;
+}
+
 /** Milliseconds per category within each window. `epochMinusMonotonicMs`: Date.now() − process.hrtime in ms, on this machine. */
-export function summariseProfile(path: string, windows: Window[], epochMinusMonotonicMs: number): Map<string, Breakdown> {
+export function summariseProfile(path: string, windows: Window[], epochMinusMonotonicMs: number): Map<string, WindowSummary> {
 	const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 	const parent = new Map<number, number>();
@@ -113,8 +119,13 @@ export function summariseProfile(path: string, windows: Window[], epochMinusMono
 		cache.set(id, category);
 		return category;
 	};
-	const result = new Map<string, Breakdown>();
+	const ourFunction = (id: number): string => {
+		const { functionName, url, lineNumber } = byId.get(id)!.callFrame as ProfileNode['callFrame'] & { lineNumber?: number };
+		return `${functionName || '(anonymous)'} (${url.replace(/^.*\/dist\//, '')}:${(lineNumber ?? -1) + 1})`;
+	};
+	const result = new Map<string, WindowSummary>();
 	const ranges = windows.map((w) => ({
+		ours: new Map<string, number>(),
 		key: w.key,
 		from: (w.fromEpochMs - epochMinusMonotonicMs) * 1000,
 		to: (w.toEpochMs - epochMinusMonotonicMs) * 1000,
@@ -124,10 +135,18 @@ export function summariseProfile(path: string, windows: Window[], epochMinusMono
 	for (let i = 0; i < profile.samples.length; i++) {
 		at += profile.timeDeltas[i];
 		for (const r of ranges) {
-			if (at >= r.from && at <= r.to) r.totals[categoryOf(profile.samples[i])] += profile.timeDeltas[i] / 1000;
+			if (at < r.from || at > r.to) continue;
+			const id = profile.samples[i];
+			const category = categoryOf(id);
+			const ms = profile.timeDeltas[i] / 1000;
+			r.totals[category] += ms;
+			if (category === OURS && byId.get(id)!.callFrame.url) r.ours.set(ourFunction(id), (r.ours.get(ourFunction(id)) ?? 0) + ms);
 		}
 	}
-	for (const r of ranges) result.set(r.key, r.totals);
+	for (const r of ranges) {
+		const oursTop = [...r.ours].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([fn, ms]) => ({ fn, ms }));
+		result.set(r.key, { breakdown: r.totals, oursTop });
+	}
 	return result;
 }
 

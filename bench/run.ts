@@ -23,7 +23,7 @@ import { join } from 'path';
 import type { SandboxInfo, WorkerResult } from './common';
 import { control, packageRoot, RESULT_PREFIX } from './common';
 import { type BranchResult, N8nApp, type OtherSandbox } from './n8nApp';
-import { type Breakdown, CATEGORIES, epochMinusMonotonicMs, summariseProfile } from './profile';
+import { CATEGORIES, epochMinusMonotonicMs, summariseProfile, type WindowSummary } from './profile';
 import { type SandboxProcess, startSandboxProcess } from './sandboxProcess';
 import type { Side, Task } from './worker';
 import * as wf from './workflows';
@@ -334,7 +334,7 @@ async function main(): Promise<void> {
 			}
 
 			// 6. Profiles.
-			const profiles = new Map<string, Breakdown>();
+			const profiles = new Map<string, WindowSummary>();
 			if (args.profile) {
 				const dir = mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
 				try {
@@ -376,7 +376,7 @@ interface ReportInput {
 	swept: Map<string, Measured>;
 	sweep: Array<{ key: string; latency: number; concurrency: number; cap?: number; items: number }>;
 	others: Array<{ latency: number }>;
-	profiles: Map<string, Breakdown>;
+	profiles: Map<string, WindowSummary>;
 	profileItems: number;
 	pages: number;
 	versions: { n8n: string; node: string };
@@ -505,11 +505,36 @@ function report(input: ReportInput): void {
 			'',
 			`| Where | ${keys.map(labelOf).join(' | ')} |`,
 			`|---|${keys.map(() => '---:').join('|')}|`,
-			...CATEGORIES.filter((cat) => keys.some((k) => profiles.get(k)![cat] / per(k) >= 0.02)).map(
-				(cat) => `| ${cat} | ${keys.map((k) => (profiles.get(k)![cat] / per(k)).toFixed(2)).join(' | ')} |`,
+			...CATEGORIES.filter((cat) => keys.some((k) => profiles.get(k)!.breakdown[cat] / per(k) >= 0.02)).map(
+				(cat) => `| ${cat} | ${keys.map((k) => (profiles.get(k)!.breakdown[cat] / per(k)).toFixed(2)).join(' | ')} |`,
 			),
-			`| **busy (all but idle)** | ${keys.map((k) => (CATEGORIES.slice(1).reduce((sum, cat) => sum + profiles.get(k)![cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
-			`| wall | ${keys.map((k) => (CATEGORIES.reduce((sum, cat) => sum + profiles.get(k)![cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
+			`| **busy (all but idle)** | ${keys.map((k) => (CATEGORIES.slice(1).reduce((sum, cat) => sum + profiles.get(k)!.breakdown[cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
+			`| wall | ${keys.map((k) => (CATEGORIES.reduce((sum, cat) => sum + profiles.get(k)!.breakdown[cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
+			'',
+			...[
+				['ours8', 'floor8'],
+				['ours8', 'http8'],
+				['oursList', 'floorList'],
+				['oursList', 'httpList'],
+			]
+				.filter(([a, b]) => profiles.has(a) && profiles.has(b))
+				.map(([a, b]) => {
+					const pa = profiles.get(a)!.breakdown;
+					const pb = profiles.get(b)!.breakdown;
+					const busy = (x: typeof pa) => CATEGORIES.slice(1).reduce((sum, cat) => sum + x[cat], 0) / per(a);
+					const diffs = CATEGORIES.slice(1)
+						.map((cat) => ({ cat, d: (pa[cat] - pb[cat]) / per(a) }))
+						.filter((x) => Math.abs(x.d) >= 0.05)
+						.sort((x, y) => Math.abs(y.d) - Math.abs(x.d))
+						.slice(0, 4);
+					return `- ${labelOf(a)} − ${labelOf(b)}: ${(busy(pa) - busy(pb)).toFixed(2)} ms of CPU per request; ${diffs.map((x) => `${x.cat} ${x.d >= 0 ? '+' : ''}${x.d.toFixed(2)}`).join(', ')}.`;
+				}),
+			'',
+			'Our node\'s own hottest functions (self time, ms per request):',
+			'',
+			...keys
+				.filter((k) => profiles.get(k)!.oursTop.length > 0)
+				.map((k) => `- ${labelOf(k)}: ${profiles.get(k)!.oursTop.slice(0, 5).map((f) => `\`${f.fn}\` ${(f.ms / per(k)).toFixed(2)}`).join(', ')}`),
 			'',
 		);
 	}
@@ -558,7 +583,10 @@ function report(input: ReportInput): void {
 			return { latencyMs: x.latency, concurrency: x.concurrency, maxRequestsPerSecond: x.cap ?? null, items: x.items, requestsPerSecondMedian: m && m.runs.length ? fixed(x.items / (mid(m) / 1000), 1) : null, msRuns: m?.runs.map((r) => r.ms) ?? [] };
 		}),
 		profilesMsPerRequest: Object.fromEntries(
-			[...profiles].map(([k, b]) => [k, Object.fromEntries(CATEGORIES.map((cat) => [cat, fixed(b[cat] / (created.has(k) ? input.profileItems : input.pages))]))]),
+			[...profiles].map(([k, p]) => {
+				const per = created.has(k) ? input.profileItems : input.pages;
+				return [k, { ...Object.fromEntries(CATEGORIES.map((cat) => [cat, fixed(p.breakdown[cat] / per)])), ourHottestFunctions: p.oursTop.map((f) => ({ fn: f.fn, ms: fixed(f.ms / per) })) }];
+			}),
 		),
 	};
 	writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
