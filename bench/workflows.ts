@@ -130,7 +130,9 @@ export function oursList(key: string, label: string, maxRequestsPerSecond?: numb
 }
 
 /** n8n's HTTP Request node with its pagination (follow `_metadata.nextLink`), then Split Out: one item per person. */
-export function httpList(key: string, label: string, info: SandboxInfo, warmPages?: number): Contender {
+export function httpList(key: string, label: string, info: SandboxInfo, auth: 'credential' | 'headers', warmPages?: number): Contender {
+	const headers = [{ name: 'X-Service-Credential-Id', value: info.credentialId }];
+	if (auth === 'headers') headers.push({ name: 'Authorization', value: `Bearer ${info.token}` });
 	return {
 		key,
 		label,
@@ -143,12 +145,11 @@ export function httpList(key: string, label: string, info: SandboxInfo, warmPage
 				{
 					method: 'GET',
 					url: `${info.urls.crm}/api/people`,
-					authentication: 'genericCredentialType',
-					genericAuthType: 'httpHeaderAuth',
+					...(auth === 'credential' ? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' } : {}),
 					sendQuery: true,
 					queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
 					sendHeaders: true,
-					headerParameters: { parameters: [{ name: 'X-Service-Credential-Id', value: info.credentialId }] },
+					headerParameters: { parameters: headers },
 					options: {
 						pagination: {
 							pagination: {
@@ -162,7 +163,7 @@ export function httpList(key: string, label: string, info: SandboxInfo, warmPage
 						},
 					},
 				},
-				headerCredential,
+				auth === 'credential' ? headerCredential : {},
 			),
 			node('Split Out', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} }),
 		],
