@@ -224,7 +224,7 @@ async function main(): Promise<void> {
 
 		// The contenders.
 		const defaults = `Concurrency ${facts.concurrency}${facts.maxRequestsPerSecond === undefined ? '' : `, ${facts.maxRequestsPerSecond || 'no'} requests/s cap`}`;
-		const create: wf.Contender[] = [
+		let create: wf.Contender[] = [
 			wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`),
 			wf.oursCreate('ours8', 'Our node, concurrency 8, no cap', 8, 0),
 			wf.oursCreate('ours32', 'Our node, concurrency 32, no cap', 32, 0),
@@ -269,7 +269,25 @@ async function main(): Promise<void> {
 		noteLoad('after the raw loops');
 
 		const app = await N8nApp.open(info, others, all, log);
+		let mapNote = facts.mapParameter ? '' : 'not in this build';
 		try {
+			if (facts.mapParameter) {
+				// Map Automatically is new: a short try first, so a problem with it drops it instead of the whole run.
+				await app.importParents([wf.parentWorkflow('benchProbeMap', [{ key: 'oursAuto8', items: 3 }], [])]);
+				try {
+					await control(info, 'POST', '/__sandbox/reset');
+					const probe = (await app.execute('benchProbeMap', ['oursAuto8'])).branches.get('oursAuto8')!;
+					const sent = await control<Array<{ body?: Record<string, unknown> }>>(info, 'GET', '/__sandbox/requests');
+					if (probe.count !== 3 || !sent.some((r) => r.body?.firstName === 'Bench0' && r.body?.lastName === 'Person0')) {
+						throw new Error(`${probe.count} people created; it sent ${JSON.stringify(sent.map((r) => r.body))}`);
+					}
+					mapNote = `parameter \`${facts.mapParameter}\``;
+				} catch (error) {
+					mapNote = `left out: a try of it failed (${(error as Error).message.split('\n')[0].slice(0, 300)})`;
+					log(`Map Automatically ${mapNote}`);
+					create = create.filter((c) => c.key !== 'oursAuto8');
+				}
+			}
 			// Parents.
 			const profileItems = Math.min(args.creates, args.quick ? 100 : 500);
 			// The default's cap makes it wait, not work; batching without interval is the same as none.
@@ -359,7 +377,7 @@ async function main(): Promise<void> {
 				}
 			}
 			noteLoad('end');
-			report({ args, facts, started, raw, jsonBytes, created, listed, swept, sweep, others, profiles, profileItems, pages, versions: app.versions });
+			report({ args, facts, mapNote, started, raw, jsonBytes, created, listed, swept, sweep, others, profiles, profileItems, pages, versions: app.versions });
 		} finally {
 			app.close();
 		}
@@ -371,6 +389,7 @@ async function main(): Promise<void> {
 interface ReportInput {
 	args: Args;
 	facts: NodeFacts;
+	mapNote: string;
 	started: number;
 	raw: RawRow[];
 	jsonBytes: number;
@@ -436,7 +455,7 @@ function report(input: ReportInput): void {
 		'',
 		`- Machine: ${cpus.length} cores, ${cpus[0]?.model ?? 'unknown CPU'}, ${mib(os.totalmem())} RAM, ${os.type()} ${os.release()}`,
 		`- The real n8n application: n8n ${input.versions.n8n} on Node ${input.versions.node}, \`n8n execute\` (SQLite, regular mode), our package and the floor package in the user folder's nodes directory, credentials imported with the CLI`,
-		`- Our node's defaults in this build: Concurrency ${facts.concurrency}, ${facts.maxRequestsPerSecond === undefined ? 'no Max Requests Per Second option' : `Max Requests Per Second ${facts.maxRequestsPerSecond}`}; Map Automatically: ${facts.mapParameter ? `yes (parameter \`${facts.mapParameter}\`)` : 'not in this build'}`,
+		`- Our node's defaults in this build: Concurrency ${facts.concurrency}, ${facts.maxRequestsPerSecond === undefined ? 'no Max Requests Per Second option' : `Max Requests Per Second ${facts.maxRequestsPerSecond}`}; Map Automatically: ${input.mapNote}`,
 		`- Load average (1, 5, 15 min): ${loads}`,
 		`- Sandbox in its own process: ${args.latency} ms latency per request, ${args.people} people, pages of 100; the sweep uses one more sandbox per latency`,
 		`- Each contender's time is its Execute Workflow node's time in the parent's run data (its whole sub-workflow: requests, expressions, output items, a Count). ${args.reps} runs each, interleaved (create: all contenders in one \`n8n execute\` per round, order rotated; list: one \`n8n execute\` each, order rotated). CPU: user + system time of the n8n process (/proc) during the contender.`,
