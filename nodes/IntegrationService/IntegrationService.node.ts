@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
+import { credentialIdOverride } from './actions/common.descriptions';
 import { resourceProperties } from './actions/operations';
 import { router } from './actions/router';
+import { requestOptions } from './transport';
 
 export class IntegrationService implements INodeType {
 	description: INodeTypeDescription = {

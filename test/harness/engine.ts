@@ -267,6 +267,8 @@ export interface RunOptions {
 	items?: IDataObject[];
 	/** n8n's node setting "On Error". */
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** Presses n8n's Stop Execution this long after the run starts (the execution's cancel signal). */
+	cancelAfterMs?: number;
 }
 
 export interface RunResult {
@@ -326,7 +328,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		activeVersionId: null,
 	} as never);
 	const execution = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual');
-	const run = await execution.run({ workflow, startNode: workflow.getNode('Test Items')! });
+	const running = execution.run({ workflow, startNode: workflow.getNode('Test Items')! });
+	const cancel =
+		options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);
+	const run = await running;
+	if (cancel) clearTimeout(cancel);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const outputs = taskData?.data?.main ?? [];
 	const error = run.data.resultData.error as RunResult['error'] | undefined;

@@ -121,7 +121,7 @@ const CASES: BadCase[] = [
 	{ op: 'webhook.update', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\rX: 1', error: 'Credential ID: contains a line break or another control character' },
 	// Request Options (read for the first item)
 	{ op: 'person.create', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 'many', error: 'Request Options › Max Attempts: must be a number, got "many"' },
-	{ op: 'borrower.update', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 0, error: 'Request Options › Max Attempts: must be at least 1, got 0' },
+	{ op: 'borrower.update', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 0, error: 'Request Options › Max Attempts: must be between 1 and 20, got 0' },
 ];
 
 /** Merges `set` into the valid parameters one level deep (collections keep their other fields). */

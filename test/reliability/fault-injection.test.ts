@@ -339,7 +339,7 @@ describe('bounds', () => {
 		expect(Date.now() - started).toBeLessThan(4000);
 		expect(sandbox.requests).toHaveLength(2);
 		expect(result.error?.message).toBe('The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)');
-		expect(result.error?.description).toMatch(/^Network error code ECONNABORTED\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/);
+		expect(result.error?.description).toMatch(/^The Timeout is a deadline for the whole answer, headers and body\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/);
 	});
 });
 
@@ -442,7 +442,7 @@ describe('paging', () => {
 
 		expect(sandbox.requests).toHaveLength(2);
 		expect(result.error?.message).toBe(
-			'The service returned the same next-page cursor twice; paging stopped to avoid a loop (item 0)',
+			'Paging stopped: the service returned the same next-page cursor twice (item 0)',
 		);
 	});
 });

@@ -2,33 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapInOrder } from '../helpers/concurrency';
-import { inputError, toNumber } from '../helpers/validation';
-import type { RequestSettings } from '../transport';
-import { DEFAULT_SETTINGS, newRun } from '../transport';
+import { newRun, readRequestOptions, stopRun } from '../transport';
 import type { OperationModule } from './operation.types';
 import { operations } from './operations';
-
-function readPolicy(ctx: IExecuteFunctions): { settings: RequestSettings; concurrency: number } {
-	const options = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const option = (name: string, label: string, fallback: number, min: number) => {
-		if (options[name] === undefined || options[name] === '') return fallback;
-		const value = toNumber(ctx, 0, `Request Options › ${label}`, options[name]);
-		if (value < min) {
-			// Node-wide options are read for the first item (an expression sees that item).
-			throw inputError(ctx, 0, `Request Options › ${label}`, `must be at least ${min}, got ${value}`);
-		}
-		return value;
-	};
-	return {
-		settings: {
-			maxAttempts: Math.floor(option('maxAttempts', 'Max Attempts', DEFAULT_SETTINGS.maxAttempts, 1)),
-			maxTotalWaitMs: option('maxTotalWait', 'Max Total Retry Wait', DEFAULT_SETTINGS.maxTotalWaitMs / 1000, 0) * 1000,
-			initialDelayMs: option('initialRetryDelay', 'Initial Retry Delay', DEFAULT_SETTINGS.initialDelayMs, 0),
-			timeoutMs: option('timeout', 'Timeout', DEFAULT_SETTINGS.timeoutMs / 1000, 0.001) * 1000,
-		},
-		concurrency: Math.floor(option('concurrency', 'Concurrency', 1, 1)),
-	};
-}
 
 function errorText(error: unknown): { message: string; description?: string; httpCode?: string } {
 	const { message, description, httpCode } = error as { message?: string; description?: string; httpCode?: string };
@@ -39,13 +15,12 @@ function errorText(error: unknown): { message: string; description?: string; htt
 	};
 }
 
-/** Makes sure an error says which item it belongs to, in its text and in its context. */
+/** The one place that says which item an error belongs to, in its text and in its context. */
 function tagWithItem(error: unknown, itemIndex: number): void {
 	if (error && typeof error === 'object') {
 		const tagged = error as { message?: string; context?: IDataObject };
-		if (typeof tagged.message === 'string' && !tagged.message.includes(`(item ${itemIndex})`)) {
-			tagged.message = `${tagged.message} (item ${itemIndex})`;
-		}
+		const suffix = ` (item ${itemIndex})`;
+		if (typeof tagged.message === 'string' && !tagged.message.endsWith(suffix)) tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
 	}
 }
@@ -73,9 +48,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!module) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
-	let settings: ReturnType<typeof readPolicy>;
+	let settings: ReturnType<typeof readRequestOptions>;
 	try {
-		settings = readPolicy(this);
+		settings = readRequestOptions(this);
 	} catch (failure) {
 		const error = asNodeError(this, failure, 0);
 		if (!this.continueOnFail()) throw error;
@@ -84,10 +59,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const { message } = errorText(error);
 		return [items.map((_, itemIndex) => ({ json: { error: message, details: { itemIndex } }, pairedItem: { item: itemIndex } }))];
 	}
-	const { concurrency } = settings;
 	const run = newRun(settings.settings);
+	const continueOnFail = this.continueOnFail();
 
-	const perItem = await mapInOrder(items.length, concurrency, async (itemIndex) => {
+	const perItem = await mapInOrder(items.length, settings.concurrency, async (itemIndex) => {
 		let failure: unknown;
 		try {
 			const records = await module.execute.call(this, itemIndex, run);
@@ -97,7 +72,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 		tagWithItem(failure, itemIndex);
 		const error = asNodeError(this, failure, itemIndex);
-		if (!this.continueOnFail()) throw error;
+		if (!continueOnFail) throw error;
 		const { message, description, httpCode } = errorText(error);
 		const details: IDataObject = { itemIndex };
 		if (httpCode) details.httpCode = httpCode;
@@ -105,6 +80,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// Only `error`, `message` and `details` keys: n8n then routes the item to the error output under
 		// "Continue (using error output)" and keeps all of it (an item carrying `.error` is cut to its message).
 		return [{ json: { error: message, details }, pairedItem: { item: itemIndex } }];
-	});
+	}, () => stopRun(run, 'another item failed and the node stops'));
 	return [perItem.flat()];
 }

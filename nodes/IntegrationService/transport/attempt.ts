@@ -1,0 +1,154 @@
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { AttemptFailure } from './errors';
+import { htmlText, looksLikeHtml, shorten, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+import { originOf } from './hosts';
+import type { ServiceContext, ServiceRun } from './run';
+import { CREDENTIAL_TYPE, stoppedReason } from './run';
+
+/** What one attempt needs besides the run: the prepared request and the credential it goes out with. */
+export interface AttemptRequest {
+	method: IHttpRequestMethods;
+	url: string;
+	options: IHttpRequestOptions;
+	credentials: IDataObject;
+	secretForms: readonly string[];
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+interface RawAnswer {
+	statusCode: number;
+	headers: Headers;
+	body: unknown;
+}
+
+interface Readable extends AsyncIterable<Buffer | string> {
+	destroy(error?: Error): void;
+}
+
+function isStream(body: unknown): body is Readable {
+	return !!body && typeof (body as Readable).destroy === 'function' && Symbol.asyncIterator in (body as object);
+}
+
+function discard(answer: RawAnswer | undefined): void {
+	if (answer && isStream(answer.body)) answer.body.destroy();
+}
+
+function header(headers: Headers, name: string): string | undefined {
+	const value = headers[name] ?? headers[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+class TooLarge extends Error {}
+
+/** Reads the body up to `maxBytes` (counted after decompression, as it arrives); larger is an error, not a buffer. */
+async function readBody(body: unknown, maxBytes: number): Promise<string> {
+	if (typeof body === 'string') {
+		if (Buffer.byteLength(body) > maxBytes) throw new TooLarge();
+		return body;
+	}
+	if (Buffer.isBuffer(body)) {
+		if (body.length > maxBytes) throw new TooLarge();
+		return body.toString('utf8');
+	}
+	if (!isStream(body)) return body === undefined || body === null ? '' : String(body);
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		size += buffer.length;
+		if (size > maxBytes) {
+			body.destroy();
+			throw new TooLarge();
+		}
+		chunks.push(buffer);
+	}
+	return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** A 2xx answer where a record is expected: a JSON object, nothing else. */
+function parseRecord(method: IHttpRequestMethods, status: number, text: string, contentType: string, forms: readonly string[]): { json: IDataObject } | { failure: AttemptFailure } {
+	if (text.trim() === '') return { json: {} };
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		parsed = undefined;
+	}
+	if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return { json: parsed as IDataObject };
+	const what = looksLikeHtml(text, contentType)
+		? `${shorten(htmlText(text), forms)}, not JSON`
+		: parsed === undefined
+			? `a body that is not valid JSON (truncated or garbled): ${shorten(text, forms)}`
+			: `${Array.isArray(parsed) ? 'a JSON list' : 'a plain JSON value'} where a record was expected: ${shorten(text, forms)}`;
+	// Garbled on the way is a network fault: repeated where harmless, else it may have been processed.
+	const failure = uncertainFailure(method, `The service answered HTTP ${status} with ${what}`, { status });
+	if (parsed !== undefined) failure.retryable = false;
+	return { failure };
+}
+
+/**
+ * Sends one attempt and reads its whole answer within the Timeout, as a deadline for headers and
+ * body together (n8n's own timeout only notices a silent connection, not a dripping one).
+ * Redirects are never followed: our token and body never reach a host the credential does not name.
+ */
+export async function sendAttempt(ctx: ServiceContext, run: ServiceRun, request: AttemptRequest): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
+	const { method, secretForms: forms } = request;
+	const { timeoutMs, maxResponseBytes } = run.settings;
+	const timer = new AbortController();
+	let answer: RawAnswer | undefined;
+	let timedOut = false;
+	let reading = false;
+	const deadline = sleep(timeoutMs, timer.signal).then(
+		() => {
+			timedOut = true;
+			discard(answer);
+		},
+		() => undefined,
+	);
+	const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request.options, {
+		credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: request.credentials as ICredentialDataDecryptedObject },
+	}) as Promise<RawAnswer>;
+	try {
+		answer = await Promise.race([pending, deadline.then(() => undefined)]);
+		if (answer === undefined) {
+			// Still waiting for headers: whatever arrives later is dropped unread.
+			pending.then(discard, () => undefined);
+			return { failure: timeoutFailure(method, timeoutMs) };
+		}
+		const status = answer.statusCode;
+		if (status >= 300 && status < 400) {
+			discard(answer);
+			const location = header(answer.headers, 'location');
+			const target = location ? originOf(new URL(location, request.url).href) : 'no Location';
+			const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
+			return { failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
+		}
+		const declared = Number(header(answer.headers, 'content-length'));
+		if (Number.isFinite(declared) && declared > maxResponseBytes) throw new TooLarge();
+		reading = true;
+		const text = await readBody(answer.body, maxResponseBytes);
+		if (status >= 200 && status < 300) {
+			return parseRecord(method, status, text, header(answer.headers, 'content-type') ?? '', forms);
+		}
+		return { failure: statusFailure(status, text, header(answer.headers, 'retry-after'), method, forms) };
+	} catch (error) {
+		if (timedOut) return { failure: timeoutFailure(method, timeoutMs) };
+		if (error instanceof TooLarge) {
+			const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
+			const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
+			return { failure: { message, status: answer?.statusCode, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
+		}
+		const stopped = stoppedReason(ctx, run);
+		if (stopped) return { failure: { message: `The request was interrupted: ${stopped}`, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
+		const failure = thrownFailure(error, method, timeoutMs);
+		// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.
+		if (reading) return { failure: uncertainFailure(method, 'The answer was cut off midway (the connection closed before the whole body came)', { description: failure.description, status: answer?.statusCode }) };
+		return { failure };
+	} finally {
+		timer.abort();
+		await deadline;
+	}
+}

@@ -1,0 +1,180 @@
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import { redact } from './redact';
+
+const MAX_ERROR_TEXT = 300;
+
+/** What went wrong on one attempt, and whether another attempt may help. */
+export interface AttemptFailure {
+	status?: number;
+	message: string;
+	description?: string;
+	retryable: boolean;
+	retryAfterMs?: number;
+	/** A Create that failed this way may have been processed: it is not repeated, and the message says so. */
+	mayHaveBeenProcessed?: boolean;
+	/** Why retrying stopped before Max Attempts. */
+	gaveUp?: string;
+}
+
+export function formatSeconds(ms: number): string {
+	return ms % 1000 === 0 || ms >= 10_000 ? `${Math.ceil(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** decisions.md: 429 and 409 on every method; 5xx and network errors only where a repeat is harmless. */
+export function isIdempotent(method: IHttpRequestMethods): boolean {
+	return method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'HEAD';
+}
+
+/** A failure after which the request may or may not have been processed: repeated only where harmless. */
+export function uncertainFailure(method: IHttpRequestMethods, message: string, extra: Partial<AttemptFailure> = {}): AttemptFailure {
+	return { message, retryable: isIdempotent(method), mayHaveBeenProcessed: !isIdempotent(method), ...extra };
+}
+
+/** Secrets are taken out first, then the text is shortened: a cut never leaves part of a secret. */
+export function shorten(text: string, secretForms: readonly string[]): string {
+	const plain = redact(text, secretForms).replace(/\s+/g, ' ').trim();
+	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
+}
+
+export function looksLikeHtml(text: string, contentType = ''): boolean {
+	return /html/i.test(contentType) || /^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text);
+}
+
+/** An HTML page (a proxy's or gateway's error page) as one line: its title, then its visible text. */
+export function htmlText(html: string): string {
+	const strip = (part: string) =>
+		part
+			.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
+	const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
+	let text = strip(/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html.replace(/<head[\s\S]*?<\/head>/i, ''));
+	if (title !== '' && text.startsWith(title)) text = text.slice(title.length).trim();
+	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
+}
+
+/** The service's own words for an error: {"error": "..."} or {"message": "..."}, else the body's text. */
+function serviceErrorText(body: string, secretForms: readonly string[]): string {
+	const text = body.trim();
+	if (text === '') return '';
+	try {
+		const parsed = JSON.parse(text) as unknown;
+		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+			const { error, message } = parsed as { error?: unknown; message?: unknown };
+			const nested = error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
+			const words = [error, nested, message].find((candidate) => typeof candidate === 'string');
+			if (typeof words === 'string') return shorten(words, secretForms);
+		}
+	} catch {
+		// Not JSON: the shortened text below, without HTML tags.
+	}
+	return shorten(looksLikeHtml(text) ? htmlText(text) : text, secretForms);
+}
+
+const STATUS_MEANINGS: Record<number, string> = {
+	400: 'The service rejected the request as invalid',
+	401: 'The access token is invalid or expired',
+	403: 'The credential is not allowed to do this',
+	404: 'Not found',
+	409: 'The connected system’s data is not ready yet',
+	415: 'The service did not accept the request’s content type',
+	429: 'Rate limited by the service',
+};
+
+function statusMeaning(status: number): string {
+	if (STATUS_MEANINGS[status]) return STATUS_MEANINGS[status];
+	if (status >= 500) return 'The service had an internal error';
+	return 'The service answered with an error';
+}
+
+const MONTHS = 'Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec';
+/** RFC 9110 HTTP-date: IMF-fixdate, and the obsolete RFC 850 and asctime forms. */
+const HTTP_DATE = new RegExp(
+	[
+		`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (${MONTHS}) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$`,
+		`^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-(${MONTHS})-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT$`,
+		`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (${MONTHS}) [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4}$`,
+	].join('|'),
+);
+
+/** Retry-After is delta-seconds (digits only) or an HTTP-date; anything else is ignored. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+	const trimmed = value?.trim() ?? '';
+	if (/^\d{1,10}$/.test(trimmed)) return Number(trimmed) * 1000;
+	if (!HTTP_DATE.test(trimmed)) return undefined;
+	const date = Date.parse(/GMT$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** An answer with an error status, as a failure with the service's words. */
+export function statusFailure(
+	status: number,
+	body: string,
+	retryAfter: string | undefined,
+	method: IHttpRequestMethods,
+	secretForms: readonly string[],
+): AttemptFailure {
+	const text = serviceErrorText(body, secretForms);
+	return {
+		status,
+		message: `${statusMeaning(status)} (HTTP ${status})${text ? `: ${text}` : ''}`,
+		retryable: status === 429 || status === 409 || (status >= 500 && isIdempotent(method)),
+		// A server fault may come after the work was done: a Create is not repeated.
+		mayHaveBeenProcessed: status >= 500 && !isIdempotent(method),
+		retryAfterMs: parseRetryAfter(retryAfter),
+	};
+}
+
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+/** Failures before the request could reach the service: even a Create may be sent again. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_MEANINGS: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer came',
+	EPIPE: 'the connection was closed while the request was being sent',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name could not be resolved',
+	EAI_AGAIN: 'the host name could not be resolved (DNS error)',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+	ERR_SOCKET_CONNECTION_TIMEOUT: 'the connection could not be opened in time',
+	ERR_BAD_RESPONSE: 'the answer was garbled',
+	Z_DATA_ERROR: 'the compressed answer was garbled',
+	Z_BUF_ERROR: 'the compressed answer was cut off',
+};
+
+function findErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const { code } = current as { code?: unknown };
+		if (typeof code === 'string' && (code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code))) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	const text = error instanceof Error ? error.message : String(error);
+	if (/socket hang up|aborted|premature close/i.test(text)) return 'ECONNRESET';
+	if (/timeout of \d+ms exceeded/i.test(text)) return 'ECONNABORTED';
+	return undefined;
+}
+
+/** Deadline message; the code stays in the description (n8n rewrites messages that name one). */
+export function timeoutFailure(method: IHttpRequestMethods, timeoutMs: number): AttemptFailure {
+	const seconds = timeoutMs >= 1000 ? formatSeconds(timeoutMs) : `${timeoutMs} ms`;
+	return uncertainFailure(method, `The service did not answer within ${seconds} (timeout)`, {
+		description: 'The Timeout is a deadline for the whole answer, headers and body.',
+	});
+}
+
+/** A thrown error of the request helper or of reading the body, classified. */
+export function thrownFailure(error: unknown, method: IHttpRequestMethods, timeoutMs: number): AttemptFailure {
+	const code = findErrorCode(error);
+	if (code && TIMEOUT_CODES.has(code)) return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
+	if (code) {
+		const message = `Could not reach the service: ${NETWORK_MEANINGS[code]}`;
+		const description = `Network error code ${code}.`;
+		if (NEVER_SENT_CODES.has(code)) return { message, description, retryable: true };
+		return uncertainFailure(method, message, { description });
+	}
+	// Not a network failure (for example the credential refused to sign a token): repeating cannot help.
+	return { message: error instanceof Error ? error.message : String(error), retryable: false };
+}
