@@ -357,7 +357,8 @@ async function main(): Promise<void> {
 			// 6. Profiles.
 			const profiles = new Map<string, WindowSummary>();
 			if (args.profile) {
-				const dir = mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
+				// BENCH_N8N_KEEP keeps the user folder and the profiles in it, to read them in Chrome's DevTools.
+				const dir = process.env.BENCH_N8N_KEEP ? mkdtempSync(join(app.userFolder, 'profiles-')) : mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
 				try {
 					for (const [parent, keys] of [
 						['benchProfileCreate', profiled.map((c) => c.key)],
@@ -370,10 +371,10 @@ async function main(): Promise<void> {
 						if (!result.profilePath) throw new Error(`${parent}: no CPU profile written`);
 						const windows = [...result.branches.values()].map((r) => ({ key: r.key, fromEpochMs: r.startEpochMs, toEpochMs: r.startEpochMs + r.ms }));
 						for (const [key, b] of summariseProfile(result.profilePath, windows, epochMinusMonotonicMs())) profiles.set(key, b);
-						rmSync(result.profilePath, { force: true });
+						if (!process.env.BENCH_N8N_KEEP) rmSync(result.profilePath, { force: true });
 					}
 				} finally {
-					rmSync(dir, { recursive: true, force: true });
+					if (!process.env.BENCH_N8N_KEEP) rmSync(dir, { recursive: true, force: true });
 				}
 			}
 			noteLoad('end');
