@@ -590,6 +590,7 @@ function report(input: ReportInput): void {
 		people: args.people,
 		creates: args.creates,
 		reps: args.reps,
+		sweepReps: args.sweep ? args.sweepReps : 0,
 		ourDefaults: facts,
 		appCreateVsHttpRequestNode: fixed(createVsHttp.median),
 		appCreateVsHttpRequestNodeRange: [fixed(createVsHttp.min), fixed(createVsHttp.max)],
