@@ -8,4 +8,6 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
 	testTimeout: 30000,
+	// fault-injection.test.ts runs its real-time waits side by side, each on its own sandbox.
+	maxConcurrency: 16,
 };

@@ -3,31 +3,15 @@
  * (worker.ts): the sandbox connection details, a plain HTTP client for its control endpoints, and
  * where the package lives.
  */
-import { existsSync, readFileSync } from 'fs';
 import http from 'http';
-import { dirname, join } from 'path';
 
-export const PACKAGE_NAME = 'n8n-nodes-integration-service';
+export { PACKAGE_NAME, packageRoot } from '../test/harness/package-root';
 
 /** What the sandbox's `--json` line tells us (test/sandbox/cli.ts). */
 export interface SandboxInfo {
 	urls: { crm: string; universal: string; los: string; calendar: string };
 	token: string;
 	credentialId: string;
-}
-
-/** The package root, from bench/ (ts) as well as build/bench/ (compiled). */
-export function packageRoot(): string {
-	let directory = __dirname;
-	for (;;) {
-		const manifest = join(directory, 'package.json');
-		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
-			return directory;
-		}
-		const parent = dirname(directory);
-		if (parent === directory) throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
-		directory = parent;
-	}
 }
 
 const controlAgent = new http.Agent({ keepAlive: false });

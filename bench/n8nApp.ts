@@ -12,6 +12,7 @@ import { join } from 'path';
 
 import type { SandboxInfo } from './common';
 import { packageRoot } from './common';
+import { sandboxCredential } from '../test/sandbox/credential';
 import { CREDENTIALS, type Contender, type CredentialRef, measuredName, subWorkflow, subWorkflowId } from './workflows';
 
 /** Another sandbox the workflows reach with their own credential of our type. */
@@ -194,18 +195,7 @@ export class N8nApp {
 			id: ref.id,
 			name: ref.name,
 			type: CREDENTIALS.ours.type,
-			data: {
-				crmUrl: sandbox.urls.crm,
-				universalUrl: sandbox.urls.universal,
-				losUrl: sandbox.urls.los,
-				calendarUrl: sandbox.urls.calendar,
-				credentialId: sandbox.credentialId,
-				authentication: 'accessToken',
-				accessToken: sandbox.token,
-				clientId: '',
-				clientSecret: '',
-				userId: '',
-			},
+			data: sandboxCredential({ ...sandbox, defaultCredentialId: sandbox.credentialId }),
 		});
 		writeFileSync(
 			join(dir, 'credentials.json'),

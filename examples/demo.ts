@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../test/harness/engine';
-import { sandboxCredentials } from '../test/harness/fixtures';
+import { sandboxCredential } from '../test/sandbox/credential';
 import { startSandbox } from '../test/sandbox/server';
 
 interface Step {
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
 	try {
 		for (const step of steps) {
 			const items = typeof step.items === 'function' ? step.items(previous) : step.items;
-			const result = await runNode({ parameters: step.parameters, credentials: sandboxCredentials(sandbox), items });
+			const result = await runNode({ parameters: step.parameters, credentials: sandboxCredential(sandbox), items });
 			console.log(`── ${step.title}`);
 			if (result.error) {
 				failures++;

@@ -185,6 +185,15 @@ async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }
 			await addFirst.click();
 			const search = page.locator('[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]').first();
 			await search.waitFor();
+			// The package has a trigger, and n8n's first-step panel then offers only the app's triggers: start
+			// with a Manual Trigger and add the node after it, as a user building an action workflow does.
+			await search.fill('Manual');
+			await page.locator('[data-test-id="node-creator-node-item"]', { hasText: /trigger manually|manual trigger/i }).first().click();
+			await page.keyboard.press('Escape');
+			const plus = page.locator('[data-test-id="canvas-handle-plus"]').first();
+			await plus.waitFor({ timeout: 20000 });
+			await plus.click();
+			await search.waitFor();
 			await search.fill(NODE_DISPLAY_NAME);
 			const item = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]', { hasText: NODE_DISPLAY_NAME }).first();
 			const actions = page.locator('[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]');

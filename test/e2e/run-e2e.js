@@ -11,6 +11,8 @@
  *     test/e2e/fixtures/*.json), runs each with `n8n execute`, and checks the result and the
  *     sandbox's request log
  *  5. editor check (editor-check.js): n8n start, node types, icon, screenshots with chromium
+ *  6. workflows that start with the Integration Service Trigger (trigger-e2e.js): activated in
+ *     n8n start, registration checked, one event delivered twice plus a forged copy: one execution
  *
  * Exit: 0 all passed, 1 an assertion failed, 2 skipped (n8n could not be installed; the reason is
  * on the last line: "e2e: skipped: <reason>").
@@ -27,6 +29,7 @@ const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const { ensureInstalled, SkipError, PINS } = require('./install-n8n');
 const L = require('./lib');
+const { triggerScenario, isTriggerWorkflow } = require('./trigger-e2e');
 
 /**
  * Per-example expectations, keyed by file name (in examples/ or test/e2e/fixtures/).
@@ -192,8 +195,10 @@ function prepareWorkflow(file) {
 	const id = `e2e${crypto.createHash('sha1').update(rel).digest('hex').slice(0, 16)}`; // 19 chars (<= 21)
 	const notes = [];
 	if (!Array.isArray(wf.nodes)) throw new Error('no "nodes" array');
+	// Started by deliveries, not by `n8n execute`: trigger-e2e.js activates it in a running n8n.
+	const trigger = isTriggerWorkflow(wf);
 	const hasStart = wf.nodes.some((n) => STARTING_TRIGGERS.has(n.type) && !n.disabled);
-	if (!hasStart) {
+	if (!hasStart && !trigger) {
 		const toReplace = wf.nodes.filter((n) => REPLACEABLE_TRIGGERS.has(n.type));
 		if (toReplace.length === 0) throw new Error('neither a Manual Trigger nor a Schedule Trigger to replace');
 		for (const n of toReplace) {
@@ -218,7 +223,7 @@ function prepareWorkflow(file) {
 	delete out.shared;
 	delete out.tags;
 	delete out.meta;
-	return { file, base: path.basename(file), rel, id, wf: out, notes };
+	return { file, base: path.basename(file), rel, id, wf: out, notes, trigger };
 }
 
 function matches(pattern, value) {
@@ -342,18 +347,8 @@ async function main() {
 			id: CRED_ID,
 			name: CRED_NAME,
 			type: L.CREDENTIAL_TYPE,
-			data: {
-				crmUrl: sb.urls.crm,
-				universalUrl: sb.urls.universal,
-				losUrl: sb.urls.los,
-				calendarUrl: sb.urls.calendar,
-				credentialId: 'cred-default',
-				authentication: 'accessToken',
-				accessToken: 'sandbox-token',
-				clientId: '',
-				clientSecret: '',
-				userId: '',
-			},
+			// The same credential data as the jest suites, from the compiled sandbox (built with it above).
+			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb),
 		},
 	];
 	const importDir = path.join(userFolder, 'import');
@@ -363,16 +358,21 @@ async function main() {
 	if (!check('import', r.code === 0, `import:credentials (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
 
 	const workflows = [];
+	const triggerWorkflows = [];
 	for (const file of collectWorkflows()) {
 		try {
 			const w = prepareWorkflow(file);
+			if (w.trigger) {
+				triggerWorkflows.push(w);
+				continue;
+			}
 			fs.writeFileSync(path.join(importDir, 'workflows', `${w.id}.json`), JSON.stringify(w.wf, null, 2));
 			workflows.push(w);
 		} catch (e) {
 			check(path.relative(L.REPO, file), false, `prepare workflow: ${e.message}`);
 		}
 	}
-	check('import', workflows.length > 0, `${workflows.length} workflow file(s) found: ${workflows.map((w) => w.rel).join(', ')}`);
+	check('import', workflows.length + triggerWorkflows.length > 0, `${workflows.length + triggerWorkflows.length} workflow file(s) found: ${[...workflows, ...triggerWorkflows].map((w) => w.rel).join(', ')}`);
 	if (workflows.length) {
 		r = await L.runN8n(inst, env, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
 		if (!check('import', r.code === 0, `import:workflow --separate (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
@@ -394,6 +394,17 @@ async function main() {
 			await editorCheck({ inst, env, userFolder, log, check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children });
 		} catch (e) {
 			check('editor', false, `editor check: ${e.stack || e.message}`);
+		}
+	}
+
+	// 6) triggers, after the editor check: their credential and active workflow would otherwise show up in
+	// the editor's screenshots.
+	if (results.filter((g) => g.name === 'import').every((g) => g.ok)) {
+		for (const w of triggerWorkflows) {
+			const t = Date.now();
+			log(`activating ${w.rel} (id ${w.id}) in n8n start`);
+			await triggerScenario({ inst, env, sb, w, importDir, log, check, children });
+			timings.push(`${w.rel}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
 		}
 	}
 

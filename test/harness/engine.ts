@@ -4,9 +4,6 @@
  */
 import './setup-env';
 
-import { existsSync, readFileSync } from 'fs';
-import { dirname, join } from 'path';
-
 import {
 	ExecuteContext,
 	ExecutionLifecycleHooks,
@@ -45,7 +42,8 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-export const PACKAGE_NAME = 'n8n-nodes-integration-service';
+import { PACKAGE_NAME, packageRoot } from './package-root';
+
 export const NODE_TYPE = `${PACKAGE_NAME}.integrationService`;
 export const CREDENTIAL_TYPE = 'integrationServiceApi';
 const INPUT_NODE_TYPE = 'harness.items';
@@ -72,24 +70,9 @@ const inputNodeType: INodeType = {
 interface LoadedPackage {
 	nodeTypes: INodeTypes;
 	credentialTypes: Record<string, ICredentialType>;
-	packageNodeTypes: Record<string, INodeType | IVersionedNodeType>;
 }
 
 let loaded: Promise<LoadedPackage> | undefined;
-
-/** The package root, found from test/ (under ts-jest) as well as from build/test/ (compiled tools). */
-export function packageRoot(): string {
-	let directory = __dirname;
-	for (;;) {
-		const manifest = join(directory, 'package.json');
-		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
-			return directory;
-		}
-		const parent = dirname(directory);
-		if (parent === directory) throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
-		directory = parent;
-	}
-}
 
 /** Loads dist/ through n8n-core's PackageDirectoryLoader, exactly as n8n loads a community package. */
 export async function loadPackage(): Promise<LoadedPackage> {
@@ -97,11 +80,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
 		const loader = new PackageDirectoryLoader(packageRoot());
 		await loader.loadAll();
 		const byName: Record<string, INodeType | IVersionedNodeType> = { [INPUT_NODE_TYPE]: inputNodeType };
-		const packageNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
-		for (const [name, data] of Object.entries(loader.nodeTypes)) {
-			byName[`${PACKAGE_NAME}.${name}`] = data.type;
-			packageNodeTypes[`${PACKAGE_NAME}.${name}`] = data.type;
-		}
+		for (const [name, data] of Object.entries(loader.nodeTypes)) byName[`${PACKAGE_NAME}.${name}`] = data.type;
 		const credentialTypes: Record<string, ICredentialType> = {};
 		for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
 		const nodeTypes: INodeTypes = {
@@ -109,7 +88,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
 			getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(byName[type], version),
 			getKnownTypes: () => ({}),
 		};
-		return { nodeTypes, credentialTypes, packageNodeTypes };
+		return { nodeTypes, credentialTypes };
 	})();
 	return await loaded;
 }
@@ -133,10 +112,9 @@ class StoredCredentials extends ICredentials {
 }
 
 /**
- * The credential store of a test run. It resolves `authenticate` as n8n's CredentialsHelper does:
- * a function is called with the decrypted data; a generic definition has its `={{$credentials.x}}`
- * expressions resolved through the workflow's expression engine. Defaults of the credential's
- * properties are applied to the stored data, as n8n does on decryption.
+ * The credential store of a test run. It calls the credential's `authenticate` function with the
+ * decrypted data, as n8n's CredentialsHelper does; defaults of the credential's properties are
+ * applied to the stored data, as n8n does on decryption.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(
@@ -158,29 +136,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const type = this.types[typeName];
-		const { authenticate } = type;
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
-		}
-		if (authenticate?.type === 'generic') {
-			if (!workflow || !node) throw new Error('generic authentication needs the workflow and node');
-			const options = requestOptions as unknown as Record<string, IDataObject>;
-			for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
-				options[outerKey] ??= {};
-				for (const [key, value] of Object.entries(entries as IDataObject)) {
-					const resolve = (text: string) =>
-						String(
-							workflow.expression.getSimpleParameterValue(node, text, 'internal', { $credentials: credentials } as IDataObject, undefined, '') ?? '',
-						);
-					options[outerKey][resolve(key)] = resolve(value as string);
-				}
-			}
-		}
-		return requestOptions as IHttpRequestOptions;
+		// Our credential authenticates with a function (n8n's generic, expression-based form is not used).
+		const { authenticate } = this.types[typeName];
+		if (typeof authenticate !== 'function') throw new Error(`credential type ${typeName} has no authenticate function`);
+		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
 	async preAuthentication(

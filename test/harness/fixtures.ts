@@ -1,37 +1,17 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { runNode, type RunOptions, type RunResult } from './engine';
-import { startSandbox, type HostName, type RecordedRequest, type Sandbox, type SandboxOptions } from '../sandbox/server';
+import { sandboxCredential } from '../sandbox/credential';
+import type { HostName, RecordedRequest, Sandbox } from '../sandbox/server';
 
-/**
- * Starts one sandbox for the test file (beforeAll), closes it afterwards (afterAll) and resets it
- * before each test, handing the started sandbox to `use`: `let sandbox: Sandbox; useSandbox((s) => (sandbox = s));`
- */
-export function useSandbox(use: (sandbox: Sandbox) => void, options?: SandboxOptions): void {
-	let sandbox: Sandbox | undefined;
-	beforeAll(async () => {
-		sandbox = await startSandbox(options);
-		use(sandbox);
-	});
-	afterAll(async () => await sandbox?.close());
-	beforeEach(() => sandbox?.reset());
-}
+export { useSandbox } from './use-sandbox';
 
-/** Credential data as a user would fill the form for the sandbox, in access-token mode unless overridden. */
+/** Credential data as a user would fill the form for the sandbox, in access-token mode, with overrides. */
 export function sandboxCredentials(
 	sandbox: Sandbox,
 	overrides: ICredentialDataDecryptedObject = {},
 ): ICredentialDataDecryptedObject {
-	return {
-		crmUrl: sandbox.urls.crm,
-		universalUrl: sandbox.urls.universal,
-		losUrl: sandbox.urls.los,
-		calendarUrl: sandbox.urls.calendar,
-		credentialId: sandbox.defaultCredentialId,
-		authentication: 'accessToken',
-		accessToken: sandbox.token,
-		...overrides,
-	};
+	return { ...sandboxCredential(sandbox), ...overrides };
 }
 
 /**
@@ -52,19 +32,12 @@ export function operationRunner(
 		});
 }
 
-/** Credential data in client-ID-and-secret mode, which signs a JWT per request. */
+/** Credential data in client-ID-and-secret mode, which signs a JWT per request, with overrides. */
 export function signedJwtCredentials(
 	sandbox: Sandbox,
 	overrides: ICredentialDataDecryptedObject = {},
 ): ICredentialDataDecryptedObject {
-	return sandboxCredentials(sandbox, {
-		authentication: 'clientCredentials',
-		accessToken: '',
-		clientId: sandbox.jwtIssuer,
-		clientSecret: sandbox.jwtSecret,
-		userId: 'tenant-42',
-		...overrides,
-	});
+	return { ...sandboxCredential(sandbox, 'clientCredentials'), ...overrides };
 }
 
 export interface ExpectedRequest {

@@ -13,16 +13,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
-import { sandboxCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxCredentials, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 import { FAST, isErrorItem, pairedIndex, VALID } from './helpers';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ people: 10 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+useSandbox((started) => (sandbox = started), { people: 10 });
 
 const V = '={{ $json.v }}';
 

@@ -1,250 +1,95 @@
 /**
  * Faults on the wire, through n8n's real engine against the sandbox over real HTTP: what is retried
  * (decisions.md "Errors and retries": 429 and 409 on every method, 5xx and network errors on GET and
- * PUT only), Retry-After in both forms, the Max Attempts / Max Total Retry Wait bounds, timeouts,
- * bodies that are not JSON, paging that retries only the failed page, nextLinks to other origins,
- * repeated cursors, the shared 429 pause under concurrency, and the shape of error items.
+ * PUT only), the Max Attempts / Max Total Retry Wait bounds, backoff, bodies that are not JSON, paging
+ * that retries only the failed page, nextLinks to other origins, repeated cursors, concurrency and the
+ * shape of error items.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
-import { runNode, type RunResult } from '../harness/engine';
-import { sandboxCredentials, signedJwtCredentials } from '../harness/fixtures';
-import {
-	signJwtForTest,
-	startSandbox,
-	type FaultSpec,
-	type HostName,
-	type PagingStyle,
-	type RecordKind,
-	type Sandbox,
-} from '../sandbox/server';
-import { eventually, FAST, isErrorItem, pairedIndex, startWitness, trackArrivals, VALID, type Arrivals } from './helpers';
-
-const SEEDED_PEOPLE = 50;
+import { loadPackage, runNode, type RunResult } from '../harness/engine';
+import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
+import { signJwtForTest, startSandbox, type FaultSpec, type PagingStyle, type Sandbox } from '../sandbox/server';
+import { EVERY_OPERATION, expectFaultOutcome, INSTANT_FAULTS, ONE_PER_METHOD, runOn, SEEDED_PEOPLE, WAITING_FAULTS, type RunFaultOptions } from './fault-cases';
+import { FAST, isErrorItem, pairedIndex, startWitness, trackArrivals, VALID, type Arrivals } from './helpers';
 
 let sandbox: Sandbox;
 let arrivals: Arrivals;
-beforeAll(async () => {
-	sandbox = await startSandbox({ people: SEEDED_PEOPLE });
-	arrivals = trackArrivals(sandbox);
-});
-afterAll(async () => {
-	arrivals.restore();
-	await sandbox.close();
-});
+useSandbox(
+	(started) => {
+		sandbox = started;
+		arrivals = trackArrivals(started);
+	},
+	{ people: SEEDED_PEOPLE },
+);
+// Loaded once before the side-by-side tests start, so none of them counts the loading in its time.
+beforeAll(async () => await loadPackage());
 beforeEach(() => {
-	sandbox.reset();
 	arrivals.onArrival = undefined;
 });
 
-async function run(
-	parameters: INodeParameters,
-	options: { items?: object[]; onError?: 'continueRegularOutput' | 'continueErrorOutput'; requestOptions?: object } = {},
-): Promise<RunResult> {
-	return await runNode({
-		parameters: { ...parameters, requestOptions: { ...FAST, ...options.requestOptions } },
-		credentials: sandboxCredentials(sandbox),
-		items: options.items as never,
-		onError: options.onError,
-	});
-}
+const run = async (parameters: Parameters<typeof runOn>[1], options?: RunFaultOptions): Promise<RunResult> =>
+	await runOn(sandbox, parameters, options);
 
 // ---------------------------------------------------------------------------------------------
-// Every fault against every method
+// Faults whose handling waits real time (a Retry-After, the 409 back-off, timeouts), once per HTTP
+// method. The waits are real, so these run side by side, each on a sandbox of its own: nothing they
+// assert depends on another test's requests, and they bound waits from below only. Declared first,
+// they are all awaited before the tests below start (jest starts concurrent tests together when the
+// file starts and awaits them in order), so the timing checks below run alone.
 // ---------------------------------------------------------------------------------------------
 
-interface Operation {
-	label: string;
-	parameters: INodeParameters;
-	method: 'GET' | 'POST' | 'PUT';
-	match: { host: HostName; method: string; pathPrefix: string };
-	/** What the sandbox counts for this operation: created records for POST, unchanged for GET and PUT. */
-	kind: RecordKind;
-	succeeded(result: RunResult): void;
+/** Runs `check` on a fresh sandbox of its own (shadowing the shared one), closed afterwards. */
+async function onOwnSandbox(check: (sandbox: Sandbox, arrivals: Arrivals) => Promise<void>): Promise<void> {
+	const sandbox = await startSandbox({ people: SEEDED_PEOPLE });
+	try {
+		await check(sandbox, trackArrivals(sandbox));
+	} finally {
+		await sandbox.close();
+	}
 }
 
-const OPERATIONS: Operation[] = [
-	{
-		label: 'GET person getAll',
-		parameters: VALID['person.getAll'],
-		method: 'GET',
-		match: { host: 'crm', method: 'GET', pathPrefix: '/api/people' },
-		kind: 'people',
-		succeeded: (result) => expect(result.items.map((item) => item.json.id)).toEqual(['p_1', 'p_2', 'p_3', 'p_4', 'p_5']),
-	},
-	{
-		label: 'POST person create',
-		parameters: VALID['person.create'],
-		method: 'POST',
-		match: { host: 'crm', method: 'POST', pathPrefix: '/api/people' },
-		kind: 'people',
-		succeeded: (result) => expect(result.items.map((item) => item.json.name)).toEqual(['Ada Lovelace']),
-	},
-	{
-		label: 'POST document create',
-		parameters: VALID['document.create'],
-		method: 'POST',
-		match: { host: 'los', method: 'POST', pathPrefix: '/api/documents' },
-		kind: 'documents',
-		succeeded: (result) => expect(result.items.map((item) => item.json.id)).toEqual(['doc_1']),
-	},
-	{
-		label: 'PUT borrower update',
-		parameters: VALID['borrower.update'],
-		method: 'PUT',
-		match: { host: 'los', method: 'PUT', pathPrefix: '/api/borrowers/' },
-		kind: 'borrowers',
-		succeeded: (result) => expect(result.items.map((item) => [item.json.id, item.json.name])).toEqual([['b-1', 'Jane Roe']]),
-	},
-	{
-		label: 'PUT webhook update',
-		parameters: VALID['webhook.update'],
-		method: 'PUT',
-		match: { host: 'calendar', method: 'PUT', pathPrefix: '/api/webhooks/' },
-		kind: 'webhooks',
-		succeeded: (result) =>
-			expect(result.items.map((item) => [item.json.id, item.json.url])).toEqual([['w-1', 'https://hooks.example.test/changed']]),
-	},
-];
-
-interface FaultCase {
-	label: string;
-	fault: () => FaultSpec;
-	/** 'every': retried on every method; 'idempotent': on GET and PUT only, a POST fails at once. */
-	retried: 'every' | 'idempotent';
-	/** The least time between the faulted attempt and the retry (Retry-After honoured). */
-	minGapMs?: number;
-	/** The retry comes no earlier than this epoch time (Retry-After as an HTTP date). */
-	notBefore?: () => number;
-	/** The error of a POST that is not retried, and how many records the service holds afterwards. */
-	postError?: RegExp;
-	postHttpCode?: string;
-	postCreates?: 0 | 1;
-}
-
-/** An HTTP date (whole seconds) 0.3 to 1.3 s ahead; the retry must not come before it. */
-let retryDate = 0;
-const httpDateAhead = () => {
-	retryDate = Math.ceil((Date.now() + 300) / 1000) * 1000;
-	return new Date(retryDate).toUTCString();
-};
-
-const FAULTS: FaultCase[] = [
-	{ label: '429 without Retry-After', fault: () => ({ status: 429 }), retried: 'every' },
-	{ label: '429 with Retry-After: 0 (seconds)', fault: () => ({ status: 429, retryAfter: '0' }), retried: 'every' },
-	{ label: '429 with Retry-After: 1 (seconds)', fault: () => ({ status: 429, retryAfter: '1' }), retried: 'every', minGapMs: 950 },
-	{ label: '429 with Retry-After as an HTTP date', fault: () => ({ status: 429, retryAfter: httpDateAhead() }), retried: 'every', notBefore: () => retryDate },
-	{ label: '409 (data not ready yet)', fault: () => ({ status: 409, body: '{"error":"initial sync in progress"}' }), retried: 'every' },
-	{
-		label: '500',
-		fault: () => ({ status: 500, body: '{"error":"database is down"}' }),
-		retried: 'idempotent',
-		postError: /^The service had an internal error \(HTTP 500\): database is down \(not sent twice: the service may already have processed it; check before running it again\) \(item 0\)$/,
-		postHttpCode: '500',
-		postCreates: 0,
-	},
-	{
-		label: '503',
-		fault: () => ({ status: 503 }),
-		retried: 'idempotent',
-		postError: /^The service had an internal error \(HTTP 503\): injected 503 \(not sent twice/,
-		postHttpCode: '503',
-		postCreates: 0,
-	},
-	{
-		label: 'a dropped connection before processing',
-		fault: () => ({ drop: true }),
-		retried: 'idempotent',
-		postError: /^Could not reach the service: the connection was closed before an answer came \(not sent twice/,
-		postCreates: 0,
-	},
-	{
-		label: 'a dropped connection after processing',
-		fault: () => ({ drop: true, afterProcessing: true }),
-		retried: 'idempotent',
-		postError: /^Could not reach the service: the connection was closed before an answer came \(not sent twice/,
-		postCreates: 1,
-	},
-	{
-		label: 'an answer slower than the timeout',
-		fault: () => ({ delayMs: 1500 }),
-		retried: 'idempotent',
-		postError: /^The service did not answer within 1 s \(timeout\) \(not sent twice/,
-		postCreates: 1,
-	},
-	{
-		label: 'a truncated JSON body',
-		fault: () => ({ malformed: true, afterProcessing: true }),
-		retried: 'idempotent',
-		postError: /^The service answered HTTP 200 with a body that is not valid JSON \(truncated or garbled\): \{"_metadata".* \(not sent twice/,
-		postHttpCode: '200',
-		postCreates: 1,
-	},
-	{
-		label: 'an HTML error page (502 from a proxy)',
-		fault: () => ({ html: true }),
-		retried: 'idempotent',
-		postError: /^The service had an internal error \(HTTP 502\): an HTML page titled "502 Bad Gateway": upstream unavailable \(not sent twice/,
-		postHttpCode: '502',
-		postCreates: 0,
-	},
-	{
-		label: 'an HTML page with status 200',
-		fault: () => ({ html: true, status: 200, afterProcessing: true }),
-		retried: 'idempotent',
-		postError: /^The service answered HTTP 200 with an HTML page titled "200 OK": upstream unavailable, not JSON \(not sent twice/,
-		postHttpCode: '200',
-		postCreates: 1,
-	},
-];
-
-const MATRIX = FAULTS.flatMap((fault) => OPERATIONS.map((operation) => [fault.label, operation.label, fault, operation] as const));
-
-describe.each(FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
-	test.each(OPERATIONS.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
-		const before = sandbox.count(operation.kind);
-		sandbox.inject({ ...fault.fault(), match: operation.match });
-		const result = await run(operation.parameters);
-
-		if (fault.retried === 'every' || operation.method !== 'POST') {
-			// Retried once, with the identical request, and then it went through.
-			expect(result.error).toBeUndefined();
-			operation.succeeded(result);
-			expect(sandbox.requests).toHaveLength(2);
-			const [first, second] = sandbox.requests;
-			expect(first.fault).toBeDefined();
-			expect(second.fault).toBeUndefined();
-			expect(second.status).toBeGreaterThanOrEqual(200);
-			expect(second.status).toBeLessThan(300);
-			expect([second.method, second.url, second.rawBody]).toEqual([first.method, first.url, first.rawBody]);
-			if (fault.minGapMs !== undefined) {
-				expect(arrivals.at(second) - arrivals.at(first)).toBeGreaterThanOrEqual(fault.minGapMs);
-			}
-			if (fault.notBefore !== undefined) {
-				expect(arrivals.at(second)).toBeGreaterThanOrEqual(fault.notBefore() - 5);
-				expect(arrivals.at(second) - arrivals.at(first)).toBeGreaterThanOrEqual(250);
-			}
-			// A retry never adds a record: POST creates once, GET and PUT create nothing.
-			expect(sandbox.count(operation.kind)).toBe(before + (operation.method === 'POST' ? 1 : 0));
-		} else {
-			// A POST that may have reached the service is never sent twice.
-			expect(sandbox.requests).toHaveLength(1);
-			expect(result.items).toHaveLength(0);
-			expect(result.error?.message).toMatch(fault.postError!);
-			expect(result.error?.message).toMatch(/\(item 0\)$/);
-			expect(result.error?.name).toBe('NodeApiError');
-			expect(result.error?.httpCode ?? null).toBe(fault.postHttpCode ?? null);
-			await eventually(() => sandbox.count(operation.kind) === before + fault.postCreates!);
-			expect(sandbox.count(operation.kind)).toBe(before + fault.postCreates!);
-			expect(sandbox.requests).toHaveLength(1);
-		}
-		// A delayed POST has landed by now (checked above); a delayed GET or PUT changes nothing that counts.
+describe.each(WAITING_FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
+	test.concurrent.each(ONE_PER_METHOD.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
+		await onOwnSandbox(async (sandbox, arrivals) => await expectFaultOutcome(sandbox, arrivals, fault, operation));
 	});
 });
 
-test('the matrix covers every fault for GET, two POSTs and two PUTs', () => {
-	expect(MATRIX).toHaveLength(FAULTS.length * 5);
-	expect(new Set(OPERATIONS.map((operation) => operation.method))).toEqual(new Set(['GET', 'POST', 'PUT']));
+test.concurrent('bounds: a hung server becomes a timeout error, not a hung workflow', async () => {
+	await onOwnSandbox(async (sandbox) => {
+		sandbox.inject({ delayMs: 60_000, count: 5 });
+		const started = Date.now();
+		const result = await runOn(sandbox, VALID['person.getAll'], { requestOptions: { maxAttempts: 2, timeout: 1 } });
+
+		expect(Date.now() - started).toBeLessThan(4000);
+		expect(sandbox.requests).toHaveLength(2);
+		expect(result.error?.message).toBe('The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)');
+		expect(result.error?.description).toMatch(/^The Timeout is a deadline for the whole answer, headers and body\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/);
+	});
+});
+
+test.concurrent('paging: a 429 on page 2 waits for Retry-After and resumes at page 2', async () => {
+	await onOwnSandbox(async (sandbox, arrivals) => {
+		sandbox.setPaging('next');
+		arrivals.onArrival = (_request, position) => {
+			if (position === 2) sandbox.inject({ status: 429, retryAfter: '1' });
+		};
+		const result = await runOn(sandbox, { resource: 'person', operation: 'getAll', returnAll: true, options: { pageSize: 10 } });
+
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 429, 200, 200, 200, 200]);
+		expect(sandbox.requests[2].url).toBe(sandbox.requests[1].url);
+		expect(arrivals.at(sandbox.requests[2]) - arrivals.at(sandbox.requests[1])).toBeGreaterThanOrEqual(950);
+		expect(result.items.map((item) => item.json.id)).toEqual(Array.from({ length: SEEDED_PEOPLE }, (_, index) => `p_${index + 1}`));
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Faults handled without waiting, against every operation
+// ---------------------------------------------------------------------------------------------
+
+describe.each(INSTANT_FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
+	test.each(EVERY_OPERATION.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
+		await expectFaultOutcome(sandbox, arrivals, fault, operation);
+	});
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -331,16 +176,6 @@ describe('bounds', () => {
 		expect(Math.max(...retryTimes) - Math.min(...retryTimes)).toBeGreaterThan(15);
 	});
 
-	test('a hung server becomes a timeout error, not a hung workflow', async () => {
-		sandbox.inject({ delayMs: 60_000, count: 5 });
-		const started = Date.now();
-		const result = await run(VALID['person.getAll'], { requestOptions: { maxAttempts: 2, timeout: 1 } });
-
-		expect(Date.now() - started).toBeLessThan(4000);
-		expect(sandbox.requests).toHaveLength(2);
-		expect(result.error?.message).toBe('The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)');
-		expect(result.error?.description).toMatch(/^The Timeout is a deadline for the whole answer, headers and body\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/);
-	});
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -369,20 +204,6 @@ describe('paging', () => {
 		expect(sandbox.requests.map((request) => request.fault !== undefined)).toEqual([false, false, true, false, false, false]);
 		expect(sandbox.requests[3].url).toBe(sandbox.requests[2].url);
 		expect(new Set(sandbox.requests.map((request) => request.url)).size).toBe(5);
-		expect(result.items.map((item) => item.json.id)).toEqual(ids);
-	});
-
-	test('a 429 on page 2 waits for Retry-After and resumes at page 2', async () => {
-		sandbox.setPaging('next');
-		arrivals.onArrival = (_request, position) => {
-			if (position === 2) sandbox.inject({ status: 429, retryAfter: '1' });
-		};
-		const result = await run(all);
-
-		expect(result.error).toBeUndefined();
-		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 429, 200, 200, 200, 200]);
-		expect(sandbox.requests[2].url).toBe(sandbox.requests[1].url);
-		expect(arrivals.at(sandbox.requests[2]) - arrivals.at(sandbox.requests[1])).toBeGreaterThanOrEqual(950);
 		expect(result.items.map((item) => item.json.id)).toEqual(ids);
 	});
 

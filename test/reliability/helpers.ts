@@ -114,11 +114,6 @@ export async function startWitness(): Promise<{ url: string; hits: string[]; clo
 	};
 }
 
-/** Everything a node run produced, as text, to search for secrets. */
-export function everything(items: INodeExecutionData[], extra: unknown = undefined): string {
-	return JSON.stringify({ items: items.map((item) => item.json), extra });
-}
-
 export function isErrorItem(item: INodeExecutionData): boolean {
 	return typeof (item.json as IDataObject).error === 'string' && Object.keys(item.json).every((key) => ['error', 'details'].includes(key));
 }

@@ -15,14 +15,11 @@ process.env.N8N_LOG_OUTPUT = 'file';
 process.env.N8N_LOG_FILE_LOCATION = logFile;
 
 import { runNode } from '../harness/engine';
-import { sandboxCredentials, signedJwtCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+useSandbox((started) => (sandbox = started));
 
 test('no secret reaches n8n’s logs, whether requests fail or succeed', async () => {
 	const token = 'secret-token-0123456789';

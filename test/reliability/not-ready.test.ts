@@ -3,15 +3,11 @@
  * 60 s. Without a Retry-After the node waits at least 30 Initial Retry Delays (30 s by default).
  */
 import { runNode } from '../harness/engine';
-import { sandboxCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxCredentials, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.reset());
+useSandbox((started) => (sandbox = started));
 
 test('a 409 without Retry-After waits at least 30 Initial Retry Delays, then the Create succeeds once', async () => {
 	sandbox.inject({ status: 409, body: '{"error":"initial sync in progress"}', count: 1 });

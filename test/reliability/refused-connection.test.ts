@@ -5,15 +5,14 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { runNode } from '../harness/engine';
-import { sandboxCredentials } from '../harness/fixtures';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxCredentials, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => await sandbox.close());
+useSandbox((started) => (sandbox = started));
 
 /** A port that nothing listens on (yet): bind, note the port, close. */
 async function freePort(): Promise<number> {
@@ -22,6 +21,14 @@ async function freePort(): Promise<number> {
 	const { port } = probe.address() as AddressInfo;
 	await new Promise<void>((resolve) => probe.close(() => resolve()));
 	return port;
+}
+
+/** Person › Create of "Ada" with the CRM host on this port. */
+async function createAdaOn(port: number, requestOptions: INodeParameters) {
+	return await runNode({
+		parameters: { resource: 'person', operation: 'create', firstName: 'Ada', requestOptions },
+		credentials: sandboxCredentials(sandbox, { crmUrl: `http://127.0.0.1:${port}` }),
+	});
 }
 
 test('a Create whose connection is refused is retried and reaches the service once it is up', async () => {
@@ -44,15 +51,7 @@ test('a Create whose connection is refused is retried and reaches the service on
 		}, 300);
 	});
 
-	const result = await runNode({
-		parameters: {
-			resource: 'person',
-			operation: 'create',
-			firstName: 'Ada',
-			requestOptions: { maxAttempts: 6, initialRetryDelay: 200 },
-		},
-		credentials: sandboxCredentials(sandbox, { crmUrl: `http://127.0.0.1:${port}` }),
-	});
+	const result = await createAdaOn(port, { maxAttempts: 6, initialRetryDelay: 200 });
 	await bringUp;
 	await new Promise<void>((resolve) => late!.close(() => resolve()));
 
@@ -63,15 +62,7 @@ test('a Create whose connection is refused is retried and reaches the service on
 
 test('a Create whose connection stays refused gives up after Max Attempts and says it was never processed', async () => {
 	const port = await freePort();
-	const result = await runNode({
-		parameters: {
-			resource: 'person',
-			operation: 'create',
-			firstName: 'Ada',
-			requestOptions: { maxAttempts: 3, initialRetryDelay: 10 },
-		},
-		credentials: sandboxCredentials(sandbox, { crmUrl: `http://127.0.0.1:${port}` }),
-	});
+	const result = await createAdaOn(port, { maxAttempts: 3, initialRetryDelay: 10 });
 	expect(result.error?.message).toBe(
 		'Could not reach the service: the connection was refused (after 3 attempts) (item 0)',
 	);

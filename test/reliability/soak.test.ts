@@ -7,31 +7,25 @@
  * exactly one item, and every successful output to exactly one record), and nothing leaked (no
  * token, client secret or bearer header in any output or error).
  *
- * Seeded: SOAK_SEED=<n> repeats the items, the choices per run and the sandbox's fault draws (with
+ * Seeded: the same seed repeats the items, the choices per run and the sandbox's fault draws (with
  * concurrency above 1 the order of requests, and so which request draws which fault, may still vary).
- * The seed is printed in the name of each test and in every failure message.
+ * The seed is fixed so every run checks the same thing; SOAK_SEED=<n> tries another one. It is printed
+ * in the name of each test and in every failure message.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
-import { sandboxCredentials, signedJwtCredentials } from '../harness/fixtures';
-import { startSandbox, type FaultSpec, type RecordedRequest, type RecordKind, type Sandbox } from '../sandbox/server';
+import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
+import { mulberry32 } from '../sandbox/seed';
+import type { FaultSpec, RecordedRequest, RecordKind, Sandbox } from '../sandbox/server';
 import { DOCUMENT_REQUIRED, isErrorItem, pairedIndex } from './helpers';
 
-const SEED = process.env.SOAK_SEED !== undefined && process.env.SOAK_SEED !== '' ? Number(process.env.SOAK_SEED) : Math.floor(Math.random() * 2 ** 31);
+// Its draws cover both error outputs, both credential modes and concurrency 1, 4 and 8.
+const DEFAULT_SEED = 7;
+const SEED = process.env.SOAK_SEED !== undefined && process.env.SOAK_SEED !== '' ? Number(process.env.SOAK_SEED) : DEFAULT_SEED;
 const ITEMS_PER_RUN = 250;
 const FAULT_SHARE = 0.2;
 
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 const random = mulberry32(SEED);
 const pick = <T>(choices: readonly T[]): T => choices[Math.floor(random() * choices.length)];
 
@@ -111,10 +105,7 @@ const SCENARIOS: Scenario[] = [
 ];
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: SEED });
-});
-afterAll(async () => await sandbox.close());
+useSandbox((started) => (sandbox = started), { seed: SEED });
 
 /** Runs `check`; a failure names the seed so the run can be repeated. */
 async function withSeed(check: () => Promise<void>): Promise<void> {
@@ -127,12 +118,9 @@ async function withSeed(check: () => Promise<void>): Promise<void> {
 	}
 }
 
-const accounted: number[] = [];
-
 describe(`soak, ${ITEMS_PER_RUN * SCENARIOS.length} items, ${FAULT_SHARE * 100}% of requests faulted (SOAK_SEED=${SEED})`, () => {
 	test.each(SCENARIOS.map((scenario) => [scenario.label, scenario] as const))('%s', async (label, scenario) => {
 		await withSeed(async () => {
-			sandbox.reset();
 			const prefix = `soak-${SEED}-${label.replace(/\s/g, '-')}`;
 			const items = Array.from({ length: ITEMS_PER_RUN }, (_, index) => ({
 				marker: `${prefix}-${index}`,
@@ -151,7 +139,7 @@ describe(`soak, ${ITEMS_PER_RUN * SCENARIOS.length} items, ${FAULT_SHARE * 100}%
 			const result = await runNode({
 				parameters: {
 					...scenario.parameters,
-					requestOptions: { maxAttempts: 6, initialRetryDelay: 5, maxTotalWait: 5, timeout: 5, concurrency },
+					requestOptions: { maxAttempts: 6, initialRetryDelay: 1, maxTotalWait: 5, timeout: 5, concurrency },
 				},
 				credentials,
 				items,
@@ -231,11 +219,6 @@ describe(`soak, ${ITEMS_PER_RUN * SCENARIOS.length} items, ${FAULT_SHARE * 100}%
 			const faulted = sandbox.requests.filter((request) => request.fault !== undefined).length;
 			expect(faulted / sandbox.requests.length).toBeGreaterThan(FAULT_SHARE / 2);
 			expect(faulted / sandbox.requests.length).toBeLessThan(FAULT_SHARE * 2);
-			accounted.push(outputs.length);
 		});
 	}, 60_000);
-
-	test('all 1,000 items accounted for', () => {
-		expect(accounted.reduce((sum, count) => sum + count, 0)).toBe(ITEMS_PER_RUN * SCENARIOS.length);
-	});
 });

@@ -9,6 +9,7 @@
  * calendar = port+3 (--port 0 picks free ports). --json prints one machine-readable line instead of
  * the human summary. Runs until SIGINT or SIGTERM.
  */
+import { CONTROL_USAGE } from './control';
 import { HOST_NAMES, PagingStyle, SandboxOptions, startSandbox } from './server';
 
 interface CliArgs {
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
 				token: sandbox.token,
 				clientId: sandbox.jwtIssuer,
 				clientSecret: sandbox.jwtSecret,
+				signingSecret: sandbox.signingSecret,
 				credentialId: sandbox.defaultCredentialId,
 				credentialIds: sandbox.credentialIds,
 			})}\n`,
@@ -119,7 +121,8 @@ async function main(): Promise<void> {
 			`  Credential ID:      ${sandbox.defaultCredentialId}   (also known: ${sandbox.credentialIds.slice(1).join(', ') || 'none'})`,
 			`  Seeded:             ${args.people} people under ${sandbox.defaultCredentialId}; borrower b-1 and webhook w-1 under every credential`,
 			`  Paging: ${args.paging}; latency: ${args.latency} ms; seed: ${args.seed}`,
-			`  Control (any host, no auth): GET /__sandbox/requests, GET /__sandbox/counts, POST|DELETE /__sandbox/faults, POST /__sandbox/reset, POST /__sandbox/config`,
+			`  Webhook signing secret: ${sandbox.signingSecret}   (the client secret)`,
+			...CONTROL_USAGE.map((line) => `  ${line}`),
 			'Press Ctrl+C to stop.',
 		];
 		process.stdout.write(`${lines.join('\n')}\n`);

@@ -2,6 +2,11 @@
  * Tests of the sandbox itself, over real HTTP with node's global fetch. The node's own tests rely on
  * the sandbox checking what the real service would check, so these pin that behaviour down.
  */
+import * as crypto from 'crypto';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+import { useSandbox } from '../harness/use-sandbox';
 import { HostName, Sandbox, signJwtForTest, startSandbox } from './server';
 
 // Loose JSON shape for assertions on response bodies.
@@ -26,25 +31,14 @@ interface CallResult {
 	json: J;
 }
 
-let sb: Sandbox;
-
-beforeAll(async () => {
-	sb = await startSandbox({ people: 25 });
-});
-
-afterAll(async () => {
-	await sb.close();
-});
-
-beforeEach(() => {
-	sb.reset();
-});
+let sandbox: Sandbox;
+useSandbox((started) => (sandbox = started), { people: 25 });
 
 async function call(host: HostName, method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
 	const headers: Record<string, string> = {};
-	const token = opts.token === undefined ? sb.token : opts.token;
+	const token = opts.token === undefined ? sandbox.token : opts.token;
 	if (token !== null) headers.authorization = `Bearer ${token}`;
-	const cred = opts.cred === undefined ? (host === 'universal' ? null : sb.defaultCredentialId) : opts.cred;
+	const cred = opts.cred === undefined ? (host === 'universal' ? null : sandbox.defaultCredentialId) : opts.cred;
 	if (cred !== null) headers['x-service-credential-id'] = cred;
 	let body: string | undefined = opts.raw;
 	if (opts.body !== undefined) {
@@ -52,7 +46,7 @@ async function call(host: HostName, method: string, path: string, opts: CallOpti
 		headers['content-type'] = 'application/json';
 	}
 	Object.assign(headers, opts.headers ?? {});
-	const res = await fetch(`${sb.urls[host]}${path}`, { method, headers, body, signal: opts.signal });
+	const res = await fetch(`${sandbox.urls[host]}${path}`, { method, headers, body, signal: opts.signal });
 	const text = await res.text();
 	let json: J = {};
 	try {
@@ -65,9 +59,9 @@ async function call(host: HostName, method: string, path: string, opts: CallOpti
 
 const listPeople = (query = '', opts: CallOptions = {}): Promise<CallResult> => call('crm', 'GET', `/api/people${query}`, opts);
 
-function jwt(overrides: Record<string, unknown> = {}, secret = sb.jwtSecret): string {
+function jwt(overrides: Record<string, unknown> = {}, secret = sandbox.jwtSecret): string {
 	const now = Math.floor(Date.now() / 1000);
-	return signJwtForTest({ iss: sb.jwtIssuer, sub: 'tenant-1', iat: now, exp: now + 900, ...overrides }, secret);
+	return signJwtForTest({ iss: sandbox.jwtIssuer, sub: 'tenant-1', iat: now, exp: now + 900, ...overrides }, secret);
 }
 
 const validDocument = {
@@ -185,9 +179,9 @@ describe('people', () => {
 		expect(r.json.original).toEqual(body);
 		expect(new Date(r.json.created).toISOString()).toBe(r.json.created);
 		expect(r.json.serviceUpdated).toBe(r.json.updated);
-		expect(sb.count('people', 'cred-default')).toBe(26);
-		expect(sb.count('people', 'cred-other')).toBe(0);
-		expect(sb.people().at(-1)?.name).toBe('Ada Lovelace');
+		expect(sandbox.count('people', 'cred-default')).toBe(26);
+		expect(sandbox.count('people', 'cred-other')).toBe(0);
+		expect(sandbox.people().at(-1)?.name).toBe('Ada Lovelace');
 		// The new person appears at the end of the list.
 		const last = await listPeople('?offset=25');
 		expect(last.json.people.map((p: J) => p.id)).toEqual(['p_26']);
@@ -210,16 +204,16 @@ describe('people', () => {
 			expect(r.status).toBe(400);
 			expect(r.json.error).toContain(field);
 		}
-		expect(sb.count('people')).toBe(25);
+		expect(sandbox.count('people')).toBe(25);
 	});
 
 	it('pages with nextLink: absolute links on the crm host until the last page', async () => {
 		const ids: string[] = [];
-		let url: string | null = `${sb.urls.crm}/api/people?limit=10`;
+		let url: string | null = `${sandbox.urls.crm}/api/people?limit=10`;
 		let pages = 0;
 		while (url) {
-			expect(url.startsWith(sb.urls.crm)).toBe(true);
-			const res = await fetch(url, { headers: { authorization: `Bearer ${sb.token}`, 'x-service-credential-id': sb.defaultCredentialId } });
+			expect(url.startsWith(sandbox.urls.crm)).toBe(true);
+			const res = await fetch(url, { headers: { authorization: `Bearer ${sandbox.token}`, 'x-service-credential-id': sandbox.defaultCredentialId } });
 			const j = (await res.json()) as J;
 			expect(j._metadata).toMatchObject({ collection: 'people', total: 25, limit: 10, offset: pages * 10 });
 			if (j._metadata.nextLink) expect(j._metadata.next).toEqual(expect.any(String));
@@ -232,7 +226,7 @@ describe('people', () => {
 	});
 
 	it('pages with next only, and with offset only', async () => {
-		sb.setPaging('next');
+		sandbox.setPaging('next');
 		const first = await listPeople('?limit=20');
 		expect(first.json._metadata.nextLink).toBeNull();
 		expect(typeof first.json._metadata.next).toBe('string');
@@ -240,7 +234,7 @@ describe('people', () => {
 		expect(second.json._metadata).toMatchObject({ offset: 20, total: 25, next: null, nextLink: null });
 		expect(second.json.people.map((p: J) => p.id)).toEqual(['p_21', 'p_22', 'p_23', 'p_24', 'p_25']);
 
-		sb.setPaging('offset');
+		sandbox.setPaging('offset');
 		const o = await listPeople('?limit=10&offset=10');
 		expect(o.json._metadata).toEqual({ collection: 'people', offset: 10, limit: 10, total: 25, next: null, nextLink: null });
 		expect(o.json.people[0].id).toBe('p_11');
@@ -261,25 +255,21 @@ describe('people', () => {
 		const clamped = await listPeople('?limit=1000&sort=name');
 		expect(clamped.status).toBe(200);
 		expect(clamped.json._metadata.limit).toBe(100);
-		expect(sb.requests.at(-1)?.query).toEqual({ limit: '1000', sort: 'name' });
+		expect(sandbox.requests.at(-1)?.query).toEqual({ limit: '1000', sort: 'name' });
 	});
 
-	it('seeds 50,000 people quickly and deterministically and serves a deep page', async () => {
-		const cpu0 = process.cpuUsage();
-		const big = await startSandbox({ people: 50_000, seed: 7 });
-		const cpu = process.cpuUsage(cpu0);
+	it('seeds people deterministically, the same whatever the set size, and serves a deep page', async () => {
+		// How fast 50,000 people are seeded is the benchmark's business (bench/); here only what they are.
+		const big = await startSandbox({ people: 5_000, seed: 7 });
 		const twin = await startSandbox({ people: 3, seed: 7 });
 		try {
-			// CPU time, not wall time, so a busy runner does not fail it. Plain node needs about 0.5 s
-			// (jest's sandboxed VM runs it up to 3x slower); the bound catches accidental quadratic work.
-			expect((cpu.user + cpu.system) / 1000).toBeLessThan(4000);
-			expect(big.count('people')).toBe(50_000);
+			expect(big.count('people')).toBe(5_000);
 			const headers = { authorization: `Bearer ${big.token}`, 'x-service-credential-id': big.defaultCredentialId };
-			const res = await fetch(`${big.urls.crm}/api/people?offset=49950&limit=100`, { headers });
+			const res = await fetch(`${big.urls.crm}/api/people?offset=4950&limit=100`, { headers });
 			const j = (await res.json()) as J;
-			expect(j._metadata).toMatchObject({ total: 50_000, offset: 49_950, next: null, nextLink: null });
+			expect(j._metadata).toMatchObject({ total: 5_000, offset: 4_950, next: null, nextLink: null });
 			expect(j.people).toHaveLength(50);
-			expect(j.people[49].id).toBe('p_50000');
+			expect(j.people[49].id).toBe('p_5000');
 			expect(JSON.stringify(j.people[49].original).length).toBeGreaterThan(200);
 			// Same seed, same people, whatever the set size.
 			const head = (await (await fetch(`${big.urls.crm}/api/people?limit=3`, { headers })).json()) as J;
@@ -311,7 +301,7 @@ describe('universal host', () => {
 		expect(created.status).toBe(200);
 		const id = created.json.id as string;
 		expect(id).toBe('cred-1');
-		expect(sb.credentialIds).toContain(id);
+		expect(sandbox.credentialIds).toContain(id);
 		expect((await listPeople('', { cred: id })).json._metadata.total).toBe(0);
 
 		const updated = await call('universal', 'PUT', `/api/credentials/${id}`, { body: { entitiesToSync: { borrowers: true, loans: false } } });
@@ -347,7 +337,7 @@ describe('los and calendar hosts', () => {
 	});
 
 	it('takes path ids as one percent-decoded segment', async () => {
-		sb.addBorrower('cred-default', 'a/b', { name: 'Slash' });
+		sandbox.addBorrower('cred-default', 'a/b', { name: 'Slash' });
 		const r = await call('los', 'PUT', '/api/borrowers/a%2Fb', { body: {} });
 		expect(r.status).toBe(200);
 		expect(r.json).toMatchObject({ id: 'a/b', name: 'Slash' });
@@ -356,7 +346,7 @@ describe('los and calendar hosts', () => {
 		expect(missing.status).toBe(404);
 		expect(missing.json.error).toBe('borrower not found');
 		expect((await call('los', 'PUT', '/api/borrowers/%E0%A4%A', { body: {} })).status).toBe(400);
-		expect(sb.requests.at(-1)?.path).toBe('/api/borrowers/%E0%A4%A');
+		expect(sandbox.requests.at(-1)?.path).toBe('/api/borrowers/%E0%A4%A');
 	});
 
 	it('creates a document (201) with every field present, and validates it', async () => {
@@ -368,7 +358,7 @@ describe('los and calendar hosts', () => {
 		}
 		expect(r.json.originalIds).toEqual({ los: 'los-doc_1' });
 		expect(r.json.original).toEqual({ ...validDocument, fileSize: 1024, isSigned: true });
-		expect(sb.count('documents', 'cred-default')).toBe(1);
+		expect(sandbox.count('documents', 'cred-default')).toBe(1);
 
 		const { folderId: _omit, ...noFolder } = validDocument;
 		void _omit;
@@ -381,7 +371,7 @@ describe('los and calendar hosts', () => {
 		}
 		expect((await call('los', 'POST', '/api/documents', { body: { ...validDocument, fileSize: '1kb' } })).status).toBe(400);
 		expect((await call('los', 'POST', '/api/documents', { body: { ...validDocument, signedBy: ['x'] } })).status).toBe(400);
-		expect(sb.count('documents')).toBe(1);
+		expect(sandbox.count('documents')).toBe(1);
 	});
 
 	it('updates a webhook', async () => {
@@ -390,14 +380,14 @@ describe('los and calendar hosts', () => {
 		expect(r.json).toEqual({ id: 'w-1', status: 'active', event: 'peopleCreated', url: 'https://n8n.test/hook', filters: { stage: 'Lead' } });
 		expect((await call('calendar', 'PUT', '/api/webhooks/w-9', { body: {} })).status).toBe(404);
 		expect((await call('calendar', 'PUT', '/api/webhooks/w-1', { body: { filters: 'x' } })).json.error).toContain("'filters'");
-		sb.addWebhook('cred-other', 'w-2', { event: 'borrowersUpdated' });
+		sandbox.addWebhook('cred-other', 'w-2', { event: 'borrowersUpdated' });
 		expect((await call('calendar', 'PUT', '/api/webhooks/w-2', { cred: 'cred-other', body: {} })).json.event).toBe('borrowersUpdated');
 	});
 });
 
 describe('faults', () => {
 	it('answers a status fault with Retry-After for the next N matching requests only', async () => {
-		sb.inject({ status: 429, retryAfter: '2', count: 2, match: { host: 'crm', method: 'get', pathPrefix: '/api/people' } });
+		sandbox.inject({ status: 429, retryAfter: '2', count: 2, match: { host: 'crm', method: 'get', pathPrefix: '/api/people' } });
 		// Not matching (other host / method): processed normally and the fault is not consumed.
 		expect((await call('los', 'PUT', '/api/borrowers/b-1', { body: {} })).status).toBe(200);
 		expect((await call('crm', 'POST', '/api/people', { body: {} })).status).toBe(200);
@@ -407,78 +397,78 @@ describe('faults', () => {
 		expect(first.json).toEqual({ error: 'injected 429' });
 		expect((await listPeople()).status).toBe(429);
 		expect((await listPeople()).status).toBe(200);
-		expect(sb.requests.map((r) => r.fault ?? '-')).toEqual(['-', '-', 'status 429 retry-after 2', 'status 429 retry-after 2', '-']);
+		expect(sandbox.requests.map((r) => r.fault ?? '-')).toEqual(['-', '-', 'status 429 retry-after 2', 'status 429 retry-after 2', '-']);
 	});
 
 	it('drops the connection, before or after processing', async () => {
-		sb.inject({ drop: true });
+		sandbox.inject({ drop: true });
 		await expect(call('crm', 'POST', '/api/people', { body: { firstName: 'Lost' } })).rejects.toThrow();
-		expect(sb.count('people')).toBe(25);
-		expect(sb.requests[0]).toMatchObject({ status: 0, fault: 'drop' });
+		expect(sandbox.count('people')).toBe(25);
+		expect(sandbox.requests[0]).toMatchObject({ status: 0, fault: 'drop' });
 
-		sb.inject({ drop: true, afterProcessing: true });
+		sandbox.inject({ drop: true, afterProcessing: true });
 		await expect(call('crm', 'POST', '/api/people', { body: { firstName: 'Ghost' } })).rejects.toThrow();
 		// The record exists although the client saw a network error: why POST must not be retried.
-		expect(sb.count('people')).toBe(26);
-		expect(sb.people().at(-1)?.firstName).toBe('Ghost');
+		expect(sandbox.count('people')).toBe(26);
+		expect(sandbox.people().at(-1)?.firstName).toBe('Ghost');
 		expect((await listPeople()).status).toBe(200);
 	});
 
 	it('survives a delay longer than the client timeout', async () => {
-		sb.inject({ delayMs: 400 });
+		sandbox.inject({ delayMs: 400 });
 		await expect(listPeople('', { signal: AbortSignal.timeout(100) })).rejects.toThrow();
 		await new Promise((resolve) => setTimeout(resolve, 450));
-		expect(sb.requests[0]).toMatchObject({ status: 0, fault: 'delay 400ms' });
+		expect(sandbox.requests[0]).toMatchObject({ status: 0, fault: 'delay 400ms' });
 		const t0 = Date.now();
-		sb.inject({ delayMs: 120, status: 503 });
+		sandbox.inject({ delayMs: 120, status: 503 });
 		const r = await listPeople();
 		expect(r.status).toBe(503);
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
 	});
 
 	it('answers malformed JSON and HTML error pages', async () => {
-		sb.inject({ malformed: true });
+		sandbox.inject({ malformed: true });
 		const m = await listPeople();
 		expect(m.status).toBe(200);
 		expect(m.headers.get('content-type')).toContain('application/json');
 		expect(() => JSON.parse(m.text)).toThrow();
-		sb.inject({ html: true });
+		sandbox.inject({ html: true });
 		const h = await listPeople();
 		expect(h.status).toBe(502);
 		expect(h.headers.get('content-type')).toContain('text/html');
 		expect(h.text).toContain('<html>');
-		sb.inject({ html: true, status: 504 });
+		sandbox.inject({ html: true, status: 504 });
 		expect((await listPeople()).status).toBe(504);
 	});
 
 	it('applies ratio faults reproducibly from the seed until cleared', async () => {
 		const run = async (): Promise<number[]> => {
-			sb.inject({ status: 503, ratio: 0.5, match: { host: 'crm' } });
+			sandbox.inject({ status: 503, ratio: 0.5, match: { host: 'crm' } });
 			const statuses: number[] = [];
 			for (let i = 0; i < 30; i++) statuses.push((await listPeople('?limit=1')).status);
 			return statuses;
 		};
 		const a = await run();
-		sb.reset();
+		sandbox.reset();
 		const b = await run();
 		expect(b).toEqual(a);
 		const faulted = a.filter((s) => s === 503).length;
 		expect(faulted).toBeGreaterThan(5);
 		expect(faulted).toBeLessThan(25);
 		expect(a.every((s) => s === 200 || s === 503)).toBe(true);
-		sb.clearFaults();
+		sandbox.clearFaults();
 		expect((await listPeople()).status).toBe(200);
 	});
 
 	it('adds latency to every response', async () => {
-		sb.setLatency(150);
+		sandbox.setLatency(150);
 		let t0 = Date.now();
 		expect((await listPeople()).status).toBe(200);
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
 		t0 = Date.now();
 		expect((await listPeople('', { token: null })).status).toBe(401);
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
-		sb.reset(); // restores the start-up latency (0)
+		sandbox.reset(); // restores the start-up latency (0)
 		t0 = Date.now();
 		await listPeople();
 		expect(Date.now() - t0).toBeLessThan(140);
@@ -488,8 +478,8 @@ describe('faults', () => {
 describe('request log and control endpoints', () => {
 	it('records each request as received', async () => {
 		await call('los', 'PUT', '/api/borrowers/b-1?trace=1&trace=2', { body: { name: 'N' }, headers: { 'X-Custom': 'v' } });
-		expect(sb.requests).toHaveLength(1);
-		const rec = sb.requests[0];
+		expect(sandbox.requests).toHaveLength(1);
+		const rec = sandbox.requests[0];
 		expect(rec).toMatchObject({
 			seq: 1,
 			host: 'los',
@@ -503,13 +493,13 @@ describe('request log and control endpoints', () => {
 		});
 		expect(rec.headers['x-custom']).toBe('v');
 		expect(rec.headers['x-service-credential-id']).toBe('cred-default');
-		expect(rec.headers.authorization).toBe(`Bearer ${sb.token}`);
+		expect(rec.headers.authorization).toBe(`Bearer ${sandbox.token}`);
 		expect(rec.fault).toBeUndefined();
 	});
 
 	it('exposes requests, faults, counts and reset over HTTP without auth or logging', async () => {
 		await listPeople();
-		const base = sb.urls.calendar;
+		const base = sandbox.urls.calendar;
 		const log = (await (await fetch(`${base}/__sandbox/requests`)).json()) as J[];
 		expect(log.map((r) => [r.host, r.path, r.status])).toEqual([['crm', '/api/people', 200]]);
 
@@ -526,15 +516,201 @@ describe('request log and control endpoints', () => {
 		expect((await fetch(`${base}/__sandbox/faults`, { method: 'POST', body: '{"status":42}' })).status).toBe(400);
 
 		await call('los', 'POST', '/api/documents', { body: validDocument });
-		const counts = (await (await fetch(`${sb.urls.crm}/__sandbox/counts`)).json()) as J;
+		const counts = (await (await fetch(`${sandbox.urls.crm}/__sandbox/counts`)).json()) as J;
 		expect(counts).toMatchObject({ people: 25, credentials: 2, borrowers: 2, documents: 1, webhooks: 2 });
 		expect(counts.byCredential['cred-default']).toEqual({ people: 25, borrowers: 1, documents: 1, webhooks: 1 });
 		expect(counts.byCredential['cred-other']).toEqual({ people: 0, borrowers: 1, documents: 0, webhooks: 1 });
 
-		expect(sb.requests).toHaveLength(4); // control calls are not logged
+		expect(sandbox.requests).toHaveLength(4); // control calls are not logged
 		expect((await fetch(`${base}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
-		expect(sb.requests).toHaveLength(0);
-		expect(sb.count('documents')).toBe(0);
+		expect(sandbox.requests).toHaveLength(0);
+		expect(sandbox.count('documents')).toBe(0);
 		expect((await fetch(`${base}/__sandbox/nope`)).status).toBe(404);
+	});
+});
+
+describe('webhook event delivery', () => {
+	/** A receiver on 127.0.0.1 that records every POST and answers the given statuses in turn (then 200). */
+	interface Received {
+		headers: Record<string, string | string[] | undefined>;
+		rawBody: string;
+		at: number;
+	}
+	let receiver: http.Server;
+	let receiverUrl: string;
+	let received: Received[];
+	let answers: number[];
+	beforeAll(async () => {
+		receiver = http.createServer((request, response) => {
+			let rawBody = '';
+			request.setEncoding('utf8');
+			request.on('data', (chunk: string) => (rawBody += chunk));
+			request.on('end', () => {
+				received.push({ headers: request.headers, rawBody, at: Date.now() });
+				response.writeHead(answers.shift() ?? 200);
+				response.end();
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => receiver.close(() => resolve())));
+	beforeEach(() => {
+		received = [];
+		answers = [];
+	});
+
+	/** The signature computed here, independently of the sandbox: hex HMAC-SHA256 over base64(raw body). */
+	const expectedSignature = (rawBody: string, secret = 'sandbox-client-secret') =>
+		crypto.createHmac('sha256', secret).update(Buffer.from(rawBody).toString('base64')).digest('hex');
+	const register = async (event: string, url = receiverUrl, id = 'w-1', cred?: string) =>
+		expect((await call('calendar', 'PUT', `/api/webhooks/${id}`, { body: { url, event }, cred })).status).toBe(200);
+	const control = async (path: string, body?: unknown) => {
+		const res = await fetch(`${sandbox.urls.los}/__sandbox/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+		return { status: res.status, json: (await res.json()) as J };
+	};
+	const createPerson = async () => (await call('crm', 'POST', '/api/people', { body: { firstName: 'Eve' } })).json;
+
+	it('posts a signed peopleCreated event whose uri lists the new person', async () => {
+		await register('peopleCreated');
+		const person = await createPerson();
+		await sandbox.deliveriesSettled();
+
+		expect(received).toHaveLength(1);
+		const [delivery] = received;
+		expect(delivery.headers['content-type']).toBe('application/json');
+		expect(delivery.headers['x-service-signature']).toBe(expectedSignature(delivery.rawBody));
+		const body = JSON.parse(delivery.rawBody) as J;
+		expect(Object.keys(body).sort()).toEqual(['event', 'eventCreated', 'eventId', 'resourceIds', 'uri']);
+		expect(body).toMatchObject({ event: 'peopleCreated', resourceIds: [person.id], uri: `${sandbox.urls.crm}/api/people?ids=${person.id}` });
+		expect(Number.isNaN(Date.parse(body.eventCreated))).toBe(false);
+		const attempts = [{ eventId: body.eventId, event: 'peopleCreated', url: receiverUrl, status: 200, signature: 'good' }];
+		expect(sandbox.deliveries).toEqual(attempts);
+		expect((await control('deliveries')).json).toEqual(attempts);
+
+		const listed = await call('crm', 'GET', body.uri.slice(sandbox.urls.crm.length));
+		expect(listed.json._metadata).toMatchObject({ collection: 'people', total: 1 });
+		expect(listed.json.people).toEqual([person]);
+		// Deliveries are not requests to the service: the log holds the PUT, the POST and the GET only.
+		expect(sandbox.requests.map((r) => r.method)).toEqual(['PUT', 'POST', 'GET']);
+	});
+
+	it('posts borrowersUpdated and documentsCreated to the webhooks of that event and connection only', async () => {
+		await register('borrowersUpdated');
+		sandbox.addWebhook('cred-default', 'w-docs', { url: `${receiverUrl}/docs`, event: 'documentsCreated' });
+		sandbox.addWebhook('cred-other', 'w-other', { url: `${receiverUrl}/other`, event: 'documentsCreated' });
+		await createPerson(); // no peopleCreated webhook is registered: nothing is sent
+		await call('los', 'PUT', '/api/borrowers/b-1', { body: { name: 'Changed' } });
+		const document = (await call('los', 'POST', '/api/documents', { body: validDocument })).json;
+		await sandbox.deliveriesSettled();
+
+		const bodies = received.map((delivery) => JSON.parse(delivery.rawBody) as J);
+		expect(bodies.map((body) => [body.event, body.resourceIds, body.uri])).toEqual([
+			['borrowersUpdated', ['b-1'], `${sandbox.urls.los}/api/borrowers?ids=b-1`],
+			['documentsCreated', [document.id], `${sandbox.urls.los}/api/documents?ids=${document.id}`],
+		]);
+		expect(sandbox.deliveries.map((attempt) => attempt.url)).toEqual([receiverUrl, `${receiverUrl}/docs`]);
+		const borrowers = await call('los', 'GET', '/api/borrowers?ids=b-1');
+		expect(borrowers.json._metadata).toMatchObject({ collection: 'borrowers', total: 1 });
+		expect(borrowers.json.borrowers.map((b: J) => [b.id, b.name])).toEqual([['b-1', 'Changed']]);
+		const documents = await call('los', 'GET', `/api/documents?ids=${document.id}`);
+		expect(documents.json.documents).toEqual([document]);
+		expect((await call('los', 'GET', '/api/documents?ids=doc_404')).json).toMatchObject({ _metadata: { total: 0 }, documents: [] });
+		expect((await call('los', 'GET', '/api/borrowers?ids=b-1', { cred: null })).status).toBe(400);
+	});
+
+	it('filters GET people by ids on the connection', async () => {
+		const r = await listPeople('?ids=p_3,p_1,p_999');
+		expect(r.json._metadata).toMatchObject({ collection: 'people', total: 2, next: null, nextLink: null });
+		expect(r.json.people.map((p: J) => p.id)).toEqual(['p_3', 'p_1']);
+		expect((await listPeople('?ids=p_1', { cred: 'cred-other' })).json.people).toEqual([]);
+	});
+
+	it('sends each event twice, with a bad signature or unsigned, as POST /__sandbox/deliveries says', async () => {
+		await register('peopleCreated');
+		expect(await control('deliveries', { mode: 'twice' })).toEqual({ status: 200, json: { ok: true, mode: 'twice' } });
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		expect(received).toHaveLength(2);
+		expect(received[1].rawBody).toBe(received[0].rawBody);
+		expect(received.map((d) => d.headers['x-service-signature'])).toEqual([expectedSignature(received[0].rawBody), expectedSignature(received[0].rawBody)]);
+
+		await control('deliveries', { mode: 'badSignature' });
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		const bad = received[2];
+		expect(bad.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+		expect(bad.headers['x-service-signature']).not.toBe(expectedSignature(bad.rawBody));
+
+		await control('deliveries', { mode: 'unsigned' });
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		expect(received[3].headers).not.toHaveProperty('x-service-signature');
+		expect(sandbox.deliveries.map((attempt) => attempt.signature)).toEqual(['good', 'good', 'bad', 'none']);
+		expect((await control('deliveries', { mode: 'sometimes' })).status).toBe(400);
+	});
+
+	it('redelivers a recorded event once with the signature asked for', async () => {
+		await register('peopleCreated');
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		const { eventId } = JSON.parse(received[0].rawBody) as J;
+
+		expect(await control('deliveries/redeliver', { eventId })).toEqual({ status: 200, json: { status: 200 } });
+		answers = [410];
+		expect(await control('deliveries/redeliver', { eventId, signature: 'bad' })).toEqual({ status: 200, json: { status: 410 } });
+		expect(received.map((d) => d.rawBody)).toEqual([received[0].rawBody, received[0].rawBody, received[0].rawBody]);
+		expect(received[1].headers['x-service-signature']).toBe(expectedSignature(received[0].rawBody));
+		expect(received[2].headers['x-service-signature']).not.toBe(expectedSignature(received[0].rawBody));
+		expect(sandbox.deliveries.map((attempt) => [attempt.status, attempt.signature])).toEqual([[200, 'good'], [200, 'good'], [410, 'bad']]);
+		expect((await control('deliveries/redeliver', { eventId: 'evt_404' })).status).toBe(404);
+	});
+
+	it('retries a 5xx up to 3 times, 500 ms apart, and does not retry a 4xx', async () => {
+		await register('peopleCreated');
+		answers = [503, 500, 502, 503];
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.map((attempt) => attempt.status)).toEqual([503, 500, 502, 503]);
+		expect(new Set(received.map((d) => d.rawBody)).size).toBe(1);
+		for (let i = 1; i < received.length; i++) expect(received[i].at - received[i - 1].at).toBeGreaterThanOrEqual(490);
+
+		answers = [404];
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.map((attempt) => attempt.status)).toEqual([503, 500, 502, 503, 404]);
+	});
+
+	it('retries a network error, and never sends to a receiver that is not on this machine', async () => {
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/gone`;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		await register('peopleCreated', deadUrl);
+		sandbox.addWebhook('cred-default', 'w-far');
+		await register('peopleCreated', 'http://hooks.example.test/w', 'w-far');
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		const statusesFor = (url: string) => sandbox.deliveries.filter((attempt) => attempt.url === url).map((attempt) => attempt.status);
+		expect(statusesFor(deadUrl)).toEqual([0, 0, 0, 0]);
+		// Recorded once as not sent: no request, no retry.
+		expect(statusesFor('http://hooks.example.test/w')).toEqual([0]);
+		expect(sandbox.deliveries).toHaveLength(5);
+		expect(received).toEqual([]);
+	});
+
+	it('forgets deliveries and the mode on reset; a seeded webhook is no target until registered', async () => {
+		await createPerson(); // seeded w-1 listens for peopleCreated but was never registered
+		await control('deliveries', { mode: 'unsigned' });
+		await register('peopleCreated');
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries).toHaveLength(1);
+		sandbox.reset();
+		expect(sandbox.deliveries).toEqual([]);
+		await register('peopleCreated');
+		await createPerson();
+		await sandbox.deliveriesSettled();
+		expect(sandbox.deliveries.map((attempt) => attempt.signature)).toEqual(['good']);
 	});
 });

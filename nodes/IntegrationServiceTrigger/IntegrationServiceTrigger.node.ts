@@ -1,0 +1,305 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import type { ServiceRequest } from '../IntegrationService/transport';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_SETTINGS,
+	hostOfUrl,
+	newRun,
+	serviceRequest,
+} from '../IntegrationService/transport';
+import {
+	eventSelected,
+	MAX_BODY_BYTES,
+	parseEvent,
+	recentIds,
+	recordsOf,
+	rememberId,
+	SIGNATURE_HEADER,
+	signatureMatches,
+} from './delivery';
+
+/** Entity kinds whose events the service names `<kind>Created|Updated|Deleted` (spec 2.3, plus people). */
+const ENTITY_KINDS = [
+	'people', 'appointments', 'borrowers', 'calls', 'calendars', 'calendarEvents', 'customFields', 'events',
+	'lists', 'loans', 'notes', 'offices', 'properties', 'smartLists', 'tasks', 'taskTemplates', 'teams',
+	'textMessages', 'emailMessages', 'appointmentOutcomes', 'appointmentTypes', 'stages', 'emailThreads',
+	'documents', 'sources', 'timeframes', 'peopleRelationships', 'ponds',
+];
+
+const EVENT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
+	...ENTITY_KINDS.flatMap((kind) => ['Created', 'Updated', 'Deleted'].map((action) => `${kind}${action}`))
+		.sort((a, b) => a.localeCompare(b))
+		.map((name) => ({ name, value: name })),
+];
+
+/** Pages of an event's records followed at most (a `uri` names a few records; this only stops a loop). */
+const MAX_RECORD_PAGES = 50;
+
+/** The sender waits for the answer while records are fetched: retry less than an action would. */
+const FETCH_SETTINGS = { ...DEFAULT_SETTINGS, maxAttempts: 3, maxTotalWaitMs: 10_000, timeoutMs: 15_000 };
+
+export class IntegrationServiceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Integration Service Trigger',
+		name: 'integrationServiceTrigger',
+		icon: {
+			light: 'file:../../icons/integrationServiceTrigger.svg',
+			dark: 'file:../../icons/integrationServiceTrigger.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["events"].join(", ") }}',
+		description:
+			'Starts the workflow when the Integration Service delivers an event (a person, borrower or document created, updated or deleted), verified and deduplicated',
+		defaults: { name: 'Integration Service Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [
+			{
+				// Not "Events": n8n's node creator would turn each of the 85 names into its own trigger entry,
+				// burying the package's actions under them.
+				displayName: 'Event Names',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['peopleCreated'],
+				options: EVENT_OPTIONS,
+				description:
+					'The events that start the workflow. Deliveries of other events are acknowledged and start nothing.',
+			},
+			{
+				displayName: 'Fetch Records',
+				name: 'fetchRecords',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to read the records the event names (from its uri, on one of the credential\'s hosts) and output one item per record. Off: the event itself is the item. Events ending in Deleted are never fetched.',
+			},
+			{
+				displayName: 'Verify Signature',
+				name: 'verifySignature',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to accept only deliveries signed with the credential\'s signing key (the client secret, or the Webhook Signing Secret of an access-token connection) in the X-Service-Signature header; others are answered 401',
+			},
+			{
+				displayName:
+					'Without the signature check, anyone who learns this webhook URL can start the workflow with an event they made up',
+				name: 'unverifiedNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { verifySignature: [false] } },
+			},
+			{
+				displayName: 'Register Webhook on Activation',
+				name: 'registerWebhook',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether activating the workflow points an existing webhook of the service at this trigger (its production URL, the chosen event and filters)',
+			},
+			{
+				displayName:
+					'The service has no way to delete a webhook: deactivating the workflow leaves the webhook pointing here (deliveries then get 404 from n8n). Point it elsewhere with the Integration Service node, Webhook › Update.',
+				name: 'registrationNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registerWebhook: [true] } },
+			},
+			{
+				displayName: 'Webhook ID',
+				name: 'webhookId',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'e.g. w-1',
+				description:
+					'ID of the service\'s webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name',
+				displayOptions: { show: { registerWebhook: [true] } },
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'json',
+				default: '{}',
+				description:
+					'Conditions an event must meet to be delivered, as a JSON object sent unchanged with the registration, e.g. {"stage": "Lead"}',
+				displayOptions: { show: { registerWebhook: [true] } },
+			},
+		],
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				// The service cannot be asked what a webhook points at (no read in the spec), so activation always
+				// updates it. A test listen ("manual") never re-points the service's webhook: that would take the
+				// deliveries away from the active workflow's production URL with nothing to give them back.
+				if (this.getMode() === 'manual') return true;
+				return !(this.getNodeParameter('registerWebhook', false) as boolean);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				const webhookId = String(this.getNodeParameter('webhookId', '')).trim();
+				if (webhookId === '') {
+					throw new NodeOperationError(this.getNode(), 'Webhook ID: set the ID of the service\'s webhook to register');
+				}
+				const events = this.getNodeParameter('events', []) as string[];
+				if (events.length !== 1 || events[0] === '*') {
+					throw new NodeOperationError(
+						this.getNode(),
+						'Register Webhook on Activation needs exactly one event selected (not Any Event)',
+						{ description: 'A webhook of the service holds one event name. Select one event, or turn registration off and point webhooks here yourself.' },
+					);
+				}
+				const url = this.getNodeWebhookUrl('default');
+				if (!url) throw new NodeOperationError(this.getNode(), 'n8n gave no production URL for this trigger');
+				const body: IDataObject = { url, event: events[0] };
+				const filters = this.getNodeParameter('filters', '{}');
+				const parsedFilters = typeof filters === 'string' ? parseFilters(this, filters) : (filters as IDataObject);
+				if (parsedFilters !== undefined) body.filters = parsedFilters;
+				await serviceRequest.call(
+					this,
+					0,
+					{ method: 'PUT', host: 'calendar', path: ['webhooks', { id: webhookId, field: 'Webhook ID' }], body },
+					newRun(),
+				);
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				// The spec has no delete for webhooks: there is nothing to undo on the service (the README says so).
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		const response = this.getResponseObject();
+		const answer = (status: number, body: IDataObject): IWebhookResponseData => {
+			response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+			response.end(JSON.stringify(body));
+			return { noWebhookResponse: true };
+		};
+
+		// n8n keeps the exact bytes received; a re-serialised body could never match the signature.
+		const rawBody: unknown = (request as unknown as { rawBody?: unknown }).rawBody;
+		const raw = Buffer.isBuffer(rawBody) ? rawBody : Buffer.alloc(0);
+		if (raw.length > MAX_BODY_BYTES) {
+			return answer(413, { error: `The body is larger than ${MAX_BODY_BYTES} bytes` });
+		}
+
+		if (this.getNodeParameter('verifySignature', true) as boolean) {
+			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+			const secretField = credentials.authentication === 'clientCredentials' ? 'clientSecret' : 'signingSecret';
+			const secret = typeof credentials[secretField] === 'string' ? (credentials[secretField] as string) : '';
+			if (secret === '') {
+				return answer(401, {
+					error:
+						secretField === 'clientSecret'
+							? 'Signature not checked: the credential has no Client Secret to verify deliveries with'
+							: 'Signature not checked: the credential (Access Token mode) has no Webhook Signing Secret; add it to the credential',
+				});
+			}
+			const header = request.headers[SIGNATURE_HEADER];
+			if (!signatureMatches(secret, raw, Array.isArray(header) ? header[0] : header)) {
+				return answer(401, { error: header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature' });
+			}
+		}
+
+		const parsed = parseEvent(raw);
+		if ('problem' in parsed) return answer(400, { error: parsed.problem });
+		const { event } = parsed;
+
+		const selected = this.getNodeParameter('events', []) as string[];
+		if (!eventSelected(selected, event.event)) {
+			return answer(200, { received: true, started: false, reason: `event ${event.event} is not selected` });
+		}
+
+		const staticData = this.getWorkflowStaticData('node');
+		if (recentIds(staticData).includes(event.eventId)) {
+			return answer(200, { received: true, started: false, reason: 'duplicate eventId' });
+		}
+
+		let items: INodeExecutionData[] = [{ json: event }];
+		const fetch = this.getNodeParameter('fetchRecords', true) as boolean;
+		if (fetch && !/Deleted$/.test(event.event)) {
+			if (typeof event.uri !== 'string' || event.uri === '') {
+				return answer(400, { error: 'The event has no "uri" to fetch its records from' });
+			}
+			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+			const host = hostOfUrl(credentials, event.uri);
+			if (!host) {
+				return answer(422, {
+					error: `The event's uri is on ${originOf(event.uri)}, which is none of the credential's hosts; it is not read with your token`,
+				});
+			}
+			const records = await fetchRecords(this, host, event.uri);
+			// No record left (deleted since): the event itself starts the workflow, so nothing is lost silently.
+			if (records.length > 0) items = records.map((json) => ({ json }));
+		}
+
+		// Remembered only once the items are ready: if fetching failed, n8n answers 5xx and the redelivery may
+		// succeed; remembered before the answer, which is when n8n saves the static data.
+		rememberId(staticData, event.eventId);
+		return { workflowData: [items] };
+	}
+}
+
+/** The origin of a URL for messages (never its path or query, which may carry IDs). */
+function originOf(url: string): string {
+	try {
+		const { origin } = new URL(url);
+		return origin === 'null' ? 'an unusable URL' : origin;
+	} catch {
+		return 'an invalid URL';
+	}
+}
+
+function parseFilters(ctx: IHookFunctions, text: string): IDataObject | undefined {
+	if (text.trim() === '' || text.trim() === '{}') return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		value = undefined;
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+		throw new NodeOperationError(ctx.getNode(), 'Filters: must be a JSON object, e.g. {"stage": "Lead"}');
+	}
+	return value as IDataObject;
+}
+
+/** Reads an event's records from its uri (GET, the credential's default Credential ID), following nextLink. */
+async function fetchRecords(ctx: IWebhookFunctions, host: ServiceRequest['host'], uri: string): Promise<IDataObject[]> {
+	const run = newRun(FETCH_SETTINGS);
+	const records: IDataObject[] = [];
+	const seen = new Set<string>();
+	let url: string | undefined = uri;
+	for (let page = 0; url !== undefined && page < MAX_RECORD_PAGES; page++) {
+		seen.add(url);
+		// The transport refuses a link off this host's origin (a nextLink included) before sending anything.
+		const link = { url, relativeTo: uri, what: page === 0 ? "the event's records" : 'a next page' };
+		const answer = await serviceRequest.call(ctx, 0, { method: 'GET', host, path: [], link }, run);
+		records.push(...recordsOf(answer).filter((r) => r !== null && typeof r === 'object'));
+		const meta = (answer._metadata ?? {}) as IDataObject;
+		const next = typeof meta.nextLink === 'string' && meta.nextLink !== '' ? meta.nextLink : undefined;
+		url = next !== undefined && !seen.has(next) ? next : undefined;
+	}
+	return records;
+}
+

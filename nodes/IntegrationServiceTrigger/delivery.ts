@@ -1,0 +1,103 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+/** Larger bodies are refused (413) before anything else is done with them; an event is a few hundred bytes. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** How many recent event IDs are remembered for deduplication (in the workflow's static data). */
+export const DEDUP_CAPACITY = 1000;
+
+export const SIGNATURE_HEADER = 'x-service-signature';
+
+/**
+ * decisions.md: HMAC-SHA256 keyed with the secret, over the base64 of the exact raw body or over the raw
+ * body itself, as hex or base64. Exactly these four forms are accepted, each compared in constant time.
+ */
+export function signatureMatches(secret: string, rawBody: Buffer, header: string | undefined): boolean {
+	const provided = decodeDigest((header ?? '').trim());
+	if (!provided) return false;
+	let matched = false;
+	for (const input of [Buffer.from(rawBody.toString('base64'), 'utf8'), rawBody]) {
+		const expected = createHmac('sha256', secret).update(input).digest();
+		// Both are 32 bytes; every form is compared, so the time taken does not tell which one matched.
+		if (timingSafeEqual(expected, provided)) matched = true;
+	}
+	return matched;
+}
+
+/** A SHA-256 digest written as 64 hex digits or as padded standard base64; anything else is no digest. */
+function decodeDigest(text: string): Buffer | undefined {
+	if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+	if (/^[A-Za-z0-9+/]{43}=$/.test(text)) {
+		const bytes = Buffer.from(text, 'base64');
+		return bytes.length === 32 ? bytes : undefined;
+	}
+	return undefined;
+}
+
+export interface ServiceEvent extends IDataObject {
+	eventId: string;
+	event: string;
+	eventCreated?: string;
+	resourceIds?: string[];
+	uri?: string;
+}
+
+/** The delivery's body as an event, or why it is not one (the sender gets a 400 with that reason). */
+export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem: string } {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		return { problem: 'The body is not valid JSON' };
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		return { problem: 'The body is not a JSON object' };
+	}
+	const body = parsed as IDataObject;
+	for (const field of ['eventId', 'event']) {
+		if (typeof body[field] !== 'string' || (body[field] as string).trim() === '') {
+			return { problem: `The event has no "${field}"` };
+		}
+	}
+	if (body.uri !== undefined && typeof body.uri !== 'string') return { problem: 'The event\'s "uri" is not a string' };
+	if (body.resourceIds !== undefined && !Array.isArray(body.resourceIds)) {
+		return { problem: 'The event\'s "resourceIds" is not a list' };
+	}
+	return { event: body as ServiceEvent };
+}
+
+/** Whether an event name is one the trigger listens to ('*' = any event). */
+export function eventSelected(selected: readonly string[], event: string): boolean {
+	return selected.includes('*') || selected.includes(event);
+}
+
+/** Recent event IDs in arrival order, oldest first, as kept in the node's static data. */
+export function recentIds(staticData: IDataObject): string[] {
+	const ids = staticData.recentEventIds;
+	return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/**
+ * Remembers an event ID, dropping the oldest beyond the capacity. The list is assigned anew (not
+ * pushed to) so that n8n sees the static data changed and saves it.
+ */
+export function rememberId(staticData: IDataObject, eventId: string): void {
+	const ids = recentIds(staticData).filter((id) => id !== eventId);
+	ids.push(eventId);
+	staticData.recentEventIds = ids.slice(-DEDUP_CAPACITY);
+}
+
+/**
+ * The records in an answer to an event's `uri`: the list under people/borrowers/documents, else the first
+ * list other than _metadata, else the answer itself as one record.
+ */
+export function recordsOf(answer: IDataObject): IDataObject[] {
+	for (const key of ['people', 'borrowers', 'documents']) {
+		if (Array.isArray(answer[key])) return answer[key] as IDataObject[];
+	}
+	for (const [key, value] of Object.entries(answer)) {
+		if (key !== '_metadata' && Array.isArray(value)) return value as IDataObject[];
+	}
+	return Object.keys(answer).length > 0 ? [answer] : [];
+}

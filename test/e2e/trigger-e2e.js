@@ -1,0 +1,321 @@
+'use strict';
+/**
+ * The Integration Service Trigger in the real n8n application (called by run-e2e.js):
+ *
+ *  1. the example examples/person-created-task.json is imported with a Client-ID-and-Secret credential
+ *     (its client secret is the sandbox's signing secret) and its "Create task" URL pointed at a task
+ *     tracker run here on 127.0.0.1; `n8n publish:workflow` makes it active
+ *  2. `n8n start`: activation must update the sandbox's webhook w-1 with n8n's production webhook URL
+ *  3. a person is created through the sandbox; the signed peopleCreated event is delivered twice, then
+ *     once with a forged signature. With the sandbox's event delivery (contract 1: /__sandbox/deliveries)
+ *     the sandbox sends them ("twice" mode, then a redelivery with a bad signature); with an older
+ *     sandbox this script signs and POSTs the same event itself (same body, same rules)
+ *  4. exactly one execution runs (n8n's execution list), and the task tracker receives exactly one task,
+ *     made from the fetched person; the forged delivery gets 401
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const L = require('./lib');
+const { OWNER } = require('./editor-check');
+
+const TRIGGER_TYPE = `${L.PACKAGE_NAME}.integrationServiceTrigger`;
+const CLIENT_CRED_ID = 'sandboxClientCred';
+const CLIENT_CRED_NAME = 'Integration Service sandbox (client ID and secret)';
+/** contract 1: the sandbox signs deliveries with this key, which is also its client secret. */
+const SIGNING_SECRET = 'sandbox-client-secret';
+const CLIENT_ID = 'sandbox-client-id';
+
+function isTriggerWorkflow(wf) {
+	return Array.isArray(wf.nodes) && wf.nodes.some((n) => n.type === TRIGGER_TYPE && !n.disabled);
+}
+
+/** The credential the trigger workflow uses: client mode, so its client secret is the signing key. */
+function clientCredential(urls) {
+	return {
+		id: CLIENT_CRED_ID,
+		name: CLIENT_CRED_NAME,
+		type: L.CREDENTIAL_TYPE,
+		data: {
+			crmUrl: urls.crm,
+			universalUrl: urls.universal,
+			losUrl: urls.los,
+			calendarUrl: urls.calendar,
+			credentialId: 'cred-default',
+			authentication: 'clientCredentials',
+			accessToken: '',
+			clientId: CLIENT_ID,
+			clientSecret: SIGNING_SECRET,
+			userId: 'e2e-user',
+		},
+	};
+}
+
+/** A task tracker on 127.0.0.1 that records every task posted to it. */
+async function startTaskTracker() {
+	const tasks = [];
+	const server = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (d) => (body += d));
+		req.on('end', () => {
+			let json;
+			try {
+				json = JSON.parse(body);
+			} catch {
+				json = body;
+			}
+			tasks.push({ method: req.method, url: req.url, body: json });
+			res.writeHead(201, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify({ id: `task-${tasks.length}` }));
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${server.address().port}/api/tasks`, tasks, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Rewrites the example for this run: fixed id, the client credential, the local task tracker. */
+function prepareTriggerWorkflow(w, taskUrl) {
+	const wf = JSON.parse(JSON.stringify(w.wf));
+	for (const n of wf.nodes) {
+		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE]) n.credentials[L.CREDENTIAL_TYPE] = { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME };
+		if (n.type === 'n8n-nodes-base.httpRequest') n.parameters.url = taskUrl;
+	}
+	return wf;
+}
+
+async function startN8n({ inst, env, log, children }) {
+	const port = await L.freePort();
+	const brokerPort = await L.freePort();
+	const base = `http://127.0.0.1:${port}`;
+	const startEnv = {
+		...env,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		// The production webhook URL n8n hands the trigger, and that the service must deliver to.
+		WEBHOOK_URL: `${base}/`,
+		N8N_EDITOR_BASE_URL: `${base}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+	};
+	log(`trigger: starting n8n start on port ${port}`);
+	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], { cwd: env.N8N_USER_FOLDER, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	children.push(child);
+	let out = '';
+	child.stdout.on('data', (d) => (out = (out + d).slice(-30000)));
+	child.stderr.on('data', (d) => (out = (out + d).slice(-30000)));
+	await L.waitForHttp(`${base}/healthz/readiness`, { timeoutMs: 180000, child, what: 'n8n start' });
+	return { base, child, output: () => out };
+}
+
+function stop(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => {
+			try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+			resolve();
+		}, 15000);
+		child.once('close', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		try { process.kill(-child.pid, 'SIGTERM'); } catch { child.kill('SIGTERM'); }
+	});
+}
+
+async function waitFor(what, fn, timeoutMs = 30000) {
+	const t = Date.now();
+	for (;;) {
+		const value = await fn();
+		if (value) return value;
+		if (Date.now() - t > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await L.sleep(250);
+	}
+}
+
+async function json(res) {
+	const text = await res.text();
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+async function sandboxLog(sb) {
+	const body = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/requests`));
+	return Array.isArray(body) ? body : body.requests || [];
+}
+
+/** Whether the sandbox delivers events itself (contract 1). */
+async function sandboxDelivers(sb) {
+	try {
+		const res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`);
+		return res.status === 200 && Array.isArray(await json(res));
+	} catch {
+		return false;
+	}
+}
+
+function signature(raw, secret) {
+	return crypto.createHmac('sha256', secret).update(Buffer.from(raw).toString('base64')).digest('hex');
+}
+
+async function deliver(url, raw, sig) {
+	const headers = { 'Content-Type': 'application/json' };
+	if (sig !== undefined) headers['X-Service-Signature'] = sig;
+	const res = await L.httpRequest(url, { method: 'POST', headers, body: raw });
+	return { status: res.status, body: await json(res) };
+}
+
+async function executions(n8n, cookie, workflowId) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const res = await L.httpRequest(`${n8n.base}/rest/executions?filter=${filter}&limit=50`, { headers: { cookie } });
+	const body = await json(res);
+	const data = body && body.data ? body.data : body;
+	return { status: res.status, results: (data && data.results) || [] };
+}
+
+/**
+ * Runs the scenario for one trigger workflow `w` (from run-e2e.js's prepareWorkflow). Credentials and
+ * workflows are imported here into the same user folder.
+ */
+async function triggerScenario({ inst, env, sb, w, importDir, log, check, children }) {
+	const group = `trigger: ${w.rel}`;
+	const tracker = await startTaskTracker();
+	let n8n;
+	try {
+		const credFile = path.join(importDir, 'trigger-credentials.json');
+		fs.writeFileSync(credFile, JSON.stringify([clientCredential(sb.urls)], null, 2));
+		let r = await L.runN8n(inst, env, ['import:credentials', `--input=${credFile}`]);
+		check(group, r.code === 0, `import:credentials (client ID and secret mode) exit ${r.code}`);
+		const wfFile = path.join(importDir, 'trigger-workflow.json');
+		fs.writeFileSync(wfFile, JSON.stringify(prepareTriggerWorkflow(w, tracker.url), null, 2));
+		r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
+		check(group, r.code === 0, `import:workflow exit ${r.code}`);
+		r = await L.runN8n(inst, env, ['publish:workflow', `--id=${w.id}`]);
+		if (!check(group, r.code === 0, `publish:workflow --id=${w.id} exit ${r.code}`)) console.log((r.stdout + r.stderr).slice(-2000));
+
+		await L.httpRequest(`${sb.urls.crm}/__sandbox/reset`, { method: 'POST' });
+		n8n = await startN8n({ inst, env, log, children });
+		const node = w.wf.nodes.find((n) => n.type === TRIGGER_TYPE);
+		const productionUrl = `${n8n.base}/webhook/${node.webhookId}/webhook`;
+
+		// 2) activation registered the production URL
+		const put = await waitFor('the webhook update on activation', async () => {
+			const reqs = await sandboxLog(sb);
+			return reqs.find((q) => q.method === 'PUT' && /\/api\/webhooks\/w-1$/.test(q.path || q.url));
+		}, 60000).catch((e) => {
+			console.log(n8n.output().slice(-3000));
+			throw e;
+		});
+		const putBody = typeof put.body === 'string' ? JSON.parse(put.body) : put.body;
+		check(group, putBody && putBody.url === productionUrl && putBody.event === 'peopleCreated', `activation sent PUT /api/webhooks/w-1 with ${JSON.stringify(putBody)} (expected url ${productionUrl}, event peopleCreated), status ${put.status}`);
+
+		// Owner session for the execution list: set the owner up, or sign in if the editor check did.
+		const cookieOf = (r) => (r.headers.getSetCookie ? r.headers.getSetCookie() : [r.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
+		let res = await L.httpRequest(`${n8n.base}/rest/owner/setup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(OWNER) });
+		let cookie = cookieOf(res);
+		if (res.status === 400 && !cookie) {
+			res = await L.httpRequest(`${n8n.base}/rest/login`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+			});
+			cookie = cookieOf(res);
+		}
+		check(group, res.status === 200 && /n8n-auth=/.test(cookie), `owner session -> ${res.status}`);
+
+		// The node as the editor sees it: a trigger with its own icon.
+		res = await L.httpRequest(`${n8n.base}/types/nodes.json`, { headers: { cookie } }, 30000);
+		const types = res.status === 200 ? await res.json() : [];
+		const described = types.find((t) => t.name === TRIGGER_TYPE);
+		check(group, !!described && described.group.includes('trigger') && described.inputs.length === 0, `/types/nodes.json has ${TRIGGER_TYPE} (group ${described && described.group}, no inputs)`);
+		const iconUrl = described && (typeof described.iconUrl === 'object' ? described.iconUrl.light : described.iconUrl);
+		if (iconUrl) {
+			res = await L.httpRequest(new URL(iconUrl, `${n8n.base}/`).href, { headers: { cookie } });
+			const svg = await res.text();
+			check(group, res.status === 200 && /<svg[\s>]/.test(svg) && /integrationServiceTrigger/.test(iconUrl), `trigger icon ${iconUrl} -> ${res.status} (SVG)`);
+		} else {
+			check(group, false, 'the trigger has an iconUrl');
+		}
+
+		// 3) a person is created; its event is delivered twice, then once forged
+		const viaSandbox = await sandboxDelivers(sb);
+		log(`trigger: deliveries ${viaSandbox ? 'by the sandbox (contract 1)' : 'signed and sent by this script (the sandbox has no event delivery)'}`);
+		if (viaSandbox) {
+			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'twice' }) });
+			check(group, res.status < 300, `sandbox delivery mode "twice" -> ${res.status}`);
+		}
+		res = await L.httpRequest(`${sb.urls.crm}/api/people`, {
+			method: 'POST',
+			headers: { Authorization: 'Bearer sandbox-token', 'X-Service-Credential-Id': 'cred-default', 'Content-Type': 'application/json' },
+			body: JSON.stringify({ firstName: 'Katherine', lastName: 'Johnson', emails: [{ value: 'katherine@example.com', type: 'work', isPrimary: true }] }),
+		});
+		const person = await json(res);
+		check(group, res.status < 300 && person && person.id, `person created through the sandbox: ${res.status} ${person && person.id}`);
+
+		let forged;
+		let genuine;
+		if (viaSandbox) {
+			const attempts = await waitFor('two deliveries of the event', async () => {
+				const list = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`));
+				const mine = Array.isArray(list) ? list.filter((d) => d.event === 'peopleCreated' && d.url === productionUrl) : [];
+				return mine.length >= 2 && mine.every((d) => d.status !== undefined) ? mine : undefined;
+			});
+			genuine = attempts.map((d) => d.status);
+			const eventIds = new Set(attempts.map((d) => d.eventId));
+			check(group, eventIds.size === 1 && attempts.every((d) => d.signature === 'good'), `the sandbox delivered one eventId ${attempts.length} times, signed`);
+			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'bad' }) });
+			forged = (await json(res)).status;
+		} else {
+			// A sandbox without event delivery also ignores `ids`: the uri then names the new person by its
+			// position (it is the newest), so that reading it answers that one record, as contract 1 does.
+			const counts = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/counts`));
+			const raw = JSON.stringify({
+				eventId: `e2e-${person.id}-${Date.now()}`,
+				eventCreated: new Date().toISOString(),
+				event: 'peopleCreated',
+				resourceIds: [person.id],
+				uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}&offset=${counts.people - 1}&limit=1`,
+			});
+			const sig = signature(raw, SIGNING_SECRET);
+			genuine = [(await deliver(productionUrl, raw, sig)).status, (await deliver(productionUrl, raw, sig)).status];
+			forged = (await deliver(productionUrl, raw, signature(raw, 'not-the-signing-secret'))).status;
+		}
+		check(group, genuine.length === 2 && genuine.every((s) => s === 200), `both genuine deliveries answered 200 (got ${genuine.join(', ')})`);
+		check(group, forged === 401, `the forged delivery got 401 (got ${forged})`);
+
+		// 4) exactly one execution, with the fetched person
+		await waitFor('the task from the execution', async () => tracker.tasks.length >= 1, 60000).catch(() => undefined);
+		const execs = await waitFor('the execution to finish', async () => {
+			const list = await executions(n8n, cookie, w.id);
+			return list.results.length >= 1 && list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)) ? list : undefined;
+		}, 60000).catch(() => ({ results: [] }));
+		await L.sleep(3000); // room for a wrongly started second execution to show up
+		const final = await executions(n8n, cookie, w.id);
+		check(group, final.results.length === 1, `exactly one execution of the workflow (found ${final.results.length}: ${final.results.map((e) => `${e.id} ${e.mode} ${e.status}`).join(', ')})`);
+		check(group, execs.results.length === 1 && execs.results[0].status === 'success', `the execution succeeded (${execs.results.map((e) => e.status).join(', ')})`);
+		const task = tracker.tasks[0];
+		check(group, tracker.tasks.length === 1, `the task tracker received exactly one task (${tracker.tasks.length})`);
+		check(
+			group,
+			task && task.body && task.body.personId === person.id && task.body.title === 'Welcome call with Katherine Johnson' && task.body.borrowerEmail === 'katherine@example.com',
+			`the task was made from the fetched person: ${JSON.stringify(task && task.body)}`,
+		);
+		const reqs = await sandboxLog(sb);
+		const reads = reqs.filter((q) => q.method === 'GET' && String(q.path || q.url).startsWith('/api/people'));
+		check(group, reads.length === 1 && /^Bearer \S+/.test(String(reads[0].headers && reads[0].headers.authorization)), `the trigger read the person once at the event's uri with a bearer token (${reads.length} GET(s))`);
+	} catch (e) {
+		check(group, false, `trigger scenario: ${e.message}`);
+		if (n8n) console.log(n8n.output().slice(-4000));
+	} finally {
+		if (n8n) await stop(n8n.child);
+		await tracker.close();
+	}
+}
+
+module.exports = { triggerScenario, isTriggerWorkflow, TRIGGER_TYPE };

@@ -1,0 +1,139 @@
+/**
+ * What the sandbox holds: the known credentials (connections) and, per connection, its people,
+ * borrowers, documents and webhooks. Seeded people are shared JSON strings; a connection only
+ * records how many of them it holds.
+ */
+import { SEED_TIME } from './seed';
+import { nowIso, type JsonObject, type RecordKind } from './types';
+
+export interface Connection {
+	/** How many of the seeded people belong to this connection (a prefix of the seeded set). */
+	seededPeople: number;
+	/** People created through POST, as precomputed JSON strings, in creation order. */
+	createdPeople: string[];
+	/** Index into createdPeople by person id. */
+	createdPeopleById: Map<string, number>;
+	borrowers: Map<string, JsonObject>;
+	documents: Map<string, JsonObject>;
+	webhooks: Map<string, JsonObject>;
+	/** Ids of webhooks registered as delivery targets (a PUT with url and event, or addWebhook with both). */
+	deliveryTargets: Set<string>;
+}
+
+export interface CredentialRecord {
+	id: string;
+	createdAt: string;
+	appKey: unknown;
+	label?: string;
+	data: JsonObject;
+}
+
+export function makeBorrower(id: string, fields: JsonObject, at = nowIso()): JsonObject {
+	return { ...fields, id, created: at, updated: at, serviceUpdated: at, originalIds: { los: `los-${id}` }, original: { ...fields } };
+}
+
+export function makeWebhook(id: string, fields: JsonObject): JsonObject {
+	return { id, status: 'active', event: '', url: '', filters: {}, ...fields };
+}
+
+export class Records {
+	readonly credentials = new Map<string, CredentialRecord>();
+	readonly connections = new Map<string, Connection>();
+	counters = { person: 0, document: 0, credential: 0, authRequest: 0 };
+
+	constructor(
+		private readonly initialIds: string[],
+		/** Shared by every reseed. */
+		private readonly seededPeople: string[],
+	) {
+		this.reseed();
+	}
+
+	get defaultCredentialId(): string {
+		return this.initialIds[0];
+	}
+
+	/** Back to the start: the initial connections, each with borrower b-1 and webhook w-1. */
+	reseed(): void {
+		this.credentials.clear();
+		this.connections.clear();
+		for (const id of this.initialIds) {
+			this.credentials.set(id, { id, createdAt: SEED_TIME, appKey: 'sandbox-app', label: `Sandbox connection ${id}`, data: { entitiesToSync: {} } });
+			const connection = this.connection(id);
+			const borrower = { name: 'Sample Borrower', type: 'individual', emails: [{ value: 'borrower@example.test', type: 'home', status: 'Valid', isPrimary: true }] };
+			connection.borrowers.set('b-1', makeBorrower('b-1', borrower, SEED_TIME));
+			// Not a delivery target until a PUT gives it a url and an event (events.ts).
+			connection.webhooks.set('w-1', makeWebhook('w-1', { event: 'peopleCreated', url: 'https://hooks.example.test/w-1', filters: {} }));
+		}
+		this.connection(this.defaultCredentialId).seededPeople = this.seededPeople.length;
+		this.counters = { person: this.seededPeople.length, document: 0, credential: 0, authRequest: 0 };
+	}
+
+	connection(credentialId: string): Connection {
+		if (!this.credentials.has(credentialId)) throw new Error(`unknown credential id '${credentialId}'`);
+		let connection = this.connections.get(credentialId);
+		if (!connection) {
+			connection = { seededPeople: 0, createdPeople: [], createdPeopleById: new Map(), borrowers: new Map(), documents: new Map(), webhooks: new Map(), deliveryTargets: new Set() };
+			this.connections.set(credentialId, connection);
+		}
+		return connection;
+	}
+
+	/** Without credentialId: summed over all connections (for 'credentials': the number of credentials). */
+	count(kind: RecordKind, credentialId?: string): number {
+		if (kind === 'credentials') {
+			return credentialId === undefined ? this.credentials.size : this.credentials.has(credentialId) ? 1 : 0;
+		}
+		const size = (connection: Connection): number =>
+			kind === 'people' ? connection.seededPeople + connection.createdPeople.length : connection[kind].size;
+		if (credentialId !== undefined) {
+			const connection = this.connections.get(credentialId);
+			return connection ? size(connection) : 0;
+		}
+		let total = 0;
+		for (const connection of this.connections.values()) total += size(connection);
+		return total;
+	}
+
+	peopleCount(connection: Connection): number {
+		return connection.seededPeople + connection.createdPeople.length;
+	}
+
+	/** JSON strings of the connection's people in [from, to): seeded ones first, then created ones. */
+	peopleJson(connection: Connection, from: number, to: number): string[] {
+		const end = Math.min(to, this.peopleCount(connection));
+		const out: string[] = [];
+		for (let i = from; i < end; i++) {
+			out.push(i < connection.seededPeople ? this.seededPeople[i] : connection.createdPeople[i - connection.seededPeople]);
+		}
+		return out;
+	}
+
+	/** JSON of the person with this id on the connection, if it holds one (seeded people are p_1, p_2, ...). */
+	personJson(connection: Connection, id: string): string | undefined {
+		const created = connection.createdPeopleById.get(id);
+		if (created !== undefined) return connection.createdPeople[created];
+		const seeded = /^p_([1-9]\d*)$/.exec(id);
+		const index = seeded ? Number(seeded[1]) - 1 : -1;
+		return index >= 0 && index < connection.seededPeople ? this.seededPeople[index] : undefined;
+	}
+
+	addPerson(connection: Connection, id: string, json: string): void {
+		connection.createdPeopleById.set(id, connection.createdPeople.length);
+		connection.createdPeople.push(json);
+	}
+
+	countsJson(): JsonObject {
+		const kinds: RecordKind[] = ['people', 'borrowers', 'documents', 'webhooks'];
+		const byCredential: Record<string, JsonObject> = {};
+		for (const id of this.credentials.keys()) byCredential[id] = Object.fromEntries(kinds.map((kind) => [kind, this.count(kind, id)]));
+		return {
+			people: this.count('people'),
+			credentials: this.count('credentials'),
+			borrowers: this.count('borrowers'),
+			documents: this.count('documents'),
+			webhooks: this.count('webhooks'),
+			byCredential,
+		};
+	}
+}
