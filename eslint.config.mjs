@@ -1,6 +1,5 @@
 // Lint with both n8n rule sets: the verified-community-node rules and the classic node/credential rules.
 import tsParser from '@typescript-eslint/parser';
-import jsoncParser from 'jsonc-eslint-parser';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 
@@ -37,5 +36,9 @@ export default [
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
 	},
-	{ files: ['package.json'], languageOptions: { parser: jsoncParser }, ...classic('community') },
+	// package.json gets the verified-community-node rules too (author, peer dependencies, no runtime
+	// dependencies...) and the classic community rules, parsed the way n8n's own scanner parses it.
+	{ files: ['package.json'], ...communityNodes.configs.recommended },
+	{ files: ['package.json'], ...classic('community') },
+	{ files: ['package.json'], languageOptions: { parser: tsParser } },
 ];

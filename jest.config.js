@@ -7,6 +7,8 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
+	globalSetup: '<rootDir>/test/harness/user-folder.js',
+	globalTeardown: '<rootDir>/test/harness/user-folder-teardown.js',
 	testTimeout: 30000,
 	// fault-injection.test.ts runs its real-time waits side by side, each on its own sandbox.
 	maxConcurrency: 16,

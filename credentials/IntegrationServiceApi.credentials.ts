@@ -1,5 +1,6 @@
 import { createHmac } from 'crypto';
 import type {
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -43,19 +44,38 @@ function requireValue(credentials: ICredentialDataDecryptedObject, field: string
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new Error(`The Integration Service credential has no ${label}; fill it in the credential.`);
 	}
-	if (/[\r\n\0]/.test(value)) {
+	if (value.includes('\r') || value.includes('\n') || value.includes('\0')) {
 		throw new Error(`The Integration Service credential's ${label} contains a line break; paste it again.`);
 	}
 	return value.trim();
 }
 
-/** The token is only ever sent to http(s) URLs: a typo such as "ftp://" or "crm.example.com" fails here. */
+/**
+ * The token is only ever sent to http(s) URLs without user:password@ (a typo such as "ftp://" or
+ * "crm.example.com" fails here, and a password in a URL is never sent or shown).
+ */
 function assertHttpTarget(requestOptions: IHttpRequestOptions): void {
 	const target = `${requestOptions.baseURL ?? ''}${requestOptions.url ?? ''}`;
 	if (!/^https?:\/\//i.test(target)) {
 		throw new Error(
 			'The Integration Service host URLs must start with http:// or https:// (check the four host fields of the credential).',
 		);
+	}
+	if (/^https?:\/\/[^/?#]*@/i.test(target)) {
+		throw new Error('The Integration Service host URLs must not contain a user name or password (user:password@).');
+	}
+}
+
+/** n8n's request helper strips CR/LF from header values and would send another ID: refuse it instead. */
+function assertHeaderSafe(requestOptions: IHttpRequestOptions): void {
+	for (const [name, value] of Object.entries(requestOptions.headers ?? {})) {
+		const text = String(value);
+		for (let index = 0; index < text.length; index++) {
+			const code = text.charCodeAt(index);
+			if (code < 0x20 || code === 0x7f) {
+				throw new Error(`The Integration Service credential's ${name === 'X-Service-Credential-Id' ? 'Default Credential ID' : name} contains a line break or another control character.`);
+			}
+		}
 	}
 }
 
@@ -69,8 +89,7 @@ export class IntegrationServiceApi implements ICredentialType {
 		dark: 'file:../icons/integrationService.dark.svg',
 	};
 
-	documentationUrl =
-		'https://github.com/integration-service/n8n-nodes-integration-service#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-integration-service';
 
 	properties: INodeProperties[] = [
 		{
@@ -181,6 +200,7 @@ export class IntegrationServiceApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		assertHttpTarget(requestOptions);
+		assertHeaderSafe(requestOptions);
 		const token =
 			credentials.authentication === 'clientCredentials'
 				? signServiceToken(
@@ -195,7 +215,11 @@ export class IntegrationServiceApi implements ICredentialType {
 		};
 	}
 
-	// Lists one person on the CRM host: proves the host, the token and the credential ID together.
+	/**
+	 * Lists one person on the CRM host: proves the host, the token and the credential ID together. A
+	 * redirect is not followed (the token stays on the host named here), and an answer that is not the
+	 * people list (a login page, another service) fails the test instead of passing it.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.crmUrl.replace(/\\/+$/, "")}}',
@@ -203,6 +227,26 @@ export class IntegrationServiceApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 			headers: { 'X-Service-Credential-Id': '={{$credentials.credentialId}}' },
+			disableFollowRedirect: true,
 		},
+		// n8n's tester applies both kinds of rule from one list (status codes on failure, the body on success);
+		// its type allows only one kind per list, hence the assertion.
+		rules: [
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The CRM host answered with a redirect (HTTP ${value}); redirects are not followed with your token. Enter the final address as CRM Host URL.`,
+				},
+			})),
+			{ type: 'responseCode', properties: { value: 401, message: 'The CRM host refused the token (HTTP 401): it is invalid or expired' } },
+			{ type: 'responseCode', properties: { value: 403, message: 'The token is not allowed to read people for this Default Credential ID (HTTP 403)' } },
+			{ type: 'responseCode', properties: { value: 404, message: 'The CRM host has no people list at /api/people (HTTP 404): check the CRM Host URL' } },
+			{ type: 'responseCode', properties: { value: 409, message: "The connected system's data is not ready yet (HTTP 409): try again in a minute" } },
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'people', value: undefined, message: 'The CRM Host URL answered, but not with the people list: it does not look like the Integration Service (a login page or another service?)' },
+			},
+		] as IAuthenticateRuleResponseCode[],
 	};
 }

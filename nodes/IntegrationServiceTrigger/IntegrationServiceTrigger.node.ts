@@ -22,8 +22,9 @@ import {
 	eventSelected,
 	MAX_BODY_BYTES,
 	parseEvent,
-	recentIds,
 	recordsOf,
+	claimEvent,
+	releaseEvent,
 	rememberId,
 	SIGNATURE_HEADER,
 	signatureMatches,
@@ -231,32 +232,37 @@ export class IntegrationServiceTrigger implements INodeType {
 		}
 
 		const staticData = this.getWorkflowStaticData('node');
-		if (recentIds(staticData).includes(event.eventId)) {
+		const triggerKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+		if (!claimEvent(triggerKey, staticData, event.eventId)) {
 			return answer(200, { received: true, started: false, reason: 'duplicate eventId' });
 		}
-
-		let items: INodeExecutionData[] = [{ json: event }];
-		const fetch = this.getNodeParameter('fetchRecords', true) as boolean;
-		if (fetch && !/Deleted$/.test(event.event)) {
-			if (typeof event.uri !== 'string' || event.uri === '') {
-				return answer(400, { error: 'The event has no "uri" to fetch its records from' });
+		// Until the workflow starts, the claim is given back on any way out (a refused uri, a failed read),
+		// so the service's next delivery of this event can still start it.
+		let started = false;
+		try {
+			let items: INodeExecutionData[] = [{ json: event }];
+			const fetch = this.getNodeParameter('fetchRecords', true) as boolean;
+			if (fetch && !/Deleted$/.test(event.event)) {
+				if (typeof event.uri !== 'string' || event.uri === '') {
+					return answer(400, { error: 'The event has no "uri" to fetch its records from' });
+				}
+				const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+				const host = hostOfUrl(credentials, event.uri);
+				if (!host) {
+					return answer(422, {
+						error: `The event's uri is on ${originOf(event.uri)}, which is none of the credential's hosts; it is not read with your token`,
+					});
+				}
+				const records = await fetchRecords(this, host, event.uri);
+				// No record left (deleted since): the event itself starts the workflow, so nothing is lost silently.
+				if (records.length > 0) items = records.map((json) => ({ json }));
 			}
-			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
-			const host = hostOfUrl(credentials, event.uri);
-			if (!host) {
-				return answer(422, {
-					error: `The event's uri is on ${originOf(event.uri)}, which is none of the credential's hosts; it is not read with your token`,
-				});
-			}
-			const records = await fetchRecords(this, host, event.uri);
-			// No record left (deleted since): the event itself starts the workflow, so nothing is lost silently.
-			if (records.length > 0) items = records.map((json) => ({ json }));
+			rememberId(staticData, event.eventId);
+			started = true;
+			return { workflowData: [items] };
+		} finally {
+			if (!started) releaseEvent(triggerKey, event.eventId);
 		}
-
-		// Remembered only once the items are ready: if fetching failed, n8n answers 5xx and the redelivery may
-		// succeed; remembered before the answer, which is when n8n saves the static data.
-		rememberId(staticData, event.eventId);
-		return { workflowData: [items] };
 	}
 }
 

@@ -79,8 +79,35 @@ export function recentIds(staticData: IDataObject): string[] {
 }
 
 /**
- * Remembers an event ID, dropping the oldest beyond the capacity. The list is assigned anew (not
- * pushed to) so that n8n sees the static data changed and saves it.
+ * Recent event IDs per trigger (workflow and node) in this n8n process, oldest first. The static data
+ * alone is not enough: n8n 2.41 builds a second Workflow from the same static data when it starts the
+ * execution, which clears its "changed" mark, so a webhook's change is saved only while the static
+ * data was empty (the first event). This memory also makes check-and-claim atomic within the process,
+ * so concurrent deliveries of one event start one execution.
+ */
+const claimedInProcess = new Map<string, Set<string>>();
+
+/**
+ * Claims an event for one execution: false when the trigger has seen it (in this process or in the
+ * static data saved by an earlier one). Claimed synchronously, before anything is awaited.
+ */
+export function claimEvent(triggerKey: string, staticData: IDataObject, eventId: string): boolean {
+	let claimed = claimedInProcess.get(triggerKey);
+	if (!claimed) claimedInProcess.set(triggerKey, (claimed = new Set()));
+	if (claimed.has(eventId) || recentIds(staticData).includes(eventId)) return false;
+	claimed.add(eventId);
+	if (claimed.size > DEDUP_CAPACITY) claimed.delete(claimed.values().next().value as string);
+	return true;
+}
+
+/** Gives a claim back when the event could not start the workflow, so the service's retry can. */
+export function releaseEvent(triggerKey: string, eventId: string): void {
+	claimedInProcess.get(triggerKey)?.delete(eventId);
+}
+
+/**
+ * Remembers an event ID in the static data too (kept across restarts where n8n saves it), dropping
+ * the oldest beyond the capacity. The list is assigned anew so n8n sees the static data changed.
  */
 export function rememberId(staticData: IDataObject, eventId: string): void {
 	const ids = recentIds(staticData).filter((id) => id !== eventId);

@@ -194,6 +194,16 @@ async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }
 			await plus.waitFor({ timeout: 20000 });
 			await plus.click();
 			await search.waitFor();
+			// Findable by what users type (codex aliases): each search must list the node.
+			for (const term of ['crm', 'mortgage']) {
+				await search.fill(term);
+				const found = await page
+					.locator('[data-test-id="node-creator-node-item"]', { hasText: NODE_DISPLAY_NAME })
+					.first()
+					.waitFor({ timeout: 10000 })
+					.then(() => true, () => false);
+				check('editor', found, `the node creator's search for "${term}" lists "${NODE_DISPLAY_NAME}"`);
+			}
 			await search.fill(NODE_DISPLAY_NAME);
 			const item = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]', { hasText: NODE_DISPLAY_NAME }).first();
 			const actions = page.locator('[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]');

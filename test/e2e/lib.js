@@ -3,7 +3,7 @@
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-integration-service';
@@ -123,16 +123,26 @@ function runN8n(inst, env, args, { timeoutMs = 180000 } = {}) {
 	});
 }
 
-/** Copies package.json + dist/ into <userFolder>/.n8n/nodes/node_modules/<package>, like a user's install. */
+/**
+ * Installs the package into <userFolder>/.n8n/nodes/node_modules/<package>, like a user's install: from
+ * the tarball `npm pack` made when E2E_TARBALL names one (what the registry would serve; the package has
+ * no dependencies, so unpacking it is all npm would do), else package.json + dist/ of the working tree.
+ */
 function installPackageInto(userFolder) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-	fs.copyFileSync(path.join(REPO, 'package.json'), path.join(target, 'package.json'));
-	fs.cpSync(path.join(REPO, 'dist'), path.join(target, 'dist'), { recursive: true });
-	if (fs.existsSync(path.join(REPO, 'index.js'))) fs.copyFileSync(path.join(REPO, 'index.js'), path.join(target, 'index.js'));
+	const tarball = process.env.E2E_TARBALL;
+	if (tarball) {
+		const r = spawnSync('tar', ['-xzf', path.resolve(tarball), '-C', target, '--strip-components=1']);
+		if (r.status !== 0) throw new Error(`could not unpack ${tarball}: ${r.stderr}`);
+	} else {
+		fs.copyFileSync(path.join(REPO, 'package.json'), path.join(target, 'package.json'));
+		fs.cpSync(path.join(REPO, 'dist'), path.join(target, 'dist'), { recursive: true });
+		if (fs.existsSync(path.join(REPO, 'index.js'))) fs.copyFileSync(path.join(REPO, 'index.js'), path.join(target, 'index.js'));
+	}
+	const pkg = JSON.parse(fs.readFileSync(path.join(target, 'package.json'), 'utf8'));
 	// What n8n's community-package installer leaves behind: a package.json listing the package.
 	fs.writeFileSync(
 		path.join(nodesDir, 'package.json'),

@@ -338,7 +338,7 @@ async function main() {
 	// 3) user folder with our package
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	const target = L.installPackageInto(userFolder);
-	log(`user folder ${userFolder}; package copied to ${path.relative(userFolder, target)}`);
+	log(`user folder ${userFolder}; package ${process.env.E2E_TARBALL ? `installed from the packed tarball ${path.basename(process.env.E2E_TARBALL)}` : 'copied'} to ${path.relative(userFolder, target)}`);
 	const env = L.n8nEnv(inst, userFolder);
 
 	// 4) credential + workflows

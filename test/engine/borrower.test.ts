@@ -174,7 +174,7 @@ describe('borrower › update', () => {
 		[
 			'a Credential ID with a line break',
 			{ borrowerId: 'b-1', updateFields: { name: 'x' }, credentialId: '={{ "cred-default\\r\\nX-Evil: 1" }}' },
-			'Credential ID: contains a line break or another control character (item 0)',
+			'Connection ID: contains a line break or another control character (item 0)',
 		],
 	])('%s is an input error naming the field, and nothing is sent', async (_case, parameters, message) => {
 		const result = await updateBorrower({ parameters });

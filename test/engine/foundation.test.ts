@@ -162,7 +162,7 @@ describe('credential-id header', () => {
 			parameters: { ...createAda, credentialId: 'cred-default\r\nX-Injected: 1' },
 			credentials: sandboxCredentials(sandbox),
 		});
-		expectInputError(sandbox, result, 'Credential ID: contains a line break or another control character (item 0)');
+		expectInputError(sandbox, result, 'Connection ID: contains a line break or another control character (item 0)');
 	});
 });
 

@@ -360,11 +360,16 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		executeData,
 		[],
 	);
+	// As n8n's CredentialsTester: status-code rules when the request failed, body rules when it succeeded.
+	const rules = (credentialType.test.rules ?? []) as Array<{ type: string; properties: { value: unknown; message: string; key?: string } }>;
+	let response: INodeExecutionData[][] | null | undefined;
 	try {
-		await new RoutingNode(context, testNodeType, decrypted).runNode();
+		response = await new RoutingNode(context, testNodeType, decrypted).runNode();
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
 		if (cause?.response) {
+			const rule = rules.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === cause.response!.status);
+			if (rule) return { status: 'Error', message: rule.properties.message };
 			return {
 				status: 'Error',
 				message: cause.response.statusText || `Received HTTP status code: ${cause.response.status}`,
@@ -372,6 +377,12 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		}
 		if (cause?.code) return { status: 'Error', message: cause.code };
 		return { status: 'Error', message: (error as Error).message };
+	}
+	const body = response?.[0]?.[0]?.json ?? {};
+	for (const rule of rules) {
+		if (rule.type === 'responseSuccessBody' && (body as Record<string, unknown>)[rule.properties.key!] === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

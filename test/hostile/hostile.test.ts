@@ -8,7 +8,7 @@ import { createGzip } from 'zlib';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, type RunResult } from '../harness/engine';
+import { runNode, testCredential, type RunResult } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { refusingOrigin, sendJson, startHostile, type HostileServer } from './server';
 
@@ -464,5 +464,50 @@ describe('a record is an object', () => {
 		expect(result.items[0].json.error).toBe(
 			'The service answered HTTP 201 with a JSON list where a record was expected: [{"id":"p_1"},{"id":"p_2"}] (not sent twice: the service may already have processed it; check before running it again) (item 0)',
 		);
+	});
+});
+
+describe('the credential test fails on anything but the people list', () => {
+	const html = '<!doctype html><html><head><title>Sign in</title></head><body><form>Password</form></body></html>';
+	const cases: Array<[string, (res: import('http').ServerResponse) => void, RegExp]> = [
+		['an HTML login page (200)', (res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end(html); }, /not with the people list/],
+		['JSON of the wrong shape (200)', (res) => sendJson(res, 200, { ok: true }), /not with the people list/],
+		['a redirect to another origin', (res) => sendJson(res, 302, {}, { Location: `${elsewhere.origin}/api/people?limit=1` }), /redirect \(HTTP 302\); redirects are not followed/],
+		['401', (res) => sendJson(res, 401, { error: 'expired' }), /refused the token \(HTTP 401\): it is invalid or expired/],
+		['403', (res) => sendJson(res, 403, { error: 'no' }), /not allowed .* \(HTTP 403\)/],
+		['409', (res) => sendJson(res, 409, { error: 'syncing' }), /not ready yet \(HTTP 409\)/],
+	];
+	for (const [label, answer, message] of cases) {
+		test(`${label}: the test fails with its own message, nothing reaches another origin`, async () => {
+			service.script((_request, res) => answer(res));
+			const result = await testCredential(credentials());
+
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(message);
+			expect(elsewhere.received).toHaveLength(0);
+			expect(JSON.stringify(result)).not.toContain(TOKEN);
+		});
+	}
+
+	test('the real people list passes (the control case)', async () => {
+		service.script((_request, res) => sendJson(res, 200, { _metadata: { total: 1 }, people: people('p1') }));
+		await expect(testCredential(credentials())).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(service.received[0].headers['x-service-credential-id']).toBe('cred-hostile');
+	});
+
+	test('a Default Credential ID with CR/LF fails the test and nothing is sent (n8n would strip it and send another ID)', async () => {
+		service.script((_request, res) => sendJson(res, 200, { people: [] }));
+		const result = await testCredential(credentials('accessToken', { credentialId: 'cred-hostile\r\nX-Injected: 1' }));
+
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/Default Credential ID contains a line break/) });
+		expect(service.received).toHaveLength(0);
+	});
+
+	test('a host URL with user:password fails the test, is never contacted, and the password is not shown', async () => {
+		const result = await testCredential(credentials('accessToken', { crmUrl: service.origin.replace('http://', 'http://admin:pa55word-xyz@') }));
+
+		expect(result.status).toBe('Error');
+		expect(JSON.stringify(result)).not.toContain('pa55word');
+		expect(service.received).toHaveLength(0);
 	});
 });

@@ -53,9 +53,9 @@ const CASES: BadCase[] = [
 	{ op: 'person.create', set: { additionalFields: { contactTypes: V } }, good: 'lead, client', bad: { kind: 'lead' }, error: 'Contact Types: must be a list of text values, got an object' },
 	{ op: 'person.create', set: { additionalFields: { tags: V } }, good: ['vip'], bad: [{ tag: 'vip' }], error: 'Tags: must contain only text values' },
 	{ op: 'person.create', set: { additionalFields: { communicationsConsent: { email: V } } }, good: false, bad: 'maybe', error: 'Communications Consent › Email: must be true or false, got "maybe"' },
-	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\r\nX-Injected: 1', error: 'Credential ID: contains a line break or another control character' },
-	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\u0000', error: 'Credential ID: contains a line break or another control character' },
-	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: { id: 'cred-other' }, error: 'Credential ID: must be text, not an object or a list' },
+	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\r\nX-Injected: 1', error: 'Connection ID: contains a line break or another control character' },
+	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\u0000', error: 'Connection ID: contains a line break or another control character' },
+	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: { id: 'cred-other' }, error: 'Connection ID: must be text, not an object or a list' },
 	// Person › Get Many
 	{ op: 'person.getAll', set: { limit: V }, good: 5, bad: 'ten', error: 'Limit: must be a number, got "ten"' },
 	{ op: 'person.getAll', set: { limit: V }, good: 5, bad: 0, error: 'Limit: must be at least 1, got 0' },
@@ -64,7 +64,7 @@ const CASES: BadCase[] = [
 	{ op: 'person.getAll', set: { returnAll: V }, good: false, bad: 'maybe', error: 'Return All: must be true or false, got "maybe"' },
 	{ op: 'person.getAll', set: { options: { queryParameters: { parameters: [{ name: V, value: 'Lead' }] } } }, good: 'stage', bad: 'offset', error: 'Options › Query Parameters › offset: cannot be set here: paging sets limit, offset, next itself (use Return All, Limit and Page Size instead)' },
 	{ op: 'person.getAll', set: { options: { queryParameters: { parameters: [{ name: 'stage', value: V }] } } }, good: 'Lead', bad: '', error: 'Options › Query Parameters › stage: has no value' },
-	{ op: 'person.getAll', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\n', error: 'Credential ID: contains a line break or another control character' },
+	{ op: 'person.getAll', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\n', error: 'Connection ID: contains a line break or another control character' },
 	// Authorization Link › Create
 	{ op: 'authorizationLink.create', set: { appKey: V }, good: 'my-app', bad: '', error: 'App Key: is required but empty' },
 	{ op: 'authorizationLink.create', set: { appKey: V }, good: 'my-app', bad: '   ', error: 'App Key: is required but empty' },
@@ -91,7 +91,7 @@ const CASES: BadCase[] = [
 	{ op: 'borrower.update', set: { updateFields: { bio: V } }, good: '{"maritalStatus": "married"}', bad: '[]', error: 'Update Fields › Bio: must be a JSON object like {"key": "value"}, got a list' },
 	{ op: 'borrower.update', set: { updateFields: { bio: V } }, good: '{}', bad: "{'single': 'quotes'}", error: 'Update Fields › Bio: is not valid JSON (…' },
 	{ op: 'borrower.update', set: { updateFields: { phones: { values: [{ value: V, type: 'mobile' }] } } }, good: '+1 555 0100', bad: ' ', error: 'Update Fields › Phones › entry 1: has no value' },
-	{ op: 'borrower.update', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\r\n', error: 'Credential ID: contains a line break or another control character' },
+	{ op: 'borrower.update', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\r\n', error: 'Connection ID: contains a line break or another control character' },
 	// Document › Create
 	docRequired('name', 'Name'),
 	docRequired('category', 'Category'),
@@ -107,14 +107,14 @@ const CASES: BadCase[] = [
 	{ op: 'document.create', set: { additionalFields: { signedBy: V } }, good: '[]', bad: '[1, 2]', error: 'Additional Fields › Signed By: must be a JSON list of objects like [{"key": "value"}], got a list' },
 	{ op: 'document.create', set: { additionalFields: { signedBy: V } }, good: '[]', bad: '[{', error: 'Additional Fields › Signed By: is not valid JSON (…' },
 	{ op: 'document.create', set: { additionalFields: { isSigned: V } }, good: true, bad: 'yes', error: 'Additional Fields › Is Signed: must be true or false, got "yes"' },
-	{ op: 'document.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\u007f', error: 'Credential ID: contains a line break or another control character' },
+	{ op: 'document.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\u007f', error: 'Connection ID: contains a line break or another control character' },
 	// Webhook › Update
 	{ op: 'webhook.update', set: { webhookId: V }, good: 'w-1', bad: '', error: 'Webhook ID: is required but empty' },
 	{ op: 'webhook.update', set: { webhookId: V }, good: 'w-1', bad: '..', error: 'Webhook ID: ".." is not a valid ID' },
 	{ op: 'webhook.update', set: { updateFields: { url: V } }, good: 'https://example.test/h', bad: '', error: 'Update Fields: add at least one field' },
 	{ op: 'webhook.update', set: { updateFields: { filters: V } }, good: '{"stage": "Lead"}', bad: '[]', error: 'Update Fields › Filters: must be a JSON object like {"key": "value"}, got a list' },
 	{ op: 'webhook.update', set: { updateFields: { filters: V } }, good: '{}', bad: 'stage=Lead', error: 'Update Fields › Filters: is not valid JSON (…' },
-	{ op: 'webhook.update', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\rX: 1', error: 'Credential ID: contains a line break or another control character' },
+	{ op: 'webhook.update', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\rX: 1', error: 'Connection ID: contains a line break or another control character' },
 	// Request Options (read for the first item)
 	{ op: 'person.create', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 'many', error: 'Request Options › Max Attempts: must be a number, got "many"' },
 	{ op: 'borrower.update', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 0, error: 'Request Options › Max Attempts: must be between 1 and 20, got 0' },

@@ -3,9 +3,9 @@
  * at debug level here and every line it writes during failing and succeeding runs is searched for the
  * token, the client secret and any bearer header.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
-import { join } from 'path';
+import { dirname, join } from 'path';
 
 // n8n's logger writes to a file here, at debug level, so what it logs can be read back whatever jest
 // does with the console.
@@ -20,6 +20,7 @@ import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started));
+afterAll(() => rmSync(dirname(logFile), { recursive: true, force: true }));
 
 test('no secret reaches n8n’s logs, whether requests fail or succeed', async () => {
 	const token = 'secret-token-0123456789';

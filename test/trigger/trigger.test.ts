@@ -148,7 +148,7 @@ describe('signature', () => {
 	});
 
 	test('Access Token mode without a Webhook Signing Secret refuses every delivery and says why', async () => {
-		const trigger = await receiver({}, sandboxCredentials(sandbox));
+		const trigger = await receiver({}, sandboxCredentials(sandbox, { signingSecret: '' }));
 		const body = eventBody();
 
 		const delivery = await trigger.deliver(body, signed(body));
@@ -218,6 +218,24 @@ describe('deduplication', () => {
 		expect((await trigger.deliver(remembered, signed(remembered))).workflowData).toBeUndefined();
 		const forgotten = eventBody({ eventId: 'old-0' });
 		expect((await trigger.deliver(forgotten, signed(forgotten))).workflowData).toBeDefined();
+	});
+
+	test('concurrent deliveries of one eventId start one execution (claimed before the records are read)', async () => {
+		const trigger = await receiver({ fetchRecords: true });
+		const person = await createPerson('Concurrent');
+		const body = eventBody({ resourceIds: [person.id], uri: `${sandbox.urls.crm}/api/people?ids=${String(person.id)}` });
+
+		// Reading the records takes a while, so all four are in the trigger at once; sent straight to the webhook
+		// URL, each loads the static data as stored before any of them answered (as n8n does).
+		sandbox.inject({ delayMs: 300, match: { host: 'crm', method: 'GET' }, count: 4 });
+		const answers = await Promise.all(
+			Array.from({ length: 4 }, async () => await fetch(trigger.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...signed(body) }, body })),
+		);
+
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+		expect(trigger.started).toHaveLength(1);
+		// One read of the records: the other three were answered as duplicates before reading anything.
+		expect(sandbox.requests.filter((request) => request.method === 'GET')).toHaveLength(1);
 	});
 
 	test('a forged delivery with a known eventId changes nothing: the genuine event still starts once', async () => {

@@ -7,17 +7,18 @@ import { optionalText } from '../helpers/validation';
  * users' connections (decisions.md). Shown for the resources on the CRM, LOS and calendar hosts.
  */
 export const credentialIdOverride: INodeProperties = {
-	displayName: 'Credential ID',
+	// Not "Credential ID": next to n8n's credential picker and the Credential resource that would mean three things.
+	displayName: 'Connection ID',
 	name: 'credentialId',
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.credentialId }}',
 	description:
-		"Which connected system this call reads or writes (sent in a request header). Leave empty to use the Default Credential ID of the credential; use an expression to pick one per item.",
+		"Which connected system this call reads or writes: the service's credential ID, sent in a request header. Leave empty to use the Default Credential ID of the n8n credential; use an expression to pick one per item.",
 	displayOptions: { show: { resource: ['person', 'borrower', 'document', 'webhook'] } },
 };
 
 /** The item's Credential ID override, or undefined for the credential's default. */
 export function credentialIdOverrideFor(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return optionalText(ctx, itemIndex, 'Credential ID', ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''));
+	return optionalText(ctx, itemIndex, 'Connection ID', ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''));
 }

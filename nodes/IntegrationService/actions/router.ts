@@ -52,6 +52,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		settings = readRequestOptions(this);
 	} catch (failure) {
+		// Node-wide options are read for the first item (an expression sees that item).
+		tagWithItem(failure, 0);
 		const error = asNodeError(this, failure, 0);
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * An error in the node's input: it names the field and the item, and is thrown before anything is
- * sent, so a bad item never reaches the service.
+ * An error in the node's input: it names the field (the router adds the item), and is thrown before
+ * anything is sent, so a bad item never reaches the service.
  */
 export function inputError(
 	ctx: IExecuteFunctions,
@@ -12,14 +12,23 @@ export function inputError(
 	problem: string,
 	description?: string,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field}: ${problem} (item ${itemIndex})`, {
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
 		itemIndex,
 		description,
 	});
 }
 
-// Control characters (CR/LF included) in a header value would let an input split or forge headers.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/**
+ * Control characters (CR/LF included) in a header value would let an input split or forge headers.
+ * Checked by code point rather than a control-character regex, which linters rightly flag.
+ */
+export function hasControlCharacter(value: string): boolean {
+	for (let index = 0; index < value.length; index++) {
+		const code = value.charCodeAt(index);
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+	return false;
+}
 
 export function assertHeaderSafe(
 	ctx: IExecuteFunctions,
@@ -27,7 +36,7 @@ export function assertHeaderSafe(
 	field: string,
 	value: string,
 ): void {
-	if (CONTROL_CHARACTERS.test(value)) {
+	if (hasControlCharacter(value)) {
 		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
 	}
 }
@@ -60,7 +69,7 @@ export function optionalText(
 	return String(value);
 }
 
-/** An ID that becomes one path segment: required, and never "." or ".." (which would change the path). */
+/** An ID that becomes one path segment: required and header-safe (the transport refuses "." and ".."). */
 export function requireId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -68,10 +77,7 @@ export function requireId(
 	value: unknown,
 ): string {
 	const id = requireText(ctx, itemIndex, field, value).trim();
-	if (id === '.' || id === '..') {
-		throw inputError(ctx, itemIndex, field, `"${id}" is not a valid ID`);
-	}
-	if (CONTROL_CHARACTERS.test(id)) {
+	if (hasControlCharacter(id)) {
 		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
 	}
 	return id;
@@ -178,4 +184,24 @@ export function toStringList(
 			return String(entry).trim();
 		})
 		.filter((entry) => entry !== '');
+}
+
+/** A whole number within bounds, from a number parameter or from text given by an expression. */
+export function toWholeNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	min: number,
+	max?: number,
+): number {
+	const number = toNumber(ctx, itemIndex, field, value);
+	if (!Number.isInteger(number)) {
+		throw inputError(ctx, itemIndex, field, `must be a whole number, got ${number}`);
+	}
+	if (number < min || (max !== undefined && number > max)) {
+		const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
+		throw inputError(ctx, itemIndex, field, `must be ${range}, got ${number}`);
+	}
+	return number;
 }

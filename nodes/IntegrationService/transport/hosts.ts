@@ -56,7 +56,7 @@ export function endpointUrl(base: string, path: readonly PathSegment[]): { url: 
 		const encoded = encodePathSegment(value);
 		if (encoded === undefined) {
 			const field = typeof segment === 'string' ? 'ID' : segment.field;
-			return { refused: value.trim() === '' ? `${field}: is required but empty` : `${field}: "${value}" cannot be used as an ID` };
+			return { refused: value.trim() === '' ? `${field}: is required but empty` : `${field}: "${value}" is not a valid ID` };
 		}
 		parts.push(encoded);
 	}

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
 import { formatSeconds } from './errors';
+import { hasControlCharacter } from '../helpers/validation';
 import { sendAttempt } from './attempt';
 import type { PathSegment, ServiceHost } from './hosts';
 import { endpointUrl, hostBaseUrl, HOSTS_WITH_CREDENTIAL_ID, sameOriginUrl } from './hosts';
@@ -64,12 +65,12 @@ function credentialIdHeader(credentials: IDataObject, request: ServiceRequest): 
 	const override = (request.credentialId ?? '').trim();
 	const value = override !== '' ? request.credentialId ?? '' : String(credentials.credentialId ?? '');
 	// Checked before trimming: n8n's request helper would silently strip CR/LF and send another ID.
-	if (/[\u0000-\u001f\u007f]/.test(value)) {
-		const field = override !== '' ? 'Credential ID' : "The credential's Default Credential ID";
+	if (hasControlCharacter(value)) {
+		const field = override !== '' ? 'Connection ID' : "The credential's Default Credential ID";
 		return { refused: `${field}: contains a line break or another control character` };
 	}
 	if (value.trim() === '') {
-		return { refused: 'Credential ID: empty; set a Default Credential ID in the credential or a Credential ID on the node' };
+		return { refused: 'Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node' };
 	}
 	return { value: value.trim() };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, toBoolean, toNumber } from '../../helpers/validation';
+import { inputError, toBoolean, toWholeNumber } from '../../helpers/validation';
 import { credentialIdOverrideFor } from '../common.descriptions';
 import type { ServiceRun } from '../../transport';
 import { serviceRequestPages } from '../../transport';
@@ -95,26 +95,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['person'], operation: ['getAll'] } },
 	properties,
 );
-
-/** A whole number within bounds, from a number parameter or from text given by an expression. */
-function toWholeNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-	min: number,
-	max?: number,
-): number {
-	const number = toNumber(ctx, itemIndex, field, value);
-	if (!Number.isInteger(number)) {
-		throw inputError(ctx, itemIndex, field, `must be a whole number, got ${number}`);
-	}
-	if (number < min || (max !== undefined && number > max)) {
-		const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
-		throw inputError(ctx, itemIndex, field, `must be ${range}, got ${number}`);
-	}
-	return number;
-}
 
 /** The Query Parameters option as a query object; names are checked before anything is sent. */
 function toQuery(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): IDataObject {
