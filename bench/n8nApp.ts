@@ -1,108 +1,82 @@
 /**
- * The same Get Many, Return All of the sandbox's people, in the REAL n8n application that the
- * end-to-end test installs (test/e2e/install-n8n.js; Node 24 and n8n 2.41.1 in
- * `${N8N_E2E_CACHE:-~/.cache/n8n-nodes-integration-service/e2e}`), run with `n8n execute`:
- *
- *  - n8n's own HTTP Request node (v4.2) with its pagination option (Next URL from
- *    `_metadata.nextLink`, complete when there is none), then Split Out `people` (one item per person);
- *  - our node (Person › Get Many, Return All) from the built package, placed in the user folder the
- *    way a user's install does.
- *
- * `n8n execute --rawOutput` prints the whole run data of the workflow it runs. So each listing runs in
- * a sub-workflow (Execute Workflow Trigger → list → Summarize count), called by a small parent workflow
- * (Manual Trigger → Execute Workflow "Warm-up" → Execute Workflow "Measured"); the parent's output is a
- * few kB: the count of people and the timing of each Execute Workflow node. The warm-up lists 5 pages
- * of 50 people, so the measured listing is the one whose requests ask for `limit=100`.
- * In the CLI's execution mode n8n 2.41 runs only a sub-workflow's published version, so the four
- * sub-workflows are published with `n8n publish:workflow` after the import (one n8n start each, about
- * 35 s of set-up in all), and N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false makes n8n read that version
- * from the workflow itself (the service's own table is filled only by a running server). Inline
- * ("Define Below") sub-workflows are not an option: n8n refuses them our credential in the CLI.
- * BENCH_N8N_KEEP=1 keeps the temporary n8n user folder and the output of each `n8n execute`.
- *
- * The timing that excludes n8n's start-up comes from the sandbox's request log, polled every 25 ms
- * while n8n runs: the first and the last `limit=100` request bracket the listing (the last page's
- * latency and parsing are not in the bracket: about 1/500 of it). The wall time of `n8n execute` and
- * the Execute Workflow node's own time (listing + Split Out + Summarize) are reported next to it.
+ * Drives the real n8n application (the install `npm run test:e2e` uses, test/e2e/install-n8n.js):
+ * a temporary user folder with our package and the floor package in its nodes directory (as a user's
+ * community-package install leaves them), the credentials and workflows imported with n8n's CLI, then
+ * `n8n execute` of a parent workflow per measurement, watched from outside: CPU time and memory of the
+ * n8n process from /proc, and optionally a V8 CPU profile (--cpu-prof).
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'fs';
-import http from 'http';
+import { spawn, spawnSync } from 'child_process';
+import { closeSync, copyFileSync, existsSync, openSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import os from 'os';
 import { join } from 'path';
-import { performance } from 'perf_hooks';
 
 import type { SandboxInfo } from './common';
-import { control, packageRoot } from './common';
+import { packageRoot } from './common';
 import { sandboxCredential } from '../test/sandbox/credential';
+import { CREDENTIALS, type Contender, type CredentialRef, measuredName, subWorkflow, subWorkflowId } from './workflows';
 
-/** What test/e2e/install-n8n.js `paths()` returns (the parts used here). */
+/** Another sandbox the workflows reach with their own credential of our type. */
+export interface OtherSandbox {
+	ref: CredentialRef;
+	info: SandboxInfo;
+}
+
 interface InstallPaths {
 	root: string;
 	nodeBin: string;
 	nodeBinDir: string;
 	n8nMain: string;
+	appDir: string;
 }
 
 interface InstallModule {
-	isInstalled(p?: InstallPaths): boolean;
 	paths(): InstallPaths;
+	isInstalled(p: InstallPaths): boolean;
+	ensureInstalled(options: { log?: (m: string) => void; browser?: boolean }): Promise<InstallPaths>;
 	PINS: { n8n: string; node: string };
-}
-
-interface RunResult {
-	code: number | null;
-	stdout: string;
-	stderr: string;
-	ms: number;
 }
 
 interface E2eLib {
 	PACKAGE_NAME: string;
-	NODE_TYPE: string;
-	CREDENTIAL_TYPE: string;
-	freePort(count?: number): Promise<number>;
-	n8nEnv(inst: InstallPaths, userFolder: string, extra?: Record<string, string>): NodeJS.ProcessEnv & { N8N_USER_FOLDER: string };
-	runN8n(inst: InstallPaths, env: NodeJS.ProcessEnv, args: string[], opts?: { timeoutMs?: number }): Promise<RunResult>;
+	n8nEnv(inst: InstallPaths, userFolder: string, extra?: Record<string, string>): NodeJS.ProcessEnv;
+	runN8n(inst: InstallPaths, env: NodeJS.ProcessEnv, args: string[], options?: { timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>;
 	installPackageInto(userFolder: string): string;
 	parseRawOutput(stdout: string): unknown;
+	freePort(): Promise<number>;
 }
 
-export type N8nSide = 'httpRequest' | 'ours';
+const FLOOR_PACKAGE = 'n8n-nodes-bench-floor';
 
-export interface N8nRun {
-	/** First to last `limit=100` request in the sandbox log (n8n's start-up excluded). */
-	listingMs: number;
-	/** The whole `n8n execute` process: start-up, warm-up, listing, output, shutdown. */
+/** One sample of the n8n process, taken from /proc every few ms. */
+export interface ProcSample {
+	epochMs: number;
+	/** User + system CPU time of the whole process (all threads), ms. */
+	cpuMs: number;
+	rss: number;
+	/** The kernel's high-water mark of RSS so far. */
+	hwm: number;
+}
+
+export interface BranchResult {
+	key: string;
+	/** The Execute Workflow node's own time: the contender's whole sub-workflow. */
+	ms: number;
+	startEpochMs: number;
+	/** People counted at the end of the sub-workflow. */
+	count: number;
+	/** CPU time of the n8n process during the branch. */
+	cpuMs: number;
+	/** RSS when the branch started and the highest RSS seen while it ran. */
+	rssStart: number;
+	rssPeak: number;
+}
+
+export interface ExecuteResult {
 	wallMs: number;
-	/** The "Measured" Execute Workflow node's own time (listing + Split Out + Summarize), from n8n's run data. */
-	nodeMs?: number;
-	requests: number;
-	failedRequests: number;
-	/** People counted by the Summarize node at the end of the sub-workflow. */
-	items: number;
+	branches: Map<string, BranchResult>;
+	/** The CPU profile (--cpu-prof) when asked for. */
+	profilePath?: string;
 }
-
-export interface N8nMeasured {
-	side: N8nSide;
-	label: string;
-	runs: N8nRun[];
-	listingMs: number;
-	wallMs: number;
-	nodeMs?: number;
-	requests: number;
-	items: number;
-}
-
-export type N8nOutcome =
-	| { ok: true; n8nVersion: string; nodeVersion: string; cache: string; rows: N8nMeasured[] }
-	| { ok: false; reason: string; cache: string };
-
-const CRED_ID = 'benchSandboxCred';
-const CRED_NAME = 'Integration Service sandbox (bench)';
-const LABELS: Record<N8nSide, string> = {
-	httpRequest: 'n8n HTTP Request node (pagination)',
-	ours: 'our node in the n8n application',
-};
 
 function loadE2e(): { install: InstallModule; lib: E2eLib } {
 	const dir = join(packageRoot(), 'test', 'e2e');
@@ -113,308 +87,228 @@ function loadE2e(): { install: InstallModule; lib: E2eLib } {
 	return { install, lib };
 }
 
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
+const CLOCK_TICK_MS = (() => {
+	const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+	const hz = Number(r.stdout?.trim());
+	return 1000 / (Number.isFinite(hz) && hz > 0 ? hz : 100);
+})();
 
-type WfNode = Record<string, unknown>;
-
-function node(name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}): WfNode {
-	return { id: `${name.replace(/\W/g, '')}-${x}`, name, type, typeVersion, position: [x, 0], parameters, ...extra };
-}
-
-function chain(nodes: WfNode[]): Record<string, unknown> {
-	const connections: Record<string, unknown> = {};
-	for (let i = 0; i + 1 < nodes.length; i++) {
-		connections[nodes[i].name as string] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+function readProc(pid: number): ProcSample | undefined {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// Fields after the command name (which may contain spaces) in parentheses; utime and stime are 14 and 15.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		const cpuMs = (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+		const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) * 1024;
+		return { epochMs: Date.now(), cpuMs, rss: kib('VmRSS'), hwm: kib('VmHWM') };
+	} catch {
+		return undefined;
 	}
-	return connections;
 }
 
-const SETTINGS = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveDataErrorExecution: 'all', saveManualExecutions: false, callerPolicy: 'any' };
-
-function workflow(id: string, name: string, nodes: WfNode[]): Record<string, unknown> {
-	return { id, name, active: false, nodes, connections: chain(nodes), settings: SETTINGS, pinData: {} };
-}
-
-/** The listing node(s) of one side; `warm`: 5 pages of 50 instead of Return All in pages of 100. */
-function listingNodes(side: N8nSide, info: SandboxInfo, lib: E2eLib, warm: boolean): WfNode[] {
-	if (side === 'httpRequest') {
-		const http = node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, 200, {
-			method: 'GET',
-			url: `${info.urls.crm}/api/people`,
-			sendQuery: true,
-			queryParameters: { parameters: [{ name: 'limit', value: warm ? '50' : '100' }] },
-			sendHeaders: true,
-			headerParameters: {
-				parameters: [
-					{ name: 'Authorization', value: `Bearer ${info.token}` },
-					{ name: 'X-Service-Credential-Id', value: info.credentialId },
-				],
-			},
-			options: {
-				pagination: {
-					pagination: {
-						paginationMode: 'responseContainsNextURL',
-						nextURL: '={{ $response.body._metadata.nextLink }}',
-						paginationCompleteWhen: 'other',
-						completeExpression: '={{ !$response.body._metadata.nextLink }}',
-						limitPagesFetched: warm,
-						...(warm ? { maxRequests: 5 } : {}),
-					},
-				},
-			},
-		});
-		// The HTTP Request node gives one item per page ({people: [...], _metadata}); one per person:
-		const split = node('Split Out', 'n8n-nodes-base.splitOut', 1, 400, { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} });
-		return [http, split];
-	}
-	return [
-		node(
-			'Integration Service',
-			lib.NODE_TYPE,
-			1,
-			300,
-			warm
-				? { resource: 'person', operation: 'getAll', returnAll: false, limit: 250, simplify: false, options: { pageSize: 50 } }
-				: { resource: 'person', operation: 'getAll', returnAll: true, simplify: false },
-			{ credentials: { [lib.CREDENTIAL_TYPE]: { id: CRED_ID, name: CRED_NAME } } },
-		),
-	];
-}
-
-function subWorkflow(id: string, name: string, listing: WfNode[]): Record<string, unknown> {
-	return workflow(id, name, [
-		node('Start', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, 0, { inputSource: 'passthrough' }),
-		...listing,
-		node('Count', 'n8n-nodes-base.summarize', 1.1, 600, { fieldsToSummarize: { values: [{ aggregation: 'count', field: 'id' }] }, options: {} }),
-	]);
-}
-
-/**
- * Calls a sub-workflow from the database. (Inline "Define Below" sub-workflows are refused our
- * credential by n8n 2.41's per-user check in the CLI; sub-workflows from the database must be
- * published, which `n8n publish:workflow` does.)
- */
-function callNode(name: string, x: number, workflowId: string): WfNode {
-	return node(name, 'n8n-nodes-base.executeWorkflow', 1.1, x, {
-		source: 'database',
-		workflowId: { __rl: true, mode: 'id', value: workflowId },
-		mode: 'once',
-		options: { waitForSubWorkflow: true },
-	});
-}
-
-/** Polls the sandbox's request log and notes when each request was first seen (performance.now()). */
-class LogPoller {
-	private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-	private readonly seen: Array<{ seq: number; at: number; limit?: string }> = [];
-	private lastSeq = 0;
-	private timer?: NodeJS.Timeout;
-	private busy = false;
-	private error?: Error;
-
-	constructor(private readonly info: SandboxInfo, private readonly intervalMs = 25) {}
-
-	start(): void {
-		this.timer = setInterval(() => void this.poll(), this.intervalMs);
-	}
-
-	private fetch(): Promise<Array<{ seq: number; query?: Record<string, string>; status: number }>> {
-		return new Promise((resolve, reject) => {
-			const req = http.get(`${this.info.urls.crm}/__sandbox/requests?since=${this.lastSeq}`, { agent: this.agent }, (res) => {
-				const chunks: Buffer[] = [];
-				res.on('data', (c: Buffer) => chunks.push(c));
-				res.on('end', () => {
-					try {
-						resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<{ seq: number; query?: Record<string, string>; status: number }>);
-					} catch (error) {
-						reject(error as Error);
-					}
-				});
-				res.on('error', reject);
-			});
-			req.on('error', reject);
-		});
-	}
-
-	private async poll(): Promise<void> {
-		if (this.busy) return;
-		this.busy = true;
-		try {
-			const records = await this.fetch();
-			const at = performance.now();
-			for (const r of records) {
-				if (r.seq <= this.lastSeq) continue;
-				this.seen.push({ seq: r.seq, at, limit: r.query?.limit });
-				this.lastSeq = r.seq;
-			}
-		} catch (error) {
-			this.error = error as Error;
-		} finally {
-			this.busy = false;
+/** The value of `pick` at time t, interpolated between the samples around it. */
+function at(samples: ProcSample[], t: number, pick: (s: ProcSample) => number): number {
+	if (samples.length === 0) return NaN;
+	if (t <= samples[0].epochMs) return pick(samples[0]);
+	for (let i = 1; i < samples.length; i++) {
+		const b = samples[i];
+		if (b.epochMs >= t) {
+			const a = samples[i - 1];
+			const f = b.epochMs === a.epochMs ? 1 : (t - a.epochMs) / (b.epochMs - a.epochMs);
+			return pick(a) + f * (pick(b) - pick(a));
 		}
 	}
-
-	/** Stops polling after one last poll; returns the requests with their first-seen time. */
-	async stop(): Promise<typeof this.seen> {
-		if (this.timer) clearInterval(this.timer);
-		while (this.busy) await new Promise((r) => setTimeout(r, 5));
-		await this.poll();
-		this.agent.destroy();
-		if (this.error && this.seen.length === 0) throw this.error;
-		return this.seen;
-	}
+	return pick(samples[samples.length - 1]);
 }
 
-interface ParentRun {
-	resultData?: { error?: { message?: string }; runData?: Record<string, Array<{ executionTime?: number; data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>> };
+interface RunDataEntry {
+	startTime?: number;
+	executionTime?: number;
+	data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
 }
 
-function parentRunData(output: unknown): ParentRun['resultData'] {
-	const o = output as { data?: ParentRun } | undefined;
-	return o?.data?.resultData;
+interface RawOutput {
+	data?: { resultData?: { error?: { message?: string; description?: string }; runData?: Record<string, RunDataEntry[]> } };
 }
 
-export interface N8nBenchOptions {
-	info: SandboxInfo;
-	people: number;
-	reps: number;
-	log: (message: string) => void;
-}
+/** A temporary n8n user folder with both packages, the credentials and the contenders' sub-workflows. */
+export class N8nApp {
+	private constructor(
+		readonly inst: InstallPaths,
+		readonly versions: { n8n: string; node: string },
+		private readonly lib: E2eLib,
+		readonly userFolder: string,
+		private readonly env: NodeJS.ProcessEnv,
+	) {}
 
-/** Runs both sides `reps` times, interleaved; never throws: a problem becomes `{ ok: false, reason }`. */
-export async function measureInN8n(options: N8nBenchOptions): Promise<N8nOutcome> {
-	const { info, log } = options;
-	let install: InstallModule;
-	let lib: E2eLib;
-	try {
-		({ install, lib } = loadE2e());
-	} catch (error) {
-		return { ok: false, reason: `cannot load test/e2e/install-n8n.js or lib.js: ${(error as Error).message}`, cache: '' };
-	}
-	const inst = install.paths();
-	if (!install.isInstalled(inst)) {
-		return { ok: false, reason: `n8n ${install.PINS.n8n} is not installed in ${inst.root} (npm run test:e2e installs it)`, cache: inst.root };
-	}
-	const userFolder = mkdtempSync(join(os.tmpdir(), 'n8n-bench-'));
-	try {
-		lib.installPackageInto(userFolder);
-		// Sub-workflows run from their published version (`publish:workflow` sets it); n8n 2.41's
-		// publication service reads a table that only a running server fills, so it is switched off.
+	/** Installs n8n if needed (the end-to-end test's installer), then prepares a user folder. Throws with a one-line reason. */
+	static async open(info: SandboxInfo, others: OtherSandbox[], contenders: Contender[], log: (m: string) => void): Promise<N8nApp> {
+		const { install, lib } = loadE2e();
+		let inst = install.paths();
+		if (!install.isInstalled(inst)) {
+			log(`n8n ${install.PINS.n8n} is not installed in ${inst.root}: installing it (several minutes, once)`);
+			inst = await install.ensureInstalled({ log: (m) => log(`install: ${m}`), browser: false });
+		}
+		const userFolder = mkdtempSync(join(os.tmpdir(), 'n8n-bench-'));
+		// Sub-workflows run from their published version; n8n 2.41's publication service reads a table
+		// that only a running server fills, so it is switched off.
 		const env = lib.n8nEnv(inst, userFolder, { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' });
-		const importDir = join(userFolder, 'import');
-		mkdirSync(join(importDir, 'workflows'), { recursive: true });
+		const app = new N8nApp(inst, { n8n: install.PINS.n8n, node: install.PINS.node }, lib, userFolder, env);
+		try {
+			app.installPackages();
+			await app.importAll(info, others, contenders, log);
+		} catch (error) {
+			app.close();
+			throw error;
+		}
+		return app;
+	}
+
+	/** Our package as a user's install leaves it, and the floor package next to it. */
+	private installPackages(): void {
+		this.lib.installPackageInto(this.userFolder);
+		const nodesDir = join(this.userFolder, '.n8n', 'nodes');
+		const floor = join(nodesDir, 'node_modules', FLOOR_PACKAGE);
+		mkdirSync(join(floor, 'dist'), { recursive: true });
+		copyFileSync(join(__dirname, 'floor', 'BenchFloor.node.js'), join(floor, 'dist', 'BenchFloor.node.js'));
 		writeFileSync(
-			join(importDir, 'credentials.json'),
+			join(floor, 'package.json'),
+			JSON.stringify({ name: FLOOR_PACKAGE, version: '0.0.0', private: true, main: 'dist/BenchFloor.node.js', n8n: { n8nNodesApiVersion: 1, nodes: ['dist/BenchFloor.node.js'] } }, null, 2),
+		);
+		const manifest = join(nodesDir, 'package.json');
+		const nodesPackage = JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies: Record<string, string> };
+		nodesPackage.dependencies[FLOOR_PACKAGE] = '0.0.0';
+		writeFileSync(manifest, JSON.stringify(nodesPackage, null, 2));
+	}
+
+	private async cli(args: string[]): Promise<void> {
+		const r = await this.lib.runN8n(this.inst, this.env, args, { timeoutMs: 300_000 });
+		if (r.code !== 0) throw new Error(`n8n ${args[0]} failed (exit ${r.code}): ${(r.stdout + r.stderr).trim().slice(-1500)}`);
+	}
+
+	private async importAll(info: SandboxInfo, others: OtherSandbox[], contenders: Contender[], log: (m: string) => void): Promise<void> {
+		const started = performance.now();
+		const dir = join(this.userFolder, 'import');
+		mkdirSync(join(dir, 'workflows'), { recursive: true });
+		const ours = (ref: CredentialRef, sandbox: SandboxInfo) => ({
+			id: ref.id,
+			name: ref.name,
+			type: CREDENTIALS.ours.type,
+			data: sandboxCredential({ ...sandbox, defaultCredentialId: sandbox.credentialId }),
+		});
+		writeFileSync(
+			join(dir, 'credentials.json'),
 			JSON.stringify([
-				{
-					id: CRED_ID,
-					name: CRED_NAME,
-					type: lib.CREDENTIAL_TYPE,
-					data: sandboxCredential({ ...info, defaultCredentialId: info.credentialId }),
-				},
+				ours(CREDENTIALS.ours, info),
+				...others.map((o) => ours(o.ref, o.info)),
+				// What a user of the HTTP Request node would store: a Header Auth credential with the token.
+				{ id: CREDENTIALS.header.id, name: CREDENTIALS.header.name, type: CREDENTIALS.header.type, data: { name: 'Authorization', value: `Bearer ${info.token}` } },
 			]),
 		);
-		const parents: Record<N8nSide, string> = { httpRequest: 'benchHttpParent', ours: 'benchOursParent' };
-		const sides: N8nSide[] = ['httpRequest', 'ours'];
-		const subIds: string[] = [];
-		for (const side of sides) {
-			const warmId = `${parents[side]}Warm`;
-			const listId = `${parents[side]}List`;
-			const files: Array<[string, Record<string, unknown>]> = [
-				[warmId, subWorkflow(warmId, `bench ${side} warm-up`, listingNodes(side, info, lib, true))],
-				[listId, subWorkflow(listId, `bench ${side} list`, listingNodes(side, info, lib, false))],
-				[
-					parents[side],
-					workflow(parents[side], `bench ${side}`, [
-						node('Manual', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
-						callNode('Warm-up', 200, warmId),
-						callNode('Measured', 400, listId),
-					]),
-				],
-			];
-			for (const [id, wf] of files) writeFileSync(join(importDir, 'workflows', `${id}.json`), JSON.stringify(wf));
-			subIds.push(warmId, listId);
-		}
-		log('n8n: importing the credential and workflows, publishing the sub-workflows');
-		const setupStart = performance.now();
-		let r = await lib.runN8n(inst, env, ['import:credentials', `--input=${join(importDir, 'credentials.json')}`]);
-		if (r.code !== 0) throw new Error(`n8n import:credentials failed (exit ${r.code}): ${(r.stdout + r.stderr).trim().slice(-1500)}`);
-		r = await lib.runN8n(inst, env, ['import:workflow', '--separate', `--input=${join(importDir, 'workflows')}`]);
-		if (r.code !== 0) throw new Error(`n8n import:workflow failed (exit ${r.code}): ${(r.stdout + r.stderr).trim().slice(-1500)}`);
-		// In the CLI's execution mode n8n runs a sub-workflow's published version only.
-		for (const id of subIds) {
-			r = await lib.runN8n(inst, env, ['publish:workflow', `--id=${id}`]);
-			if (r.code !== 0) throw new Error(`n8n publish:workflow --id=${id} failed (exit ${r.code}): ${(r.stdout + r.stderr).trim().slice(-1500)}`);
-		}
-		log(`n8n: ready in ${((performance.now() - setupStart) / 1000).toFixed(1)} s`);
+		for (const c of contenders) writeFileSync(join(dir, 'workflows', `${subWorkflowId(c.key)}.json`), JSON.stringify(subWorkflow(c)));
+		log(`n8n: importing the credentials and ${contenders.length} sub-workflows`);
+		await this.cli(['import:credentials', `--input=${join(dir, 'credentials.json')}`]);
+		await this.cli(['import:workflow', '--separate', `--input=${join(dir, 'workflows')}`]);
+		this.publish(contenders.map((c) => subWorkflowId(c.key)));
+		log(`n8n: ready in ${((performance.now() - started) / 1000).toFixed(1)} s (user folder ${this.userFolder})`);
+	}
 
-		const runs: Record<N8nSide, N8nRun[]> = { httpRequest: [], ours: [] };
-		for (let rep = 0; rep < options.reps; rep++) {
-			for (const side of sides) {
-				await control(info, 'POST', '/__sandbox/reset');
-				const poller = new LogPoller(info);
-				poller.start();
-				const brokerPort = await lib.freePort();
-				const result = await lib.runN8n(inst, { ...env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: 'info' }, ['execute', `--id=${parents[side]}`, '--rawOutput'], {
-					timeoutMs: 600_000,
-				});
-				const seen = await poller.stop();
-				if (process.env.BENCH_N8N_KEEP) {
-					writeFileSync(join(userFolder, `execute-${side}-${rep + 1}.stdout`), result.stdout);
-					writeFileSync(join(userFolder, `execute-${side}-${rep + 1}.stderr`), result.stderr);
-				}
-				const resultData = parentRunData(lib.parseRawOutput(result.stdout));
-				if (result.code !== 0 || !resultData || resultData.error) {
-					const why = resultData?.error?.message ?? (result.stdout + result.stderr).trim().split('\n').slice(-15).join('\n');
-					throw new Error(`${LABELS[side]}: n8n execute failed (exit ${result.code}): ${why}`);
-				}
-				const finalLog = await control<Array<{ status: number }>>(info, 'GET', '/__sandbox/requests');
-				const measured = resultData.runData?.Measured?.[0];
-				const count = Number(measured?.data?.main?.[0]?.[0]?.json.count_id);
-				const listing = seen.filter((s) => s.limit === '100');
-				if (listing.length < 2) throw new Error(`${LABELS[side]}: the sandbox saw ${listing.length} list request(s) of 100`);
-				const run: N8nRun = {
-					listingMs: listing[listing.length - 1].at - listing[0].at,
-					wallMs: result.ms,
-					nodeMs: measured?.executionTime,
-					requests: listing.length,
-					// Statuses from the full log after the run (the poller may see a request before its answer).
-					failedRequests: finalLog.filter((q) => q.status < 200 || q.status >= 300).length,
-					items: count,
-				};
-				log(
-					`${LABELS[side]} #${rep + 1}: listing ${(run.listingMs / 1000).toFixed(2)} s (sandbox log), node ${
-						run.nodeMs === undefined ? '?' : (run.nodeMs / 1000).toFixed(2)
-					} s, n8n execute ${(run.wallMs / 1000).toFixed(1)} s, ${run.requests} requests, ${run.items} people`,
-				);
-				if (run.items !== options.people) throw new Error(`${LABELS[side]}: counted ${run.items} people, expected ${options.people}`);
-				if (run.failedRequests > 0) throw new Error(`${LABELS[side]}: ${run.failedRequests} failed requests`);
-				runs[side].push(run);
-			}
+	/**
+	 * What `n8n publish:workflow --id=…` does (WorkflowRepository.publishVersion: active, activeVersionId =
+	 * the current version, which must be in the history), for all sub-workflows in one statement
+	 * instead of one n8n start per workflow.
+	 */
+	private publish(ids: string[]): void {
+		const script = `
+			const sqlite3 = require(${JSON.stringify(join(this.inst.appDir, 'node_modules', 'sqlite3'))});
+			const db = new sqlite3.Database(${JSON.stringify(join(this.userFolder, '.n8n', 'database.sqlite'))});
+			const ids = ${JSON.stringify(ids)};
+			const marks = ids.map(() => '?').join(',');
+			db.run('UPDATE workflow_entity SET active = 1, activeVersionId = versionId WHERE id IN (' + marks + ') AND versionId IN (SELECT versionId FROM workflow_history h WHERE h.workflowId = workflow_entity.id)', ids, function (err) {
+				if (err) { console.error(err.message); process.exit(1); }
+				console.log(this.changes);
+				db.close();
+			});`;
+		const r = spawnSync(this.inst.nodeBin, ['-e', script], { encoding: 'utf8' });
+		if (r.status !== 0 || Number(r.stdout.trim()) !== ids.length) {
+			throw new Error(`publishing the sub-workflows failed: ${r.stdout.trim()} of ${ids.length} published; ${r.stderr.trim().slice(-500)}`);
 		}
-		const rows = sides.map((side): N8nMeasured => {
-			const list = runs[side];
-			const nodeTimes = list.map((x) => x.nodeMs).filter((x): x is number => typeof x === 'number');
-			return {
-				side,
-				label: LABELS[side],
-				runs: list,
-				listingMs: median(list.map((x) => x.listingMs)),
-				wallMs: median(list.map((x) => x.wallMs)),
-				nodeMs: nodeTimes.length ? median(nodeTimes) : undefined,
-				requests: list[0].requests,
-				items: list[0].items,
-			};
+	}
+
+	/** Imports (or replaces) parent workflows. */
+	async importParents(parents: Array<Record<string, unknown>>): Promise<void> {
+		const dir = mkdtempSync(join(this.userFolder, 'parents-'));
+		for (const p of parents) writeFileSync(join(dir, `${String(p.id)}.json`), JSON.stringify(p));
+		await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+		rmSync(dir, { recursive: true, force: true });
+	}
+
+	/** `n8n execute --id=<parent>`: times each measured branch from n8n's run data, CPU and memory from /proc. */
+	async execute(parentId: string, keys: string[], options: { profileDir?: string; timeoutMs?: number } = {}): Promise<ExecuteResult> {
+		const brokerPort = await this.lib.freePort();
+		const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+		// n8n exits right after printing the run data: into a pipe a large print is cut short, into a file it is written whole.
+		const outFile = join(this.userFolder, `execute-${parentId}.json`);
+		const out = openSync(outFile, 'w');
+		const child = spawn(this.inst.nodeBin, [...nodeArgs, this.inst.n8nMain, 'execute', `--id=${parentId}`, '--rawOutput'], {
+			cwd: this.userFolder,
+			env: { ...this.env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: 'info' },
+			stdio: ['ignore', out, 'pipe'],
 		});
-		return { ok: true, n8nVersion: install.PINS.n8n, nodeVersion: install.PINS.node, cache: inst.root, rows };
-	} catch (error) {
-		return { ok: false, reason: (error as Error).message.split('\n').slice(0, 8).join(' / '), cache: inst.root };
-	} finally {
-		if (process.env.BENCH_N8N_KEEP) log(`n8n: kept the user folder ${userFolder}`);
-		else rmSync(userFolder, { recursive: true, force: true });
+		closeSync(out);
+		const started = performance.now();
+		const samples: ProcSample[] = [];
+		const sampler = setInterval(() => {
+			const s = child.pid ? readProc(child.pid) : undefined;
+			if (s) samples.push(s);
+		}, 20);
+		let stderr = '';
+		child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 900_000);
+		const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+		clearTimeout(timer);
+		clearInterval(sampler);
+		const wallMs = performance.now() - started;
+		const stdout = readFileSync(outFile, 'utf8');
+		rmSync(outFile, { force: true });
+		const raw = this.lib.parseRawOutput(stdout) as RawOutput | undefined;
+		const resultData = raw?.data?.resultData;
+		if (process.env.BENCH_N8N_KEEP) writeFileSync(join(this.userFolder, `execute-${parentId}.out`), `${stdout}\n----- stderr\n${stderr}`);
+		if (code !== 0 || !resultData || resultData.error) {
+			const why = resultData?.error ? `${resultData.error.message ?? ''} ${resultData.error.description ?? ''}` : (stdout + stderr).trim().split('\n').slice(-20).join('\n');
+			throw new Error(`n8n execute --id=${parentId} failed (exit ${code}): ${why}`);
+		}
+		const branches = new Map<string, BranchResult>();
+		for (const key of keys) {
+			const entry = resultData.runData?.[measuredName(key)]?.[0];
+			if (!entry || entry.startTime === undefined || entry.executionTime === undefined) throw new Error(`${parentId}: no run data for ${measuredName(key)}`);
+			const from = entry.startTime;
+			const to = from + entry.executionTime;
+			const inside = samples.filter((s) => s.epochMs >= from && s.epochMs <= to);
+			const hwmFrom = at(samples, from, (s) => s.hwm);
+			const hwmTo = at(samples, to, (s) => s.hwm);
+			branches.set(key, {
+				key,
+				ms: entry.executionTime,
+				startEpochMs: from,
+				count: Number(entry.data?.main?.[0]?.[0]?.json.count_id),
+				cpuMs: at(samples, to, (s) => s.cpuMs) - at(samples, from, (s) => s.cpuMs),
+				rssStart: at(samples, from, (s) => s.rss),
+				rssPeak: Math.max(...inside.map((s) => s.rss), hwmTo > hwmFrom ? hwmTo : 0),
+			});
+		}
+		let profilePath: string | undefined;
+		if (options.profileDir) {
+			// Only the n8n process's own profile (a task runner it starts would write its own).
+			const file = readdirSync(options.profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.`));
+			if (file) profilePath = join(options.profileDir, file);
+		}
+		return { wallMs, branches, profilePath };
+	}
+
+	close(): void {
+		if (process.env.BENCH_N8N_KEEP) return;
+		if (existsSync(this.userFolder)) rmSync(this.userFolder, { recursive: true, force: true });
 	}
 }

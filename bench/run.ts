@@ -1,104 +1,86 @@
 /**
- * `npm run bench`: our node, run through n8n's real WorkflowExecute, against a raw keep-alive HTTP
- * loop in plain Node, on the same sandbox (its own process, with a fixed latency per request).
+ * `npm run bench`: our node against n8n's own HTTP Request node and against a floor node, all inside
+ * the real n8n application (the install `npm run test:e2e` uses; installed here when missing), on the
+ * sandbox in its own processes with a fixed latency per request.
  *
- *   node build/bench/run.js [--latency 5] [--people 50000] [--creates 2000] [--concurrency 8]
- *                           [--reps 3] [--n8n-reps 2] [--port 0] [--no-profile] [--no-n8n]
+ *   node build/bench/run.js [--quick] [--latency 5] [--people 50000] [--creates 2000] [--reps 3]
+ *                           [--sweep-reps 3] [--no-sweep] [--no-profile]
  *
- * Every measurement runs in a fresh child process (build/bench/worker.js) so that its peak RSS is its
- * own. Where the end-to-end test's n8n is installed (test/e2e/install-n8n.js), the list is also
- * timed in the real n8n application: n8n's HTTP Request node with pagination, and our node (n8nApp.ts).
- * Writes bench/RESULTS.md and bench/results.json, and prints the former.
+ * 1. Create: every contender in one `n8n execute` per round, one after the other, the order rotated
+ *    from round to round (interleaved), after a warm-up of each.
+ * 2. Get Many, Return All: each contender in its own `n8n execute` (its own peak memory), interleaved.
+ * 3. The floor (bench/floor): bare httpRequestWithAuthentication calls with our credential.
+ * 4. The physical reference: raw HTTP loops in plain Node (with and without keep-alive).
+ * 5. Concurrency sweep at 20, 50 and 200 ms (one sandbox per latency), to choose the defaults.
+ * 6. A CPU profile of the n8n process (--cpu-prof): where the time goes, per contender.
+ * Writes bench/RESULTS.md and bench/results.json (with --quick: build/bench/), and prints the former.
  */
 import { spawn } from 'child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import os from 'os';
 import { join } from 'path';
 
 import type { SandboxInfo, WorkerResult } from './common';
-import { packageRoot, RESULT_PREFIX } from './common';
-import { measureInN8n, type N8nOutcome } from './n8nApp';
-import { CATEGORIES, type Category, summariseProfile } from './profile';
-import { startSandboxProcess } from './sandboxProcess';
+import { control, packageRoot, RESULT_PREFIX } from './common';
+import { type BranchResult, N8nApp, type OtherSandbox } from './n8nApp';
+import { CATEGORIES, epochMinusMonotonicMs, summariseProfile, type WindowSummary } from './profile';
+import { type SandboxProcess, startSandboxProcess } from './sandboxProcess';
 import type { Side, Task } from './worker';
+import * as wf from './workflows';
 
 interface Args {
+	quick: boolean;
 	latency: number;
 	people: number;
 	creates: number;
-	concurrency: number;
 	reps: number;
-	n8nReps: number;
-	port: number;
+	sweepReps: number;
+	sweep: boolean;
 	profile: boolean;
-	n8n: boolean;
 }
 
+const USAGE = 'usage: run.js [--quick] [--latency 5] [--people 50000] [--creates 2000] [--reps 3] [--sweep-reps 3] [--no-sweep] [--no-profile]';
+
 function parseArgs(argv: string[]): Args {
+	const quick = argv.includes('--quick');
 	const envLatency = process.env.BENCH_LATENCY_MS;
 	const args: Args = {
+		quick,
 		latency: envLatency !== undefined && envLatency !== '' ? Number(envLatency) : 5,
-		people: 50_000,
-		creates: 2_000,
-		concurrency: 8,
-		reps: 3,
-		n8nReps: 2,
-		port: 0,
+		people: quick ? 5_000 : 50_000,
+		creates: quick ? 300 : 2_000,
+		reps: quick ? 1 : 3,
+		sweepReps: quick ? 1 : 3,
+		sweep: true,
 		profile: true,
-		n8n: true,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const raw = argv[i];
-		if (raw === '--no-profile') {
-			args.profile = false;
-			continue;
-		}
-		if (raw === '--no-n8n') {
-			args.n8n = false;
+		if (raw === '--quick') continue;
+		if (raw === '--no-profile' || raw === '--no-sweep') {
+			args[raw === '--no-profile' ? 'profile' : 'sweep'] = false;
 			continue;
 		}
 		const eq = raw.indexOf('=');
 		const name = (eq >= 0 ? raw.slice(0, eq) : raw).replace(/^--/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 		const value = Number(eq >= 0 ? raw.slice(eq + 1) : argv[++i]);
-		if (!(name in args) || typeof args[name as keyof Args] !== 'number' || !Number.isInteger(value) || value < 0) {
-			throw new Error(`bad option ${raw}; usage: run.js [--latency 5] [--people 50000] [--creates 2000] [--concurrency 8] [--reps 3] [--n8n-reps 2] [--port 0] [--no-profile] [--no-n8n]`);
+		if (!(name in args) || typeof args[name as keyof Args] !== 'number' || !Number.isInteger(value) || value < 1) {
+			throw new Error(`bad option ${raw}; ${USAGE}`);
 		}
 		(args as unknown as Record<string, number>)[name] = value;
 	}
-	if (args.reps < 1) args.reps = 1;
-	if (args.n8nReps < 1) args.n8nReps = 1;
 	return args;
 }
 
 function log(message: string): void {
-	process.stderr.write(`[bench] ${message}\n`);
+	process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
-/** Runs one measurement in a fresh process; optionally with a CPU profile written to `profileDir`. */
-function runWorker(task: Task, profileDir?: string): Promise<WorkerResult> {
-	const nodeArgs = ['--expose-gc'];
-	if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
-	nodeArgs.push(join(__dirname, 'worker.js'), JSON.stringify(task));
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'pipe'], cwd: packageRoot() });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-		child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-		child.on('exit', (code) => {
-			const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-			if (code !== 0 || !line) {
-				reject(new Error(`${task.name} failed (exit ${code}): ${stderr.trim().slice(-2000)}`));
-				return;
-			}
-			const result = JSON.parse(line.slice(RESULT_PREFIX.length)) as WorkerResult;
-			if (result.failedRequests > 0 || result.errorItems > 0) {
-				reject(new Error(`${task.name}: ${result.failedRequests} failed requests, ${result.errorItems} error items`));
-				return;
-			}
-			resolve(result);
-		});
-	});
+const loadLog: Array<{ at: string; phase: string; load: number[] }> = [];
+function noteLoad(phase: string): void {
+	const load = os.loadavg();
+	loadLog.push({ at: new Date().toISOString(), phase, load });
+	log(`load average ${load.map((l) => l.toFixed(2)).join(' ')} (${phase})`);
 }
 
 function median(values: number[]): number {
@@ -107,335 +89,543 @@ function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-interface Measured {
+function rotate<T>(list: T[], by: number): T[] {
+	const k = ((by % list.length) + list.length) % list.length;
+	return [...list.slice(k), ...list.slice(0, k)];
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const fixed = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+// ----- what the built node offers (its defaults; whether Map Automatically is there) -----
+
+interface NodeFacts {
+	concurrency: number;
+	maxRequestsPerSecond?: number;
+	/** The resource mapper parameter of Person › Create, if the build has one. */
+	mapParameter?: string;
+}
+
+function nodeFacts(): NodeFacts {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(join(packageRoot(), 'dist', 'nodes', 'IntegrationService', 'IntegrationService.node.js')) as Record<string, new () => { description: { properties: Array<Record<string, unknown>> } }>;
+	const { properties } = new mod.IntegrationService().description;
+	const options = (properties.find((p) => p.name === 'requestOptions')?.options ?? []) as Array<{ name: string; default: unknown }>;
+	const option = (name: string) => options.find((o) => o.name === name)?.default as number | undefined;
+	const mapper = properties.find((p) => {
+		if (p.type !== 'resourceMapper') return false;
+		const show = (p.displayOptions as { show?: Record<string, unknown[]> } | undefined)?.show;
+		return !show || ((show.resource ?? ['person']).includes('person') && (show.operation ?? ['create']).includes('create'));
+	});
+	return { concurrency: option('concurrency') ?? 1, maxRequestsPerSecond: option('maxRequestsPerSecond'), mapParameter: mapper?.name as string | undefined };
+}
+
+// ----- the raw loops (the physical reference), in plain Node -----
+
+function runWorker(task: Task): Promise<WorkerResult> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, ['--expose-gc', join(__dirname, 'worker.js'), JSON.stringify(task)], { stdio: ['ignore', 'pipe', 'pipe'], cwd: packageRoot() });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+		child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+		child.on('exit', (code) => {
+			const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+			if (code !== 0 || !line) return reject(new Error(`${task.name} failed (exit ${code}): ${stderr.trim().slice(-2000)}`));
+			const result = JSON.parse(line.slice(RESULT_PREFIX.length)) as WorkerResult;
+			if (result.failedRequests > 0) return reject(new Error(`${task.name}: ${result.failedRequests} failed requests`));
+			resolve(result);
+		});
+	});
+}
+
+interface RawRow {
+	key: string;
 	label: string;
-	runs: WorkerResult[];
-	wallMs: number;
-	bestMs: number;
+	runs: number[];
 	requests: number;
-	rps: number;
 	rssGrowth: number;
 	jsonBytes?: number;
 }
 
-function summarise(label: string, runs: WorkerResult[]): Measured {
-	const wallMs = median(runs.map((r) => r.wallMs));
-	const requests = runs[0].requests;
-	return {
-		label,
-		runs,
-		wallMs,
-		bestMs: Math.min(...runs.map((r) => r.wallMs)),
-		requests,
-		rps: requests / (wallMs / 1000),
-		// The largest growth over the reps: the conservative figure.
-		rssGrowth: Math.max(...runs.map((r) => r.peakRss - r.baselineRss)),
-		jsonBytes: runs[0].jsonBytes,
-	};
-}
-
-/** Runs `reps` rounds of the given sides, interleaved (ours, raw, ours, raw, ...) so drift hits both. */
-async function measure(
-	info: SandboxInfo,
-	base: Omit<Task, 'name' | 'side' | 'info'>,
-	sides: Array<{ side: Side; label: string; reps: number }>,
-	reps: number,
-): Promise<Measured[]> {
-	const runs = new Map<string, WorkerResult[]>(sides.map((s) => [s.label, []]));
-	for (let rep = 0; rep < reps; rep++) {
-		for (const s of sides) {
-			if (rep >= s.reps) continue;
-			const result = await runWorker({ ...base, name: s.label, side: s.side, info });
-			log(`${s.label} #${rep + 1}: ${(result.wallMs / 1000).toFixed(2)} s, ${result.requests} requests, RSS +${mb(result.peakRss - result.baselineRss)}`);
-			runs.get(s.label)!.push(result);
+async function rawBaselines(info: SandboxInfo, args: Args): Promise<RawRow[]> {
+	const tasks: Array<{ key: string; label: string; kind: 'list' | 'create'; side: Side; concurrency?: number }> = [
+		{ key: 'rawCreate8', label: 'Raw keep-alive loop, concurrency 8', kind: 'create', side: 'raw', concurrency: 8 },
+		{ key: 'rawCreate8NoKeepAlive', label: 'Raw loop without keep-alive, concurrency 8', kind: 'create', side: 'rawNoKeepAlive', concurrency: 8 },
+		{ key: 'rawList', label: 'Raw keep-alive loop, same pages', kind: 'list', side: 'raw' },
+		{ key: 'rawListNoKeepAlive', label: 'Raw loop without keep-alive, same pages', kind: 'list', side: 'rawNoKeepAlive' },
+	];
+	const rows = new Map<string, RawRow>();
+	for (let rep = 0; rep < args.reps; rep++) {
+		for (const t of tasks) {
+			const r = await runWorker({ name: t.label, kind: t.kind, side: t.side, info, count: args.creates, concurrency: t.concurrency });
+			const row = rows.get(t.key) ?? { key: t.key, label: t.label, runs: [], requests: r.requests, rssGrowth: 0, jsonBytes: r.jsonBytes };
+			row.runs.push(r.wallMs);
+			row.rssGrowth = Math.max(row.rssGrowth, r.peakRss - r.baselineRss);
+			rows.set(t.key, row);
+			log(`${t.label} #${rep + 1}: ${s(r.wallMs)}`);
 		}
 	}
-	return sides.map((s) => summarise(s.label, runs.get(s.label)!));
+	return tasks.map((t) => rows.get(t.key)!);
 }
 
-async function profileOurs(info: SandboxInfo, base: Omit<Task, 'name' | 'side' | 'info'>, label: string): Promise<Record<Category, number> | undefined> {
-	const dir = mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
-	try {
-		const result = await runWorker({ ...base, name: `${label} (profiled)`, side: 'ours', info }, dir);
-		const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-		if (!file) return undefined;
-		return summariseProfile(join(dir, file), result.monotonicStartUs, result.monotonicEndUs);
-	} catch (error) {
-		log(`profile of ${label} skipped: ${(error as Error).message}`);
-		return undefined;
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
+// ----- the contenders -----
+
+interface Measured {
+	key: string;
+	label: string;
+	runs: BranchResult[];
+	/** Requests per run (creates) or pages per run (lists). */
+	requests: number;
 }
 
-function mb(bytes: number): string {
-	return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const mid = (m: Measured, pick: (r: BranchResult) => number = (r) => r.ms) => median(m.runs.map(pick));
+const range = (m: Measured) => `${s(Math.min(...m.runs.map((r) => r.ms)))} – ${s(Math.max(...m.runs.map((r) => r.ms)))}`;
+const cpuPerRequest = (m: Measured) => mid(m, (r) => r.cpuMs) / m.requests;
+
+/** Checks a run's requests in the sandbox log: all answered 2xx, as many as expected. */
+async function checkLog(info: SandboxInfo, what: string, expected?: number): Promise<void> {
+	const records = await control<Array<{ status: number; path: string }>>(info, 'GET', '/__sandbox/requests');
+	const failed = records.filter((r) => r.status < 200 || r.status >= 300);
+	if (failed.length > 0) throw new Error(`${what}: ${failed.length} of ${records.length} requests failed (first: HTTP ${failed[0].status} ${failed[0].path})`);
+	if (expected !== undefined && records.length !== expected) throw new Error(`${what}: the sandbox saw ${records.length} requests, expected ${expected}`);
 }
 
-function fixed(value: number, digits = 2): number {
-	return Number(value.toFixed(digits));
-}
-
-interface Target {
-	name: string;
-	value: number;
-	limit: number;
-	kind: '<=' | '>=';
-	note: string;
-}
-
-function targetLine(t: Target): string {
-	const pass = t.kind === '<=' ? t.value <= t.limit : t.value >= t.limit;
-	return `| ${t.name} | ${t.value.toFixed(2)} | ${t.kind} ${t.limit} | ${pass ? 'PASS' : 'MISS'} | ${t.note} |`;
-}
-
-function table(rows: Measured[], raw: Measured): string[] {
-	const lines = ['| Measurement | Wall (median) | Best | Requests | Req/s | Ours or baseline ÷ raw keep-alive | Peak RSS growth |', '|---|---:|---:|---:|---:|---:|---:|'];
-	for (const r of rows) {
-		lines.push(
-			`| ${r.label} | ${(r.wallMs / 1000).toFixed(2)} s | ${(r.bestMs / 1000).toFixed(2)} s | ${r.requests} | ${r.rps.toFixed(0)} | ${(r.wallMs / raw.wallMs).toFixed(2)} | ${mb(r.rssGrowth)} |`,
-		);
-	}
-	return lines;
-}
-
-function profileTable(title: string, profile: Record<Category, number> | undefined, count: number, unit: string): string[] {
-	if (!profile) return [`${title}: not profiled.`];
-	const total = CATEGORIES.reduce((sum, c) => sum + profile[c], 0);
-	const lines = [`${title} (${(total / 1000).toFixed(2)} s wall, one profiled run; ms per ${unit}):`, '', '| Where | ms per ' + unit + ' | Share |', '|---|---:|---:|'];
-	for (const c of CATEGORIES) {
-		if (profile[c] < total * 0.005) continue;
-		lines.push(`| ${c} | ${(profile[c] / count).toFixed(2)} | ${((100 * profile[c]) / total).toFixed(0)} % |`);
-	}
-	return lines;
+function sweepCount(concurrency: number, latency: number, cap: number | undefined, quick: boolean): number {
+	const seconds = quick ? 0.7 : 3;
+	const perSecond = Math.min(concurrency * (1000 / (latency + 5)), cap ?? Infinity);
+	return Math.min(quick ? 100 : 400, Math.max(quick ? 10 : 40, Math.round(seconds * perSecond)));
 }
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const root = packageRoot();
 	const started = Date.now();
-	const loadBefore = os.loadavg();
+	const facts = nodeFacts();
+	noteLoad('start');
+	const warmItems = args.quick ? 10 : 50;
+	const sweepLatencies = [20, 50, 200];
+	const sweepConcurrencies = [1, 4, 8, 10, 16, 32];
+
 	log(`starting the sandbox: ${args.people} people, ${args.latency} ms latency`);
-	const sandbox = await startSandboxProcess({ latencyMs: args.latency, people: args.people, port: args.port });
-	const { info } = sandbox;
-	let listRows: Measured[];
-	let createRows: Measured[];
-	let concurrentRows: Measured[];
-	let listProfile: Record<Category, number> | undefined;
-	let createProfile: Record<Category, number> | undefined;
-	let concurrentProfile: Record<Category, number> | undefined;
-	let n8nOutcome: N8nOutcome;
+	const sandboxes: SandboxProcess[] = [];
+	const mainSandbox = await startSandboxProcess({ latencyMs: args.latency, people: args.people, port: 0 });
+	sandboxes.push(mainSandbox);
+	const { info } = mainSandbox;
+	const others: Array<OtherSandbox & { latency: number }> = [];
 	try {
-		log('1. Get Many, Return All');
-		listRows = await measure(
-			info,
-			{ kind: 'list' },
-			[
-				{ side: 'ours', label: `Our node: Get Many, Return All (${args.people})`, reps: args.reps },
-				{ side: 'raw', label: 'Raw keep-alive loop: same pages', reps: args.reps },
-				{ side: 'rawNoKeepAlive', label: 'Raw loop without keep-alive (2nd baseline)', reps: 1 },
-			],
-			args.reps,
-		);
-		if (args.n8n) {
-			log('1b. the same list in the real n8n application (the end-to-end test\'s install)');
-			n8nOutcome = await measureInN8n({ info, people: args.people, reps: args.n8nReps, log });
-		} else {
-			n8nOutcome = { ok: false, reason: 'switched off with --no-n8n', cache: '' };
+		if (args.sweep) {
+			for (const latency of sweepLatencies) {
+				const sandbox = await startSandboxProcess({ latencyMs: latency, people: 0, port: 0 });
+				sandboxes.push(sandbox);
+				others.push({ latency, info: sandbox.info, ref: { id: `benchSweep${latency}`, name: `Integration Service sandbox at ${latency} ms (bench)` } });
+			}
 		}
-		if (!n8nOutcome.ok) log(`1b. skipped: ${n8nOutcome.reason}`);
-		log(`2. Create ${args.creates}, one at a time`);
-		createRows = await measure(
-			info,
-			{ kind: 'create', count: args.creates, concurrency: 1 },
-			[
-				{ side: 'ours', label: `Our node: Create ${args.creates}, one at a time`, reps: args.reps },
-				{ side: 'raw', label: 'Raw keep-alive loop, sequential', reps: args.reps },
-				{ side: 'rawNoKeepAlive', label: 'Raw loop without keep-alive, sequential (2nd baseline)', reps: 1 },
-			],
-			args.reps,
-		);
-		log(`3. Create ${args.creates}, concurrency ${args.concurrency}`);
-		concurrentRows = await measure(
-			info,
-			{ kind: 'create', count: args.creates, concurrency: args.concurrency },
-			[
-				{ side: 'ours', label: `Our node: Create ${args.creates}, concurrency ${args.concurrency}`, reps: args.reps },
-				{ side: 'raw', label: `Raw keep-alive loop, concurrency ${args.concurrency}`, reps: args.reps },
-				{ side: 'rawNoKeepAlive', label: `Raw loop without keep-alive, concurrency ${args.concurrency} (2nd baseline)`, reps: 1 },
-			],
-			args.reps,
-		);
-		if (args.profile) {
-			log('profiling our node (one extra run each, not counted above)');
-			listProfile = await profileOurs(info, { kind: 'list' }, 'list');
-			createProfile = await profileOurs(info, { kind: 'create', count: Math.min(args.creates, 500), concurrency: 1 }, 'create');
-			concurrentProfile = await profileOurs(info, { kind: 'create', count: Math.min(args.creates, 500), concurrency: args.concurrency }, 'create-concurrent');
+
+		// The contenders.
+		const defaults = `Concurrency ${facts.concurrency}${facts.maxRequestsPerSecond === undefined ? '' : `, ${facts.maxRequestsPerSecond || 'no'} requests/s cap`}`;
+		let create: wf.Contender[] = [
+			wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`),
+			wf.oursCreate('ours8', 'Our node, concurrency 8, no cap', 8, 0),
+			wf.oursCreate('ours32', 'Our node, concurrency 32, no cap', 32, 0),
+			...(facts.mapParameter ? [wf.oursCreate('oursAuto8', 'Our node, Map Automatically, concurrency 8, no cap', 8, 0, facts.mapParameter)] : []),
+			wf.httpCreate('http8', 'HTTP Request node, batching 8 items / 0 ms, Header Auth credential', info, 8, 'credential'),
+			wf.httpCreate('httpAll', 'HTTP Request node, no batching, Header Auth credential', info, undefined, 'credential'),
+			wf.httpCreate('httpPlain8', 'HTTP Request node, batching 8 / 0 ms, token typed into a header (no credential)', info, 8, 'headers'),
+			wf.floorCreate('floor8', 'Floor node, concurrency 8', 8),
+		];
+		const list: wf.Contender[] = [
+			wf.oursList('oursListDefault', `Our node, defaults (${defaults})`),
+			wf.oursList('oursList', 'Our node, no cap', 0),
+			wf.httpList('httpList', 'HTTP Request node, pagination + Split Out, Header Auth credential', info, 'credential'),
+			wf.httpList('httpListPlain', 'HTTP Request node, pagination + Split Out, token typed into a header (no credential)', info, 'headers'),
+			wf.floorList('floorList', 'Floor node'),
+		];
+		const listWarm = new Map<string, wf.Contender>([
+			['oursListDefault', wf.oursList('oursListWarm', 'warm-up', 0, 3)],
+			['oursList', wf.oursList('oursListWarm', 'warm-up', 0, 3)],
+			['httpList', wf.httpList('httpListWarm', 'warm-up', info, 'credential', 3)],
+			['httpListPlain', wf.httpList('httpListPlainWarm', 'warm-up', info, 'headers', 3)],
+			['floorList', wf.floorList('floorListWarm', 'warm-up', 3)],
+		]);
+		const sweep: Array<wf.Contender & { latency: number; concurrency: number; cap?: number; items: number }> = [];
+		for (const o of others) {
+			for (const c of sweepConcurrencies) {
+				sweep.push({ ...wf.oursCreate(`s${o.latency}c${c}`, `${o.latency} ms, concurrency ${c}, no cap`, c, 0, undefined, o.ref), latency: o.latency, concurrency: c, cap: 0, items: sweepCount(c, o.latency, undefined, args.quick) });
+			}
+			sweep.push({
+				...wf.oursCreate(`s${o.latency}default`, `${o.latency} ms, defaults`, undefined, undefined, undefined, o.ref),
+				latency: o.latency,
+				concurrency: facts.concurrency,
+				cap: facts.maxRequestsPerSecond,
+				items: sweepCount(facts.concurrency, o.latency, facts.maxRequestsPerSecond || undefined, args.quick),
+			});
+		}
+		const all = [...create, ...list, ...new Map([...listWarm.values()].map((c) => [c.key, c])).values(), ...sweep];
+
+		log('raw loops (the physical reference)');
+		const raw = await rawBaselines(info, args);
+		const jsonBytes = raw.find((r) => r.key === 'rawList')!.jsonBytes ?? 0;
+		noteLoad('after the raw loops');
+
+		const app = await N8nApp.open(info, others, all, log);
+		let mapNote = facts.mapParameter ? '' : 'not in this build';
+		try {
+			if (facts.mapParameter) {
+				// Map Automatically is new: a short try first, so a problem with it drops it instead of the whole run.
+				await app.importParents([wf.parentWorkflow('benchProbeMap', [{ key: 'oursAuto8', items: 3 }], [])]);
+				try {
+					await control(info, 'POST', '/__sandbox/reset');
+					const probe = (await app.execute('benchProbeMap', ['oursAuto8'])).branches.get('oursAuto8')!;
+					const sent = await control<Array<{ body?: Record<string, unknown> }>>(info, 'GET', '/__sandbox/requests');
+					if (probe.count !== 3 || !sent.some((r) => r.body?.firstName === 'Bench0' && r.body?.lastName === 'Person0')) {
+						throw new Error(`${probe.count} people created; it sent ${JSON.stringify(sent.map((r) => r.body))}`);
+					}
+					mapNote = `parameter \`${facts.mapParameter}\``;
+				} catch (error) {
+					mapNote = `left out: a try of it failed (${(error as Error).message.split('\n')[0].slice(0, 300)})`;
+					log(`Map Automatically ${mapNote}`);
+					create = create.filter((c) => c.key !== 'oursAuto8');
+				}
+			}
+			// Parents.
+			const profileItems = Math.min(args.creates, args.quick ? 100 : 500);
+			// The default's cap makes it wait, not work; batching without interval is the same as none.
+			const profiled = create.filter((c) => c.key !== 'oursDefault' && c.key !== 'httpAll');
+			const parents: Array<Record<string, unknown>> = [];
+			for (let rep = 0; rep < args.reps; rep++) {
+				const order = rotate(create, rep * Math.ceil(create.length / args.reps));
+				parents.push(wf.parentWorkflow(`benchCreate${rep}`, order.map((c) => ({ key: c.key, items: args.creates })), create.map((c) => ({ key: c.key, items: warmItems }))));
+			}
+			for (const c of list) parents.push(wf.parentWorkflow(`benchList${c.key}`, [{ key: c.key, items: 1 }], [{ key: listWarm.get(c.key)!.key, items: 1 }]));
+			for (let rep = 0; rep < args.sweepReps && args.sweep; rep++) {
+				const order = rotate(sweep, rep * Math.ceil(sweep.length / args.sweepReps));
+				parents.push(wf.parentWorkflow(`benchSweep${rep}`, order.map((c) => ({ key: c.key, items: c.items })), sweep.map((c) => ({ key: c.key, items: args.quick ? 3 : 10 }))));
+			}
+			parents.push(wf.parentWorkflow('benchProfileCreate', profiled.map((c) => ({ key: c.key, items: profileItems })), profiled.map((c) => ({ key: c.key, items: warmItems }))));
+			const profiledList = list.filter((c) => c.key !== 'oursListDefault');
+			parents.push(wf.parentWorkflow('benchProfileList', profiledList.map((c) => ({ key: c.key, items: 1 })), profiledList.map((c) => ({ key: listWarm.get(c.key)!.key, items: 1 }))));
+			await app.importParents(parents);
+
+			// 1 and 3. Create, every contender per round.
+			const created = new Map<string, Measured>(create.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: args.creates }]));
+			for (let rep = 0; rep < args.reps; rep++) {
+				await control(info, 'POST', '/__sandbox/reset');
+				log(`create round ${rep + 1}/${args.reps}: ${create.length} contenders × ${args.creates} people`);
+				const result = await app.execute(`benchCreate${rep}`, create.map((c) => c.key));
+				await checkLog(info, `create round ${rep + 1}`, create.length * (warmItems + args.creates));
+				for (const [key, r] of result.branches) {
+					if (r.count !== args.creates) throw new Error(`create round ${rep + 1}: ${key} created ${r.count} people, expected ${args.creates}`);
+					created.get(key)!.runs.push(r);
+					log(`  ${key}: ${s(r.ms)}, CPU ${(r.cpuMs / args.creates).toFixed(2)} ms per request`);
+				}
+				noteLoad(`after create round ${rep + 1}`);
+			}
+
+			// 2. Get Many, Return All: each contender in its own process.
+			const pages = Math.ceil(args.people / 100);
+			const listed = new Map<string, Measured>(list.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: pages }]));
+			for (let rep = 0; rep < args.reps; rep++) {
+				for (const c of rotate(list, rep)) {
+					await control(info, 'POST', '/__sandbox/reset');
+					const result = await app.execute(`benchList${c.key}`, [c.key]);
+					await checkLog(info, `list ${c.key}`);
+					const r = result.branches.get(c.key)!;
+					if (r.count !== args.people) throw new Error(`list ${c.key}: counted ${r.count} people, expected ${args.people}`);
+					listed.get(c.key)!.runs.push(r);
+					log(`list ${c.key} #${rep + 1}: ${s(r.ms)}, CPU ${(r.cpuMs / pages).toFixed(2)} ms per page, RSS +${mib(r.rssPeak - r.rssStart)}`);
+				}
+				noteLoad(`after list round ${rep + 1}`);
+			}
+
+			// 5. Concurrency sweep.
+			const swept = new Map<string, Measured>(sweep.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: c.items }]));
+			for (let rep = 0; rep < args.sweepReps && args.sweep; rep++) {
+				for (const o of others) await control(o.info, 'POST', '/__sandbox/reset');
+				log(`concurrency sweep ${rep + 1}/${args.sweepReps}: ${sweep.length} settings`);
+				const result = await app.execute(`benchSweep${rep}`, sweep.map((c) => c.key));
+				for (const o of others) await checkLog(o.info, `sweep at ${o.latency} ms`);
+				for (const c of sweep) {
+					const r = result.branches.get(c.key)!;
+					if (r.count !== c.items) throw new Error(`sweep ${c.key}: created ${r.count}, expected ${c.items}`);
+					swept.get(c.key)!.runs.push(r);
+				}
+				log(`  ${sweep.map((c) => `${c.key} ${(c.items / (result.branches.get(c.key)!.ms / 1000)).toFixed(0)}/s`).join(', ')}`);
+				noteLoad(`after sweep ${rep + 1}`);
+			}
+
+			// 6. Profiles.
+			const profiles = new Map<string, WindowSummary>();
+			if (args.profile) {
+				// BENCH_N8N_KEEP keeps the user folder and the profiles in it, to read them in Chrome's DevTools.
+				const dir = process.env.BENCH_N8N_KEEP ? mkdtempSync(join(app.userFolder, 'profiles-')) : mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
+				try {
+					for (const [parent, keys] of [
+						['benchProfileCreate', profiled.map((c) => c.key)],
+						['benchProfileList', profiledList.map((c) => c.key)],
+					] as const) {
+						await control(info, 'POST', '/__sandbox/reset');
+						log(`profiling ${parent} (${keys.join(', ')})`);
+						const result = await app.execute(parent, [...keys], { profileDir: dir });
+						await checkLog(info, parent);
+						if (!result.profilePath) throw new Error(`${parent}: no CPU profile written`);
+						const windows = [...result.branches.values()].map((r) => ({ key: r.key, fromEpochMs: r.startEpochMs, toEpochMs: r.startEpochMs + r.ms }));
+						for (const [key, b] of summariseProfile(result.profilePath, windows, epochMinusMonotonicMs())) profiles.set(key, b);
+						if (!process.env.BENCH_N8N_KEEP) rmSync(result.profilePath, { force: true });
+					}
+				} finally {
+					if (!process.env.BENCH_N8N_KEEP) rmSync(dir, { recursive: true, force: true });
+				}
+			}
+			noteLoad('end');
+			report({ args, facts, mapNote, started, raw, jsonBytes, created, listed, swept, sweep, others, profiles, profileItems, pages, versions: app.versions });
+		} finally {
+			app.close();
 		}
 	} finally {
-		await sandbox.stop();
+		for (const sandbox of sandboxes) await sandbox.stop();
 	}
+}
 
-	const [listOurs, listRaw, listNoKa] = listRows;
-	const [createOurs, createRaw, createNoKa] = createRows;
-	const [concOurs, concRaw, concNoKa] = concurrentRows;
-	const listRatio = listOurs.wallMs / listRaw.wallMs;
-	const createRatio = createOurs.wallMs / createRaw.wallMs;
-	const concurrentRatio = concOurs.wallMs / concRaw.wallMs;
-	const concurrencySpeedup = createOurs.wallMs / concOurs.wallMs;
-	const jsonBytes = listOurs.jsonBytes ?? 0;
-	const listRssGrowthOverJsonBytes = jsonBytes > 0 ? listOurs.rssGrowth / jsonBytes : NaN;
+interface ReportInput {
+	args: Args;
+	facts: NodeFacts;
+	mapNote: string;
+	started: number;
+	raw: RawRow[];
+	jsonBytes: number;
+	created: Map<string, Measured>;
+	listed: Map<string, Measured>;
+	swept: Map<string, Measured>;
+	sweep: Array<{ key: string; latency: number; concurrency: number; cap?: number; items: number }>;
+	others: Array<{ latency: number }>;
+	profiles: Map<string, WindowSummary>;
+	profileItems: number;
+	pages: number;
+	versions: { n8n: string; node: string };
+}
 
-	const helperNote = 'n8n’s request helper opens a new connection per request (no keep-alive)';
-	const targets: Target[] = [
-		{ name: 'List: ours ÷ raw', value: listRatio, limit: 1.15, kind: '<=', note: `raw without keep-alive: ${(listNoKa.wallMs / listRaw.wallMs).toFixed(2)}` },
-		{ name: 'Sequential create: ours ÷ raw', value: createRatio, limit: 1.15, kind: '<=', note: `raw without keep-alive: ${(createNoKa.wallMs / createRaw.wallMs).toFixed(2)}` },
-		{ name: `Concurrency ${args.concurrency}: speed-up over one at a time`, value: concurrencySpeedup, limit: 5, kind: '>=', note: `raw: ${(createRaw.wallMs / concRaw.wallMs).toFixed(2)}×` },
-		{ name: `Concurrency ${args.concurrency}: ours ÷ raw`, value: concurrentRatio, limit: 1.25, kind: '<=', note: `raw without keep-alive: ${(concNoKa.wallMs / concRaw.wallMs).toFixed(2)}` },
-		{ name: 'List: peak RSS growth ÷ JSON bytes', value: listRssGrowthOverJsonBytes, limit: 3, kind: '<=', note: `${mb(listOurs.rssGrowth)} for ${mb(jsonBytes)} of JSON; raw loop: ${(listRaw.rssGrowth / jsonBytes).toFixed(2)}` },
+/** Per-round ratio a ÷ b (same `n8n execute`), as median and range. */
+function pairedRatio(a: Measured, b: Measured): { median: number; min: number; max: number } {
+	const ratios = a.runs.map((r, i) => r.ms / b.runs[i].ms);
+	return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+
+function report(input: ReportInput): void {
+	const { args, facts, raw, jsonBytes, created, listed, swept, sweep, profiles } = input;
+	const c = (key: string) => created.get(key);
+	const l = (key: string) => listed.get(key)!;
+	const rawRow = (key: string) => raw.find((r) => r.key === key)!;
+	const ours8 = c('ours8')!;
+	const http8 = c('http8')!;
+	const httpPlain8 = c('httpPlain8')!;
+	const floor8 = c('floor8')!;
+	const oursCreates = [...created.values()].filter((m) => m.key.startsWith('ours'));
+	const httpCreates = [...created.values()].filter((m) => m.key.startsWith('http'));
+	const bestOurs = oursCreates.reduce((a, b) => (mid(a) <= mid(b) ? a : b));
+	const bestHttp = httpCreates.reduce((a, b) => (mid(a) <= mid(b) ? a : b));
+	const createVsHttp = pairedRatio(ours8, http8);
+	const createVsHttpPlain = pairedRatio(ours8, httpPlain8);
+	const createVsFloor = pairedRatio(ours8, floor8);
+	const bestRatio = mid(bestOurs) / mid(bestHttp);
+	const listVsHttp = mid(l('oursList')) / mid(l('httpList'));
+	const listVsHttpPlain = mid(l('oursList')) / mid(l('httpListPlain'));
+	const listDefaultVsHttp = mid(l('oursListDefault')) / mid(l('httpList'));
+	const listVsFloor = mid(l('oursList')) / mid(l('floorList'));
+	const rssGrowth = Math.max(...l('oursList').runs.map((r) => r.rssPeak - r.rssStart));
+	const rssRatio = jsonBytes > 0 ? rssGrowth / jsonBytes : NaN;
+	const auto = c('oursAuto8');
+
+	const targets = [
+		{ name: 'appCreateVsHttpRequestNode', value: createVsHttp.median, limit: 0.9, what: 'ours at concurrency 8 ÷ HTTP Request node batching 8 with a Header Auth credential, same round (median of the rounds’ ratios)' },
+		{ name: 'appCreateVsHttpRequestNode (no credential)', value: createVsHttpPlain.median, limit: 0.9, what: 'the same, against the HTTP Request node with the token typed into a header parameter (no credential to load)' },
+		{ name: 'appCreateBestVsHttpRequestNode', value: bestRatio, limit: 1.0, what: `ours at its best (${bestOurs.label}) ÷ HTTP Request node at its best (${bestHttp.label}), medians` },
+		{ name: 'appListVsHttpRequestNode', value: listVsHttp, limit: 0.95, what: 'ours (no cap) ÷ HTTP Request node pagination with a Header Auth credential, medians' },
+		{ name: 'appListVsHttpRequestNode (no credential)', value: listVsHttpPlain, limit: 0.95, what: 'the same, against the HTTP Request node with the token typed into a header parameter' },
+		{ name: 'appCreateVsFloor', value: createVsFloor.median, limit: 1.05, what: 'ours at concurrency 8 ÷ floor at concurrency 8, same round' },
+		{ name: 'appListVsFloor', value: listVsFloor, limit: 1.05, what: 'ours (no cap) ÷ floor, medians' },
+		{ name: 'listRssGrowthOverJsonBytes', value: rssRatio, limit: 3, what: `peak RSS growth of n8n during our list (largest of the runs, ${mib(rssGrowth)}) ÷ JSON of the people (${mib(jsonBytes)})` },
 	];
 
-	const n8nRatios = n8nOutcome.ok
-		? {
-				httpRequest: n8nOutcome.rows[0].listingMs / listRaw.wallMs,
-				ours: n8nOutcome.rows[1].listingMs / listRaw.wallMs,
-				httpOverOurs: n8nOutcome.rows[0].listingMs / n8nOutcome.rows[1].listingMs,
-			}
-		: undefined;
-	const n8nSection: string[] = n8nOutcome.ok
-		? [
-				`## 1b. The same list in the real n8n application (n8n ${n8nOutcome.n8nVersion} on Node ${n8nOutcome.nodeVersion}, \`n8n execute\`)`,
-				'',
-				`Same sandbox process, same ${args.people} people in pages of 100. ` +
-					'n8n’s HTTP Request node (v4.2): GET /api/people?limit=100 with Authorization and X-Service-Credential-Id as header parameters, ' +
-					'pagination "Response Contains Next URL" = `{{ $response.body._metadata.nextLink }}`, complete when `{{ !$response.body._metadata.nextLink }}`, no page limit; ' +
-					'then Split Out `people` (the node gives one item per page). Our node: Person › Get Many, Return All, Simplify off, from the built package in `<user folder>/.n8n/nodes/node_modules`. ' +
-					'Each runs in a sub-workflow ending in Summarize (count), called by a parent workflow after a warm-up call of the same sub-workflow shape (5 pages of 50), ' +
-					'so `n8n execute` prints a few kB instead of the whole run data.',
-				'',
-				`| Measurement | Listing (first → last request in the sandbox log) | ÷ raw keep-alive loop | ÷ our node in n8n’s WorkflowExecute (section 1) | Execute Workflow node (listing + Split Out/Summarize) | \`n8n execute\` wall (start-up, warm-up, output) | Requests | People counted |`,
-				'|---|---:|---:|---:|---:|---:|---:|---:|',
-				...n8nOutcome.rows.map(
-					(r) =>
-						`| ${r.label} | ${(r.listingMs / 1000).toFixed(2)} s | ${(r.listingMs / listRaw.wallMs).toFixed(2)} | ${(r.listingMs / listOurs.wallMs).toFixed(2)} | ${
-							r.nodeMs === undefined ? '?' : `${(r.nodeMs / 1000).toFixed(2)} s`
-						} | ${(r.wallMs / 1000).toFixed(1)} s | ${r.requests} | ${r.items} |`,
-				),
-				'',
-				`n8n’s HTTP Request node ÷ our node, both in the n8n application: ${n8nRatios!.httpOverOurs.toFixed(2)}. ` +
-					`Figures: median of ${args.n8nReps} run(s) each (runs: ${n8nOutcome.rows.map((r) => `${r.label} ${r.runs.map((x) => (x.listingMs / 1000).toFixed(2)).join(', ')} s`).join('; ')}), interleaved. ` +
-					'The listing time comes from the sandbox’s request log, polled every 25 ms while n8n runs (±25 ms), so n8n’s start-up is excluded; ' +
-					'it ends at the arrival of the last page’s request, so the last page’s latency and parsing (about 1/500 of the listing) are not in it. ' +
-					'The raw loop and the section-1 figure are whole runs in a fresh Node 20 process after a warm-up; n8n runs on Node 24.',
-			]
-		: [`## 1b. The same list in the real n8n application`, '', `skipped: ${n8nOutcome.reason}`];
-
+	const loads = loadLog.map((x) => `${x.phase}: ${x.load.map((v) => v.toFixed(2)).join(' ')}`).join('; ');
 	const cpus = os.cpus();
-	const loadAfter = os.loadavg();
 	const md: string[] = [
 		'# Benchmark results',
 		'',
-		`Generated by \`npm run bench\` on ${new Date(started).toISOString()} (took ${((Date.now() - started) / 1000).toFixed(0)} s).`,
+		`Generated by \`npm run bench${args.quick ? ' -- --quick' : ''}\` on ${new Date(input.started).toISOString()} (took ${((Date.now() - input.started) / 60000).toFixed(1)} min).`,
 		'',
-		`- Machine: ${cpus.length} cores, ${cpus[0]?.model ?? 'unknown CPU'}, ${mb(os.totalmem())} RAM, ${os.type()} ${os.release()}`,
-		`- Node ${process.version}; n8n-core and n8n-workflow from devDependencies`,
-		`- Load average before / after: ${loadBefore.map((l) => l.toFixed(1)).join(' ')} / ${loadAfter.map((l) => l.toFixed(1)).join(' ')} (other work on the machine adds noise)`,
-		`- Sandbox in its own process: ${args.latency} ms latency per request, ${args.people} people, pages of 100`,
-		`- Each figure: median of ${args.reps} runs (2nd baselines: 1 run), each run in a fresh process after a warm-up; peak RSS growth is the largest over the runs, above the RSS after loading and warm-up`,
-		'',
-		`## 1. Get Many, Return All of ${args.people} people (${listOurs.requests} pages)`,
-		'',
-		...table(listRows, listRaw),
-		'',
-		`JSON of the ${args.people} people held at the end: ${mb(jsonBytes)}; our peak RSS growth is ${listRssGrowthOverJsonBytes.toFixed(2)}× that.`,
-		'',
-		...n8nSection,
-		'',
-		`## 2. Create ${args.creates} people, one at a time`,
-		'',
-		...table(createRows, createRaw),
-		'',
-		`## 3. Create ${args.creates} people, concurrency ${args.concurrency}`,
-		'',
-		...table(concurrentRows, concRaw),
-		'',
-		`Our node at concurrency ${args.concurrency} is ${concurrencySpeedup.toFixed(2)}× faster than one at a time (raw: ${(createRaw.wallMs / concRaw.wallMs).toFixed(2)}×).`,
+		`- Machine: ${cpus.length} cores, ${cpus[0]?.model ?? 'unknown CPU'}, ${mib(os.totalmem())} RAM, ${os.type()} ${os.release()}`,
+		`- The real n8n application: n8n ${input.versions.n8n} on Node ${input.versions.node}, \`n8n execute\` (SQLite, regular mode), our package and the floor package in the user folder's nodes directory, credentials imported with the CLI`,
+		`- Our node's defaults in this build: Concurrency ${facts.concurrency}, ${facts.maxRequestsPerSecond === undefined ? 'no Max Requests Per Second option' : `Max Requests Per Second ${facts.maxRequestsPerSecond}`}; Map Automatically: ${input.mapNote}`,
+		`- Load average (1, 5, 15 min): ${loads}`,
+		`- Sandbox in its own process: ${args.latency} ms latency per request, ${args.people} people, pages of 100; the sweep uses one more sandbox per latency`,
+		`- Each contender's time is its Execute Workflow node's time in the parent's run data (its whole sub-workflow: requests, expressions, output items, a Count). ${args.reps} runs each, interleaved (create: all contenders in one \`n8n execute\` per round, order rotated; list: one \`n8n execute\` each, order rotated). CPU: user + system time of the n8n process (/proc) during the contender.`,
 		'',
 		'## Targets',
 		'',
-		'| Target | Value | Goal | Result | Context |',
+		'| Figure | Value | Target | Result | What |',
 		'|---|---:|---:|---|---|',
-		...targets.map(targetLine),
+		...targets.map((t) => `| \`${t.name}\` | ${t.value.toFixed(2)} | ≤ ${t.limit} | ${t.value <= t.limit ? 'met' : 'missed'} | ${t.what} |`),
 		'',
-		'## Where the time goes (our node, CPU profile)',
+		`## 1. Create ${args.creates} people, Person › Create (${args.latency} ms latency)`,
 		'',
-		...profileTable('Get Many, Return All', listProfile, listOurs.requests, 'page'),
+		'| Contender | Median | Range | Requests/s | CPU per request | ÷ HTTP Request batching 8 (same round) |',
+		'|---|---:|---:|---:|---:|---:|',
+		...[...created.values()].map((m) => {
+			const ratio = pairedRatio(m, http8);
+			return `| ${m.label} | ${s(mid(m))} | ${range(m)} | ${(m.requests / (mid(m) / 1000)).toFixed(0)} | ${cpuPerRequest(m).toFixed(2)} ms | ${ratio.median.toFixed(2)} (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)}) |`;
+		}),
+		...['rawCreate8', 'rawCreate8NoKeepAlive'].map((k) => {
+			const r = rawRow(k);
+			return `| ${r.label} (plain Node ${process.version}, own process) | ${s(median(r.runs))} | ${s(Math.min(...r.runs))} – ${s(Math.max(...r.runs))} | ${(r.requests / (median(r.runs) / 1000)).toFixed(0)} | | |`;
+		}),
 		'',
-		...profileTable('Create, one at a time', createProfile, Math.min(args.creates, 500), 'item'),
+		`Raw without keep-alive ÷ raw keep-alive: ${(median(rawRow('rawCreate8NoKeepAlive').runs) / median(rawRow('rawCreate8').runs)).toFixed(2)} (n8n's request helper opens a new connection per request; no node can change that).` +
+			(auto ? ` Map Automatically ÷ expressions at concurrency 8: ${pairedRatio(auto, ours8).median.toFixed(2)}.` : ''),
 		'',
-		...profileTable(`Create, concurrency ${args.concurrency}`, concurrentProfile, Math.min(args.creates, 500), 'item'),
+		`## 2. Get Many, Return All of ${args.people} people (${input.pages} pages of 100)`,
 		'',
-		`Reading: "waiting" is time the process had nothing to do (the sandbox's ${args.latency} ms latency and its own work). ${helperNote}: ` +
-			'httpRequestWithAuthentication → @n8n/backend-network builds a new http.Agent for every request, so every request pays a TCP connect; ' +
-			'a node cannot pass its own agent or reuse connections through the helper, and all HTTP must go through it. ' +
-			'Expressions such as `{{$json.first}}` are evaluated by n8n per item and parameter. ' +
-			'With concurrency the run becomes CPU-bound on one thread: the speed-up is capped at (wall per item one at a time) ÷ (CPU per item).',
+		'| Contender | Median | Range | Pages/s | CPU per page | Peak RSS growth (largest) | ÷ HTTP Request node |',
+		'|---|---:|---:|---:|---:|---:|---:|',
+		...[...listed.values()].map(
+			(m) =>
+				`| ${m.label} | ${s(mid(m))} | ${range(m)} | ${(m.requests / (mid(m) / 1000)).toFixed(0)} | ${cpuPerRequest(m).toFixed(2)} ms | ${mib(Math.max(...m.runs.map((r) => r.rssPeak - r.rssStart)))} | ${(mid(m) / mid(l('httpList'))).toFixed(2)} |`,
+		),
+		...['rawList', 'rawListNoKeepAlive'].map((k) => {
+			const r = rawRow(k);
+			return `| ${r.label} (plain Node, own process) | ${s(median(r.runs))} | ${s(Math.min(...r.runs))} – ${s(Math.max(...r.runs))} | ${(r.requests / (median(r.runs) / 1000)).toFixed(0)} | | ${mib(r.rssGrowth)} | |`;
+		}),
+		'',
+		`JSON of the ${args.people} people: ${mib(jsonBytes)}. Our node at its defaults ÷ HTTP Request node: ${listDefaultVsHttp.toFixed(2)}${facts.maxRequestsPerSecond ? ` (the default cap of ${facts.maxRequestsPerSecond} requests/s paces the pages)` : ''}.`,
 		'',
 	];
+	if (swept.size > 0) {
+		const latencies = [...new Set(sweep.map((x) => x.latency))];
+		const concs = [...new Set(sweep.filter((x) => x.cap === 0).map((x) => x.concurrency))];
+		const rate = (m: Measured) => m.requests / (mid(m) / 1000);
+		const rates = (m: Measured) => m.runs.map((r) => m.requests / (r.ms / 1000));
+		md.push(
+			'## 3. Concurrency at realistic latencies: requests per second (median, range)',
+			'',
+			`Our node, Person › Create, one sandbox per latency, ${args.sweepReps} runs each (all settings in one \`n8n execute\` per run, order rotated); between ${Math.min(...sweep.map((x) => x.items))} and ${Math.max(...sweep.map((x) => x.items))} items per setting (about 3 s of work each). The sandbox has no rate limit: the service allows about 50 requests per second per tenant (decisions.md).`,
+			'',
+			`| Latency | ${concs.map((x) => `Concurrency ${x}`).join(' | ')} | Defaults (${facts.concurrency}${facts.maxRequestsPerSecond === undefined ? '' : `, cap ${facts.maxRequestsPerSecond}`}) |`,
+			`|---|${concs.map(() => '---:').join('|')}|---:|`,
+			...latencies.map((lat) => {
+				const cell = (key: string) => {
+					const m = swept.get(key)!;
+					const r = rates(m);
+					return `${rate(m).toFixed(0)} (${Math.min(...r).toFixed(0)}–${Math.max(...r).toFixed(0)})`;
+				};
+				return `| ${lat} ms | ${concs.map((x) => cell(`s${lat}c${x}`)).join(' | ')} | ${cell(`s${lat}default`)} |`;
+			}),
+			'',
+		);
+	}
+	if (profiles.size > 0) {
+		const keys = [...profiles.keys()];
+		const labelOf = (k: string) => created.get(k)?.label ?? listed.get(k)?.label ?? k;
+		const per = (k: string) => (created.has(k) ? input.profileItems : input.pages);
+		md.push(
+			'## 4. Where the CPU goes (V8 profile of the n8n process, one extra run)',
+			'',
+			`Milliseconds per request (creates: ${input.profileItems} people per contender; lists: per page of 100), by who spends them; expressions and credential loading count wherever they are called from. Wall time per request for comparison.`,
+			'',
+			`| Where | ${keys.map(labelOf).join(' | ')} |`,
+			`|---|${keys.map(() => '---:').join('|')}|`,
+			...CATEGORIES.filter((cat) => keys.some((k) => profiles.get(k)!.breakdown[cat] / per(k) >= 0.02)).map(
+				(cat) => `| ${cat} | ${keys.map((k) => (profiles.get(k)!.breakdown[cat] / per(k)).toFixed(2)).join(' | ')} |`,
+			),
+			`| **busy (all but idle)** | ${keys.map((k) => (CATEGORIES.slice(1).reduce((sum, cat) => sum + profiles.get(k)!.breakdown[cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
+			`| wall | ${keys.map((k) => (CATEGORIES.reduce((sum, cat) => sum + profiles.get(k)!.breakdown[cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
+			'',
+			...[
+				['ours8', 'floor8'],
+				['ours8', 'http8'],
+				['ours8', 'httpPlain8'],
+				['oursList', 'floorList'],
+				['oursList', 'httpList'],
+				['oursList', 'httpListPlain'],
+			]
+				.filter(([a, b]) => profiles.has(a) && profiles.has(b))
+				.map(([a, b]) => {
+					const pa = profiles.get(a)!.breakdown;
+					const pb = profiles.get(b)!.breakdown;
+					const busy = (x: typeof pa) => CATEGORIES.slice(1).reduce((sum, cat) => sum + x[cat], 0) / per(a);
+					const diffs = CATEGORIES.slice(1)
+						.map((cat) => ({ cat, d: (pa[cat] - pb[cat]) / per(a) }))
+						.filter((x) => Math.abs(x.d) >= 0.05)
+						.sort((x, y) => Math.abs(y.d) - Math.abs(x.d))
+						.slice(0, 4);
+					return `- ${labelOf(a)} − ${labelOf(b)}: ${(busy(pa) - busy(pb)).toFixed(2)} ms of CPU per request; ${diffs.map((x) => `${x.cat} ${x.d >= 0 ? '+' : ''}${x.d.toFixed(2)}`).join(', ')}.`;
+				}),
+			'',
+			'Our node\'s own hottest functions (self time, ms per request):',
+			'',
+			...keys
+				.filter((k) => profiles.get(k)!.oursTop.length > 0)
+				.map((k) => `- ${labelOf(k)}: ${profiles.get(k)!.oursTop.slice(0, 5).map((f) => `\`${f.fn}\` ${(f.ms / per(k)).toFixed(2)}`).join(', ')}`),
+			'',
+		);
+	}
 	const text = md.join('\n');
-	writeFileSync(join(root, 'bench', 'RESULTS.md'), text);
+	// A quick run is a smoke test: it leaves the committed results alone.
+	const outDir = args.quick ? __dirname : join(packageRoot(), 'bench');
+	writeFileSync(join(outDir, 'RESULTS.md'), `${text}\n`);
+	const row = (m: Measured) => ({
+		key: m.key,
+		label: m.label,
+		msMedian: mid(m),
+		msRuns: m.runs.map((r) => r.ms),
+		requests: m.requests,
+		cpuMsPerRequest: fixed(cpuPerRequest(m)),
+		peakRssGrowthBytes: Math.max(...m.runs.map((r) => Math.round(r.rssPeak - r.rssStart))),
+	});
 	const json = {
-		date: new Date(started).toISOString(),
-		machine: { cores: cpus.length, cpu: cpus[0]?.model, node: process.version, loadBefore, loadAfter },
+		date: new Date(input.started).toISOString(),
+		quick: args.quick,
+		machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, load: loadLog },
+		n8n: input.versions,
 		latencyMs: args.latency,
 		people: args.people,
 		creates: args.creates,
-		concurrency: args.concurrency,
 		reps: args.reps,
-		listRatio: fixed(listRatio, 3),
-		createRatio: fixed(createRatio, 3),
-		concurrentRatio: fixed(concurrentRatio, 3),
-		concurrencySpeedup: fixed(concurrencySpeedup, 3),
-		listRssGrowthOverJsonBytes: fixed(listRssGrowthOverJsonBytes, 3),
-		httpRequestNodeListRatio: n8nRatios ? fixed(n8nRatios.httpRequest, 3) : `skipped: ${n8nOutcome.ok ? '' : n8nOutcome.reason}`,
-		ourNodeInN8nListRatio: n8nRatios ? fixed(n8nRatios.ours, 3) : `skipped: ${n8nOutcome.ok ? '' : n8nOutcome.reason}`,
-		httpRequestNodeOverOurNodeInN8n: n8nRatios ? fixed(n8nRatios.httpOverOurs, 3) : null,
-		n8nApplication: n8nOutcome.ok
-			? {
-					n8n: n8nOutcome.n8nVersion,
-					node: n8nOutcome.nodeVersion,
-					cache: n8nOutcome.cache,
-					reps: args.n8nReps,
-					timing: 'listingMs: first to last list request in the sandbox log (polled every 25 ms); wallMs: the whole n8n execute process; nodeMs: the Execute Workflow node running the listing sub-workflow',
-					rows: n8nOutcome.rows.map((r) => ({
-						label: r.label,
-						listingMsMedian: fixed(r.listingMs, 1),
-						listingMsRuns: r.runs.map((x) => fixed(x.listingMs, 1)),
-						ratioToRawKeepAlive: fixed(r.listingMs / listRaw.wallMs, 3),
-						ratioToOurNodeInWorkflowExecute: fixed(r.listingMs / listOurs.wallMs, 3),
-						nodeMsMedian: r.nodeMs,
-						wallMsMedian: r.wallMs,
-						wallMsRuns: r.runs.map((x) => x.wallMs),
-						requests: r.requests,
-						peopleCounted: r.items,
-					})),
-				}
-			: `skipped: ${n8nOutcome.reason}`,
+		sweepReps: args.sweep ? args.sweepReps : 0,
+		ourDefaults: facts,
+		appCreateVsHttpRequestNode: fixed(createVsHttp.median),
+		appCreateVsHttpRequestNodeRange: [fixed(createVsHttp.min), fixed(createVsHttp.max)],
+		appCreateVsHttpRequestNodeNoCredential: fixed(createVsHttpPlain.median),
+		appCreateVsHttpRequestNodeNoCredentialRange: [fixed(createVsHttpPlain.min), fixed(createVsHttpPlain.max)],
+		appCreateBestVsHttpRequestNode: fixed(bestRatio),
+		appCreateBest: { ours: bestOurs.key, httpRequestNode: bestHttp.key },
+		appListVsHttpRequestNode: fixed(listVsHttp),
+		appListDefaultVsHttpRequestNode: fixed(listDefaultVsHttp),
+		appListVsHttpRequestNodeNoCredential: fixed(listVsHttpPlain),
+		appCreateVsFloor: fixed(createVsFloor.median),
+		appCreateVsFloorRange: [fixed(createVsFloor.min), fixed(createVsFloor.max)],
+		appListVsFloor: fixed(listVsFloor),
+		listRssGrowthOverJsonBytes: fixed(rssRatio),
+		mapAutomaticallyVsExpressions: auto ? fixed(pairedRatio(auto, ours8).median) : null,
+		rawNoKeepAliveOverKeepAliveCreate8: fixed(median(rawRow('rawCreate8NoKeepAlive').runs) / median(rawRow('rawCreate8').runs)),
 		listJsonBytes: jsonBytes,
-		targets: Object.fromEntries(targets.map((t) => [t.name, { value: fixed(t.value, 3), goal: `${t.kind} ${t.limit}`, pass: t.kind === '<=' ? t.value <= t.limit : t.value >= t.limit }])),
-		measurements: [...listRows, ...createRows, ...concurrentRows].map((m) => ({
-			label: m.label,
-			wallMsMedian: fixed(m.wallMs, 1),
-			wallMsBest: fixed(m.bestMs, 1),
-			wallMsRuns: m.runs.map((r) => fixed(r.wallMs, 1)),
-			requests: m.requests,
-			requestsPerSecond: fixed(m.rps, 1),
-			peakRssGrowthBytes: m.rssGrowth,
-		})),
-		profiles: { list: listProfile, create: createProfile, createConcurrent: concurrentProfile },
+		targets: Object.fromEntries(targets.map((t) => [t.name.replace(' (no credential)', 'NoCredential'), { value: fixed(t.value), goal: `<= ${t.limit}`, met: t.value <= t.limit }])),
+		create: [...created.values()].map(row),
+		list: [...listed.values()].map(row),
+		raw: raw.map((r) => ({ key: r.key, label: r.label, msMedian: fixed(median(r.runs), 1), msRuns: r.runs.map((x) => fixed(x, 1)), requests: r.requests, peakRssGrowthBytes: r.rssGrowth })),
+		sweep: sweep.map((x) => {
+			const m = swept.get(x.key);
+			return { latencyMs: x.latency, concurrency: x.concurrency, maxRequestsPerSecond: x.cap ?? null, items: x.items, requestsPerSecondMedian: m && m.runs.length ? fixed(x.items / (mid(m) / 1000), 1) : null, msRuns: m?.runs.map((r) => r.ms) ?? [] };
+		}),
+		profilesMsPerRequest: Object.fromEntries(
+			[...profiles].map(([k, p]) => {
+				const per = created.has(k) ? input.profileItems : input.pages;
+				return [k, { ...Object.fromEntries(CATEGORIES.map((cat) => [cat, fixed(p.breakdown[cat] / per)])), ourHottestFunctions: p.oursTop.map((f) => ({ fn: f.fn, ms: fixed(f.ms / per) })) }];
+			}),
+		),
 	};
-	writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
+	writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
 	process.stdout.write(`${text}\n`);
+	log(`wrote ${join(outDir, 'RESULTS.md')} and results.json`);
 }
 
 main().then(

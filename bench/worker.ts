@@ -1,5 +1,6 @@
 /**
- * One measurement in a fresh process, so that its peak RSS is its own: load what it needs, warm up,
+ * The physical reference: one raw HTTP loop (bench/raw.ts) in a fresh process, so that its peak RSS
+ * is its own: warm up,
  * reset the sandbox, collect garbage, then time one run and report it as `BENCH_RESULT {json}`.
  *
  *   node --expose-gc build/bench/worker.js '<task json>'
@@ -7,9 +8,8 @@
 import type { SandboxInfo, WorkerResult } from './common';
 import { control, RESULT_PREFIX } from './common';
 import { rawClient, rawCreate, rawList } from './raw';
-import { sandboxCredential } from '../test/sandbox/credential';
 
-export type Side = 'ours' | 'raw' | 'rawNoKeepAlive';
+export type Side = 'raw' | 'rawNoKeepAlive';
 
 export interface Task {
 	name: string;
@@ -31,42 +31,9 @@ function createInputs(count: number, tag: string): Array<{ first: string; last: 
 	return Array.from({ length: count }, (_, i) => ({ first: `Bench${tag}${i}`, last: `Person${i}` }));
 }
 
-const credentials = (info: SandboxInfo) => sandboxCredential({ ...info, defaultCredentialId: info.credentialId });
-
 /** Builds the function that performs the task once; `warm` is a smaller version for the warm-up. */
 async function prepare(task: Task): Promise<(warm: boolean) => Promise<Outcome>> {
 	const { info } = task;
-	if (task.side === 'ours') {
-		const { runNode } = await import('../test/harness/engine');
-		const creds = credentials(info);
-		return async (warm) => {
-			if (task.kind === 'list') {
-				const result = await runNode({
-					credentials: creds,
-					parameters: warm
-						? { resource: 'person', operation: 'getAll', returnAll: false, limit: 500, simplify: false }
-						: { resource: 'person', operation: 'getAll', returnAll: true, simplify: false },
-				});
-				if (result.error) throw new Error(`our node failed: ${result.error.message}`);
-				return { items: result.items.length, errorItems: result.errorItems.length, records: result.items.map((i) => i.json) };
-			}
-			const count = warm ? 50 : task.count ?? 0;
-			const result = await runNode({
-				credentials: creds,
-				parameters: {
-					resource: 'person',
-					operation: 'create',
-					firstName: '={{$json.first}}',
-					lastName: '={{$json.last}}',
-					...(task.concurrency && task.concurrency > 1 ? { requestOptions: { concurrency: task.concurrency } } : {}),
-				},
-				items: createInputs(count, warm ? 'Warm' : ''),
-			});
-			if (result.error) throw new Error(`our node failed: ${result.error.message}`);
-			const errors = result.items.filter((i) => i.json.error !== undefined).length;
-			return { items: result.items.length, errorItems: errors + result.errorItems.length };
-		};
-	}
 	const client = rawClient(info, task.side === 'raw');
 	return async (warm) => {
 		if (task.kind === 'list') {
