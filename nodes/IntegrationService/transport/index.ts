@@ -13,7 +13,7 @@ import type { ServiceContext, ServiceRun } from './run';
 import { newRun, reserveStart, runCredentials, stoppedReason, waitFor } from './run';
 
 export type { PathSegment, ServiceHost } from './hosts';
-export { hostOfUrl } from './hosts';
+export { hostOfUrl, originOf } from './hosts';
 export type { RequestSettings } from './options';
 export { DEFAULT_SETTINGS, readRequestOptions, requestOptions } from './options';
 export type { ServiceContext, ServiceRun } from './run';
