@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { webhookIdProperty } from '../IntegrationService/actions/common.descriptions';
 import { CREDENTIAL_TYPE, hostOfUrl, newRun, originOf, serviceRequest } from '../IntegrationService/transport';
 import {
 	eventSelected,
@@ -110,12 +111,7 @@ export class IntegrationServiceTrigger implements INodeType {
 				displayOptions: { show: { registerWebhook: [true] } },
 			},
 			{
-				displayName: 'Webhook ID',
-				name: 'webhookId',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. w-1',
+				...webhookIdProperty,
 				description:
 					'ID of the service\'s webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name',
 				displayOptions: { show: { registerWebhook: [true] } },

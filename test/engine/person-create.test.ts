@@ -223,21 +223,21 @@ describe('Person › Create validation: nothing is sent', () => {
 	test('a number field given text that is not a number', async () => {
 		await expectRefused(
 			{ averageBeds: '={{ $json.beds }}' },
-			'Average Beds: must be a number, got "three" (item 0)',
+			'Additional Fields › Average Beds: must be a number, got "three" (item 0)',
 			[{ beds: 'three' }],
 		);
 	});
 
 	test('Rating and Average Price given non-numbers', async () => {
-		await expectRefused({ rating: '={{ "5 stars" }}' }, 'Rating: must be a number, got "5 stars" (item 0)');
-		await expectRefused({ averagePrice: '={{ "$450,000" }}' }, 'Average Price: must be a number, got "$450,000" (item 0)');
+		await expectRefused({ rating: '={{ "5 stars" }}' }, 'Additional Fields › Rating: must be a number, got "5 stars" (item 0)');
+		await expectRefused({ averagePrice: '={{ "$450,000" }}' }, 'Additional Fields › Average Price: must be a number, got "$450,000" (item 0)');
 	});
 
 	test('a communications consent flag given text that is not true or false', async () => {
 		// n8n offers no expression for a whole collection (it drops one), so each flag is checked on its own.
 		await expectRefused(
 			{ communicationsConsent: { call: true, email: '={{ "sometimes" }}' } },
-			'Communications Consent › Email: must be true or false, got "sometimes" (item 0)',
+			'Additional Fields › Communications Consent › Email: must be true or false, got "sometimes" (item 0)',
 		);
 	});
 
@@ -256,21 +256,21 @@ describe('Person › Create validation: nothing is sent', () => {
 	test('an email or a phone entry with no value', async () => {
 		await expectRefused(
 			{ emails: { values: [{ value: 'a@example.test' }, { value: '  ', type: 'work' }] } },
-			'Emails › entry 2: has no value (item 0)',
+			'Additional Fields › Emails › entry 2: has no value (item 0)',
 		);
-		await expectRefused({ phones: { values: [{ value: '', type: 'mobile' }] } }, 'Phones › entry 1: has no value (item 0)');
+		await expectRefused({ phones: { values: [{ value: '', type: 'mobile' }] } }, 'Additional Fields › Phones › entry 1: has no value (item 0)');
 	});
 
 	test('an address with no part set', async () => {
-		await expectRefused({ addresses: { values: [{ type: '' }] } }, 'Addresses: entry 1 is empty (item 0)');
+		await expectRefused({ addresses: { values: [{ type: '' }] } }, 'Additional Fields › Addresses: entry 1 is empty (item 0)');
 	});
 
 	test('a text field given an object, and tags given an object', async () => {
 		await expectRefused(
 			{ jobTitle: '={{ {"title": "x"} }}' },
-			'Job Title: must be text, not an object or a list (item 0)',
+			'Additional Fields › Job Title: must be text, not an object or a list (item 0)',
 		);
-		await expectRefused({ tags: '={{ {"a": 1} }}' }, 'Tags: must be a list of text values, got an object (item 0)');
+		await expectRefused({ tags: '={{ {"a": 1} }}' }, 'Additional Fields › Tags: must be a list of text values, got an object (item 0)');
 	});
 
 	test('with Continue On Fail, a bad item becomes an error item and the good ones are still created', async () => {
@@ -293,7 +293,7 @@ describe('Person › Create validation: nothing is sent', () => {
 			{ firstName: 'Cleo', averageBeds: 4 },
 		]);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(result.items[1].json.error).toBe('Average Beds: must be a number, got "many" (item 1)');
+		expect(result.items[1].json.error).toBe('Additional Fields › Average Beds: must be a number, got "many" (item 1)');
 		expect(result.items[2].json).toMatchObject({ firstName: 'Cleo', averageBeds: 4 });
 	});
 });

@@ -22,3 +22,35 @@ export const credentialIdOverride: INodeProperties = {
 export function credentialIdOverrideFor(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	return optionalText(ctx, itemIndex, 'Connection ID', ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''));
 }
+
+/** The calendar webhook a request or a trigger registration changes (spec 4.8). */
+export const webhookIdProperty: INodeProperties = {
+	displayName: 'Webhook ID',
+	name: 'webhookId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. w-1',
+	description: 'ID of the webhook registration to change',
+};
+
+/** The external application a connection is for (Credential › Create, Authorization Link › Create). */
+export const appKeyProperty: INodeProperties = {
+	displayName: 'App Key',
+	name: 'appKey',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. my-crm-app',
+	description: 'Key of the external application to connect, as registered with the Integration Service',
+};
+
+/** The plan a connection gets (Credential › Create, Authorization Link › Create). */
+export const planProperty: INodeProperties = {
+	displayName: 'Plan',
+	name: 'plan',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. premium',
+	description: 'Plan to attach to the connection, as named by the Integration Service',
+};

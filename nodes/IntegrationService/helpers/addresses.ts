@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from './validation';
+import { inputError, toEntries } from './validation';
 
 const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
 
@@ -38,17 +38,11 @@ export function toAddresses(
 	field: string,
 	raw: unknown,
 ): IDataObject[] {
-	const entries = Array.isArray(raw) ? raw : ((raw as IDataObject | undefined)?.values ?? []);
-	if (!Array.isArray(entries)) {
-		throw inputError(ctx, itemIndex, field, 'must be a list of addresses');
-	}
+	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'addresses', entry: 'must be an object' });
 	return entries.map((entry, position) => {
-		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-			throw inputError(ctx, itemIndex, field, `entry ${position + 1} must be an object`);
-		}
 		const address: IDataObject = {};
 		for (const part of ADDRESS_PARTS) {
-			const value = (entry as IDataObject)[part];
+			const value = entry[part];
 			if (value === undefined || value === null || value === '') continue;
 			if (typeof value === 'object') {
 				throw inputError(ctx, itemIndex, `${field} › entry ${position + 1} › ${part}`, 'must be text');

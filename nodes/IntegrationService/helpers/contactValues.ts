@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, toBoolean } from './validation';
+import { inputError, toBoolean, toEntries } from './validation';
 
 /**
  * Contact values (spec 2.1): `value`, `type`, `status`, `isPrimary`. Used by person emails and phones
@@ -71,15 +71,9 @@ export function toContactValues(
 	field: string,
 	raw: unknown,
 ): IDataObject[] {
-	const entries = Array.isArray(raw) ? raw : ((raw as IDataObject | undefined)?.values ?? []);
-	if (!Array.isArray(entries)) {
-		throw inputError(ctx, itemIndex, field, 'must be a list of entries');
-	}
+	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'entries', entry: 'must be an object with a value' });
 	return entries.map((entry, position) => {
-		if (entry === null || typeof entry !== 'object') {
-			throw inputError(ctx, itemIndex, field, `entry ${position + 1} must be an object with a value`);
-		}
-		const { value, type, status, isPrimary } = entry as IDataObject;
+		const { value, type, status, isPrimary } = entry;
 		if (value === undefined || value === null || String(value).trim() === '') {
 			throw inputError(ctx, itemIndex, `${field} › entry ${position + 1}`, 'has no value');
 		}

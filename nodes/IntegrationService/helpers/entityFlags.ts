@@ -96,6 +96,10 @@ export function communicationsConsentProperty(overrides: Partial<INodeProperties
 	);
 }
 
+/**
+ * Flags given by the form (an object of booleans) or by an expression or input field (an object, or its
+ * JSON text); an unknown key is an error rather than a silently dropped flag.
+ */
 function toFlags(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -125,14 +129,10 @@ function toFlags(
 	return flags;
 }
 
-export function toEntitiesToSync(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): IDataObject {
-	return toFlags(ctx, itemIndex, 'Entities to Sync', ENTITY_KINDS, raw);
+export function toEntitiesToSync(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject {
+	return toFlags(ctx, itemIndex, field, ENTITY_KINDS, raw);
 }
 
-export function toCommunicationsConsent(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	raw: unknown,
-): IDataObject {
-	return toFlags(ctx, itemIndex, 'Communications Consent', COMMUNICATION_CHANNELS, raw);
+export function toCommunicationsConsent(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject {
+	return toFlags(ctx, itemIndex, field, COMMUNICATION_CHANNELS, raw);
 }

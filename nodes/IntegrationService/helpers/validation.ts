@@ -205,3 +205,23 @@ export function toWholeNumber(
 	}
 	return number;
 }
+
+/**
+ * The entries of a repeatable fixed collection (emails, phones, addresses): the form gives
+ * `{ values: [...] }`, an expression or an input field gives the list itself. Each entry must be an object.
+ */
+export function toEntries(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	raw: unknown,
+	wording: { list: string; entry: string },
+): IDataObject[] {
+	const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+	const entries = isObject(raw) ? ((raw as IDataObject).values ?? []) : raw;
+	if (!Array.isArray(entries)) throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
+	entries.forEach((entry, position) => {
+		if (!isObject(entry)) throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
+	});
+	return entries as IDataObject[];
+}

@@ -1,29 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { entitiesToSyncProperty, toEntitiesToSync } from '../../helpers/entityFlags';
-import { optionalText, parseJsonParameter, requireText } from '../../helpers/validation';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
+import { entitiesToSyncProperty } from '../../helpers/entityFlags';
+import { fieldGroup, readBody } from '../../helpers/fieldMapper';
+import { appKeyProperty, planProperty } from '../common.descriptions';
+import { oneRequestOperation } from '../singleRequest';
 
-const properties: INodeProperties[] = [
+/** The body fields: each parameter is named as its wire field (spec 4.3). */
+const bodyProperties: INodeProperties[] = [
 	{
-		displayName: 'App Key',
-		name: 'appKey',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. my-crm-app',
+		...appKeyProperty,
 		description:
 			'Key of the external application the end user will grant access to, as registered with the Integration Service',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
+	fieldGroup(
+		'additional',
+		[
 			{
 				displayName: 'Custom Params',
 				name: 'customParams',
@@ -36,14 +27,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Which kinds of records the new connection synchronises. Add a flag and switch it on (sync) or off (do not sync); flags you do not add are not sent.',
 			}),
-			{
-				displayName: 'Plan',
-				name: 'plan',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. premium',
-				description: 'Plan to attach to the new connection, as named by the Integration Service',
-			},
+			{ ...planProperty, description: 'Plan to attach to the new connection, as named by the Integration Service' },
 			{
 				displayName: 'Return URI',
 				name: 'returnURI',
@@ -53,40 +37,16 @@ const properties: INodeProperties[] = [
 				description: 'Where to send the end user after they have granted access',
 			},
 		],
-	},
+	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['authorizationLink'], operation: ['create'] } },
-	properties,
+export const { description, execute } = oneRequestOperation(
+	{ resource: 'authorizationLink', operation: 'create' },
+	bodyProperties,
+	(ctx, itemIndex) => ({
+		method: 'POST',
+		host: 'universal',
+		path: ['oauth', 'authorize-url'],
+		body: readBody(ctx, itemIndex, bodyProperties),
+	}),
 );
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const body: IDataObject = {
-		appKey: requireText(this, itemIndex, 'App Key', this.getNodeParameter('appKey', itemIndex, '')),
-	};
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const plan = optionalText(this, itemIndex, 'Plan', additional.plan);
-	if (plan !== undefined) body.plan = plan;
-	if (additional.customParams !== undefined && additional.customParams !== '') {
-		body.customParams = parseJsonParameter(this, itemIndex, 'Custom Params', additional.customParams, 'object');
-	}
-	if (additional.entitiesToSync !== undefined) {
-		const flags = toEntitiesToSync(this, itemIndex, additional.entitiesToSync);
-		if (Object.keys(flags).length) body.entitiesToSync = flags;
-	}
-	const returnURI = optionalText(this, itemIndex, 'Return URI', additional.returnURI);
-	if (returnURI !== undefined) body.returnURI = returnURI;
-
-	const link = await serviceRequest.call(
-		this,
-		itemIndex,
-		{ method: 'POST', host: 'universal', path: ['oauth', 'authorize-url'], body },
-		run,
-	);
-	return [link];
-}

@@ -1,23 +1,24 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { entitiesToSyncProperty, toEntitiesToSync } from '../../helpers/entityFlags';
-import { inputError, requireId } from '../../helpers/validation';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
+import { entitiesToSyncProperty } from '../../helpers/entityFlags';
+import { readBody } from '../../helpers/fieldMapper';
+import { requireId } from '../../helpers/validation';
+import { oneRequestOperation } from '../singleRequest';
 
-const properties: INodeProperties[] = [
-	{
-		// Not "credentialId": that name is the shared X-Service-Credential-Id override of the other resources.
-		displayName: 'Credential ID',
-		name: 'credentialToUpdate',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. cred-123',
-		description:
-			'ID of the connection (Integration Service credential) to change, as returned by Credential › Create',
-	},
+const credentialToUpdateProperty: INodeProperties = {
+	// Not "credentialId": that name is the shared X-Service-Credential-Id override of the other resources.
+	displayName: 'Credential ID',
+	name: 'credentialToUpdate',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. cred-123',
+	description:
+		'ID of the connection (Integration Service credential) to change, as returned by Credential › Create',
+};
+
+/** The body: the flags to change (spec 4.5); the service requires at least one. */
+const bodyProperties: INodeProperties[] = [
 	entitiesToSyncProperty({
 		required: true,
 		description:
@@ -25,27 +26,19 @@ const properties: INodeProperties[] = [
 	}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['credential'], operation: ['update'] } },
-	properties,
+export const { description, execute } = oneRequestOperation(
+	{ resource: 'credential', operation: 'update' },
+	[
+		credentialToUpdateProperty,
+		...bodyProperties,
+	],
+	(ctx, itemIndex) => {
+		const id = requireId(ctx, itemIndex, 'Credential ID', ctx.getNodeParameter('credentialToUpdate', itemIndex, ''));
+		return {
+			method: 'PUT',
+			host: 'universal',
+			path: ['credentials', { id, field: 'Credential ID' }],
+			body: readBody(ctx, itemIndex, bodyProperties),
+		};
+	},
 );
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const id = requireId(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialToUpdate', itemIndex, ''));
-	const entitiesToSync = toEntitiesToSync(this, itemIndex, this.getNodeParameter('entitiesToSync', itemIndex, {}));
-	if (Object.keys(entitiesToSync).length === 0) {
-		throw inputError(this, itemIndex, 'Entities to Sync', 'add at least one flag (the service requires this field)');
-	}
-
-	const credential = await serviceRequest.call(
-		this,
-		itemIndex,
-		{ method: 'PUT', host: 'universal', path: ['credentials', { id, field: 'Credential ID' }], body: { entitiesToSync } },
-		run,
-	);
-	return [credential];
-}

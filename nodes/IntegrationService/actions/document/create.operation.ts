@@ -1,42 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { inputError, parseJsonParameter, requireText, toBoolean, toNumber, optionalText } from '../../helpers/validation';
+import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
+import { oneRequestOperation } from '../singleRequest';
 
-/** The eight fields the service requires (spec 2.5): parameter name = wire name. */
-const REQUIRED_FIELDS: ReadonlyArray<{ name: string; label: string }> = [
-	{ name: 'name', label: 'Name' },
-	{ name: 'category', label: 'Category' },
-	{ name: 'status', label: 'Status' },
-	{ name: 'type', label: 'Type' },
-	{ name: 'fileUrl', label: 'File URL' },
-	{ name: 'mimeType', label: 'MIME Type' },
-	{ name: 'fileSignature', label: 'File Signature' },
-	{ name: 'folderId', label: 'Folder ID' },
-];
-
-const TEXT_FIELDS: ReadonlyArray<{ name: string; label: string }> = [
-	{ name: 'created', label: 'Created' },
-	{ name: 'updated', label: 'Updated' },
-	{ name: 'receivedDate', label: 'Received Date' },
-	{ name: 'signedDate', label: 'Signed Date' },
-	{ name: 'loanId', label: 'Loan ID' },
-	{ name: 'borrowerId', label: 'Borrower ID' },
-	{ name: 'propertyId', label: 'Property ID' },
-	{ name: 'transactionId', label: 'Transaction ID' },
-	{ name: 'userId', label: 'User ID' },
-];
-
-const BOOLEAN_FIELDS: ReadonlyArray<{ name: string; label: string }> = [
-	{ name: 'requiresSignature', label: 'Requires Signature' },
-	{ name: 'isSigned', label: 'Is Signed' },
-	{ name: 'isActive', label: 'Is Active' },
-];
-
-const properties: INodeProperties[] = [
+/** The body fields: each parameter is named as its wire field; the first eight are required (spec 2.5, 4.7). */
+const bodyProperties: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -109,13 +78,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. folder-42',
 		description: 'ID of the folder in the loan file that the document goes into',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
+	fieldGroup(
+		'additional',
+		[
 			{
 				displayName: 'Borrower ID',
 				name: 'borrowerId',
@@ -221,48 +186,20 @@ const properties: INodeProperties[] = [
 				description: 'ID of the user (for example the loan officer) the document is assigned to',
 			},
 		],
-	},
+	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['create'] } },
-	properties,
+export const { description, execute } = oneRequestOperation(
+	{ resource: 'document', operation: 'create' },
+	[
+		...mappingModeProperties(bodyProperties),
+		...shownWhenMappedFromForm(bodyProperties),
+	],
+	(ctx, itemIndex) => ({
+		method: 'POST',
+		host: 'los',
+		path: ['documents'],
+		body: readBody(ctx, itemIndex, bodyProperties, { mappingModes: true }),
+		credentialId: credentialIdOverrideFor(ctx, itemIndex),
+	}),
 );
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const body: IDataObject = {};
-	for (const { name, label } of REQUIRED_FIELDS) {
-		body[name] = requireText(this, itemIndex, label, this.getNodeParameter(name, itemIndex, ''));
-	}
-
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	for (const { name, label } of TEXT_FIELDS) {
-		const value = optionalText(this, itemIndex, `Additional Fields › ${label}`, additional[name]);
-		if (value !== undefined) body[name] = value;
-	}
-	for (const { name, label } of BOOLEAN_FIELDS) {
-		if (additional[name] === undefined || additional[name] === '') continue;
-		body[name] = toBoolean(this, itemIndex, `Additional Fields › ${label}`, additional[name]);
-	}
-	if (additional.fileSize !== undefined && additional.fileSize !== '') {
-		const fileSize = toNumber(this, itemIndex, 'Additional Fields › File Size', additional.fileSize);
-		if (fileSize < 0) throw inputError(this, itemIndex, 'Additional Fields › File Size', 'must not be negative');
-		body.fileSize = fileSize;
-	}
-	if (additional.signedBy !== undefined && additional.signedBy !== '') {
-		body.signedBy = parseJsonParameter(this, itemIndex, 'Additional Fields › Signed By', additional.signedBy, 'arrayOfObjects');
-	}
-
-	const credentialId = credentialIdOverrideFor(this, itemIndex);
-	const created = await serviceRequest.call(
-		this,
-		itemIndex,
-		{ method: 'POST', host: 'los', path: ['documents'], body, credentialId },
-		run,
-	);
-	return [created];
-}

@@ -1,49 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { addressesProperty, toAddresses } from '../../helpers/addresses';
-import { contactValuesProperty, toContactValues } from '../../helpers/contactValues';
-import { communicationsConsentProperty, toCommunicationsConsent } from '../../helpers/entityFlags';
-import { optionalText, toNumber, toStringList } from '../../helpers/validation';
+import { addressesProperty } from '../../helpers/addresses';
+import { contactValuesProperty } from '../../helpers/contactValues';
+import { communicationsConsentProperty } from '../../helpers/entityFlags';
+import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
+import { oneRequestOperation } from '../singleRequest';
 
-/** How one body field (spec 2.1 / 4.2) is read from the node and turned into its wire value. */
-type FieldKind = 'text' | 'number' | 'stringList' | 'contactValues' | 'addresses' | 'consent';
-
-/**
- * The 24 writable fields of spec 4.2 besides firstName and lastName, all under Additional Fields;
- * each parameter is named as its wire field. The label is the UI name, used in error messages.
- */
-const ADDITIONAL_FIELDS: ReadonlyArray<{ name: string; label: string; kind: FieldKind }> = [
-	{ name: 'timezone', label: 'Timezone', kind: 'text' },
-	{ name: 'stage', label: 'Stage', kind: 'text' },
-	{ name: 'stageId', label: 'Stage ID', kind: 'text' },
-	{ name: 'assignedUserId', label: 'Assigned User ID', kind: 'text' },
-	{ name: 'assignedPondId', label: 'Assigned Pond ID', kind: 'text' },
-	{ name: 'officeId', label: 'Office ID', kind: 'text' },
-	{ name: 'timeframeId', label: 'Timeframe ID', kind: 'text' },
-	{ name: 'emails', label: 'Emails', kind: 'contactValues' },
-	{ name: 'phones', label: 'Phones', kind: 'contactValues' },
-	{ name: 'addresses', label: 'Addresses', kind: 'addresses' },
-	{ name: 'tags', label: 'Tags', kind: 'stringList' },
-	{ name: 'source', label: 'Source', kind: 'text' },
-	{ name: 'systemSource', label: 'System Source', kind: 'text' },
-	{ name: 'averageBeds', label: 'Average Beds', kind: 'number' },
-	{ name: 'averagePrice', label: 'Average Price', kind: 'number' },
-	{ name: 'birthday', label: 'Birthday', kind: 'text' },
-	{ name: 'rating', label: 'Rating', kind: 'number' },
-	{ name: 'lastActivity', label: 'Last Activity', kind: 'text' },
-	{ name: 'lastActivityType', label: 'Last Activity Type', kind: 'text' },
-	{ name: 'contactTypes', label: 'Contact Types', kind: 'stringList' },
-	{ name: 'jobTitle', label: 'Job Title', kind: 'text' },
-	{ name: 'companyName', label: 'Company Name', kind: 'text' },
-	{ name: 'communicationsConsent', label: 'Communications Consent', kind: 'consent' },
-	{ name: 'sourceId', label: 'Source ID', kind: 'text' },
-];
-
-const properties: INodeProperties[] = [
+/** The body fields: each parameter is named as its wire field (spec 4.2). */
+const bodyProperties: INodeProperties[] = [
 	{
 		displayName: 'First Name',
 		name: 'firstName',
@@ -60,14 +25,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Lovelace',
 		description: "The person's last (family) name, sent as entered",
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Further fields of the new person. Only the fields you add are sent.',
-		options: [
+	fieldGroup(
+		'additional',
+		[
 			addressesProperty({
 				description:
 					"The person's postal addresses. Each address has optional text parts (type, street, city, state, postal code, country), each passed through unchanged; an address with no part set is an error.",
@@ -242,75 +202,21 @@ const properties: INodeProperties[] = [
 					"The person's time zone as text, passed through unchanged (the service does not state a format; an IANA name such as America/Chicago is typical)",
 			},
 		],
-	},
+		'Further fields of the new person. Only the fields you add are sent.',
+	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['person'], operation: ['create'] } },
-	properties,
+export const { description, execute } = oneRequestOperation(
+	{ resource: 'person', operation: 'create' },
+	[
+		...mappingModeProperties(bodyProperties),
+		...shownWhenMappedFromForm(bodyProperties),
+	],
+	(ctx, itemIndex) => ({
+		method: 'POST',
+		host: 'crm',
+		path: ['people'],
+		body: readBody(ctx, itemIndex, bodyProperties, { mappingModes: true }),
+		credentialId: credentialIdOverrideFor(ctx, itemIndex),
+	}),
 );
-
-/** The wire value of one additional field, or undefined when it is unset and must not be sent. */
-function wireValue(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: { label: string; kind: FieldKind },
-	raw: unknown,
-): unknown {
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	const { label, kind } = field;
-	switch (kind) {
-		case 'text':
-			return optionalText(ctx, itemIndex, label, raw);
-		case 'number':
-			return toNumber(ctx, itemIndex, label, raw);
-		case 'stringList': {
-			const list = toStringList(ctx, itemIndex, label, raw);
-			return list.length ? list : undefined;
-		}
-		case 'contactValues': {
-			const values = toContactValues(ctx, itemIndex, label, raw);
-			return values.length ? values : undefined;
-		}
-		case 'addresses': {
-			const addresses = toAddresses(ctx, itemIndex, label, raw);
-			return addresses.length ? addresses : undefined;
-		}
-		case 'consent': {
-			const consent = toCommunicationsConsent(ctx, itemIndex, raw);
-			return Object.keys(consent).length ? consent : undefined;
-		}
-	}
-}
-
-/** Builds the request body of one item; every check runs here, before anything is sent. */
-export function personBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const body: IDataObject = {};
-	const firstName = optionalText(ctx, itemIndex, 'First Name', ctx.getNodeParameter('firstName', itemIndex, ''));
-	if (firstName !== undefined) body.firstName = firstName;
-	const lastName = optionalText(ctx, itemIndex, 'Last Name', ctx.getNodeParameter('lastName', itemIndex, ''));
-	if (lastName !== undefined) body.lastName = lastName;
-
-	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	for (const field of ADDITIONAL_FIELDS) {
-		const value = wireValue(ctx, itemIndex, field, additional[field.name]);
-		if (value !== undefined) body[field.name] = value as IDataObject[keyof IDataObject];
-	}
-	return body;
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const body = personBody(this, itemIndex);
-	const credentialId = credentialIdOverrideFor(this, itemIndex);
-	const person = await serviceRequest.call(
-		this,
-		itemIndex,
-		{ method: 'POST', host: 'crm', path: ['people'], body, credentialId },
-		run,
-	);
-	return [person];
-}
