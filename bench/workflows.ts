@@ -90,24 +90,21 @@ function httpPeopleNode(info: SandboxInfo, auth: 'credential' | 'headers', posit
 
 /** n8n's HTTP Request node, POST /api/people with the same two fields as expressions. */
 export function httpCreate(key: string, label: string, info: SandboxInfo, batchSize: number | undefined, auth: 'credential' | 'headers'): Contender {
-	return {
-		key,
-		label,
-		nodes: [
-			httpPeopleNode(info, auth, [300, 0], 'POST', {
-				sendBody: true,
-				contentType: 'json',
-				specifyBody: 'keypair',
-				bodyParameters: {
-					parameters: [
-						{ name: 'firstName', value: '={{ $json.firstName }}' },
-						{ name: 'lastName', value: '={{ $json.lastName }}' },
-					],
-				},
-				options: batchSize === undefined ? {} : { batching: { batch: { batchSize, batchInterval: 0 } } },
-			}),
-		],
-	};
+	const nodes = [
+		httpPeopleNode(info, auth, [300, 0], 'POST', {
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [
+					{ name: 'firstName', value: '={{ $json.firstName }}' },
+					{ name: 'lastName', value: '={{ $json.lastName }}' },
+				],
+			},
+			options: batchSize === undefined ? {} : { batching: { batch: { batchSize, batchInterval: 0 } } },
+		}),
+	];
+	return { key, label, nodes };
 }
 
 export function floorCreate(key: string, label: string, concurrency: number): Contender {
@@ -141,29 +138,26 @@ export function oursList(key: string, label: string, maxRequestsPerSecond?: numb
 
 /** n8n's HTTP Request node with its pagination (follow `_metadata.nextLink`), then Split Out: one item per person. */
 export function httpList(key: string, label: string, info: SandboxInfo, auth: 'credential' | 'headers', warmPages?: number): Contender {
-	return {
-		key,
-		label,
-		nodes: [
-			httpPeopleNode(info, auth, [200, 0], 'GET', {
-				sendQuery: true,
-				queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
-				options: {
+	const nodes = [
+		httpPeopleNode(info, auth, [200, 0], 'GET', {
+			sendQuery: true,
+			queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
+			options: {
+				pagination: {
 					pagination: {
-						pagination: {
-							paginationMode: 'responseContainsNextURL',
-							nextURL: '={{ $response.body._metadata.nextLink }}',
-							paginationCompleteWhen: 'other',
-							completeExpression: '={{ !$response.body._metadata.nextLink }}',
-							limitPagesFetched: warmPages !== undefined,
-							...(warmPages === undefined ? {} : { maxRequests: warmPages }),
-						},
+						paginationMode: 'responseContainsNextURL',
+						nextURL: '={{ $response.body._metadata.nextLink }}',
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ !$response.body._metadata.nextLink }}',
+						limitPagesFetched: warmPages !== undefined,
+						...(warmPages === undefined ? {} : { maxRequests: warmPages }),
 					},
 				},
-			}),
-			node('Split Out', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} }),
-		],
-	};
+			},
+		}),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} }),
+	];
+	return { key, label, nodes };
 }
 
 export function floorList(key: string, label: string, warmPages?: number): Contender {
