@@ -64,40 +64,47 @@ export function oursCreate(key: string, label: string, concurrency?: number, max
 	};
 }
 
-/** n8n's HTTP Request node (v4.2), POST /api/people with the same two fields as expressions. */
-export function httpCreate(key: string, label: string, info: SandboxInfo, batchSize: number | undefined, auth: 'credential' | 'headers'): Contender {
+/**
+ * n8n's HTTP Request node (v4.2) on the sandbox's `{crm}/api/people`: the credential id header, and the
+ * bearer token from the header credential or as a second plain header. `parameters` follow the headers.
+ */
+function httpPeopleNode(info: SandboxInfo, auth: 'credential' | 'headers', position: [number, number], method: 'GET' | 'POST', parameters: Record<string, unknown>): WfNode {
 	const headers = [{ name: 'X-Service-Credential-Id', value: info.credentialId }];
 	if (auth === 'headers') headers.push({ name: 'Authorization', value: `Bearer ${info.token}` });
-	return {
-		key,
-		label,
-		nodes: [
-			node(
-				'HTTP Request',
-				'n8n-nodes-base.httpRequest',
-				4.2,
-				[300, 0],
-				{
-					method: 'POST',
-					url: `${info.urls.crm}/api/people`,
-					...(auth === 'credential' ? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' } : {}),
-					sendHeaders: true,
-					headerParameters: { parameters: headers },
-					sendBody: true,
-					contentType: 'json',
-					specifyBody: 'keypair',
-					bodyParameters: {
-						parameters: [
-							{ name: 'firstName', value: '={{ $json.firstName }}' },
-							{ name: 'lastName', value: '={{ $json.lastName }}' },
-						],
-					},
-					options: batchSize === undefined ? {} : { batching: { batch: { batchSize, batchInterval: 0 } } },
-				},
-				auth === 'credential' ? headerCredential : {},
-			),
-		],
-	};
+	return node(
+		'HTTP Request',
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		position,
+		{
+			method,
+			url: `${info.urls.crm}/api/people`,
+			...(auth === 'credential' ? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' } : {}),
+			sendHeaders: true,
+			headerParameters: { parameters: headers },
+			...parameters,
+		},
+		auth === 'credential' ? headerCredential : {},
+	);
+}
+
+/** n8n's HTTP Request node, POST /api/people with the same two fields as expressions. */
+export function httpCreate(key: string, label: string, info: SandboxInfo, batchSize: number | undefined, auth: 'credential' | 'headers'): Contender {
+	const nodes = [
+		httpPeopleNode(info, auth, [300, 0], 'POST', {
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [
+					{ name: 'firstName', value: '={{ $json.firstName }}' },
+					{ name: 'lastName', value: '={{ $json.lastName }}' },
+				],
+			},
+			options: batchSize === undefined ? {} : { batching: { batch: { batchSize, batchInterval: 0 } } },
+		}),
+	];
+	return { key, label, nodes };
 }
 
 export function floorCreate(key: string, label: string, concurrency: number): Contender {
@@ -131,43 +138,26 @@ export function oursList(key: string, label: string, maxRequestsPerSecond?: numb
 
 /** n8n's HTTP Request node with its pagination (follow `_metadata.nextLink`), then Split Out: one item per person. */
 export function httpList(key: string, label: string, info: SandboxInfo, auth: 'credential' | 'headers', warmPages?: number): Contender {
-	const headers = [{ name: 'X-Service-Credential-Id', value: info.credentialId }];
-	if (auth === 'headers') headers.push({ name: 'Authorization', value: `Bearer ${info.token}` });
-	return {
-		key,
-		label,
-		nodes: [
-			node(
-				'HTTP Request',
-				'n8n-nodes-base.httpRequest',
-				4.2,
-				[200, 0],
-				{
-					method: 'GET',
-					url: `${info.urls.crm}/api/people`,
-					...(auth === 'credential' ? { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' } : {}),
-					sendQuery: true,
-					queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
-					sendHeaders: true,
-					headerParameters: { parameters: headers },
-					options: {
-						pagination: {
-							pagination: {
-								paginationMode: 'responseContainsNextURL',
-								nextURL: '={{ $response.body._metadata.nextLink }}',
-								paginationCompleteWhen: 'other',
-								completeExpression: '={{ !$response.body._metadata.nextLink }}',
-								limitPagesFetched: warmPages !== undefined,
-								...(warmPages === undefined ? {} : { maxRequests: warmPages }),
-							},
-						},
+	const nodes = [
+		httpPeopleNode(info, auth, [200, 0], 'GET', {
+			sendQuery: true,
+			queryParameters: { parameters: [{ name: 'limit', value: '100' }] },
+			options: {
+				pagination: {
+					pagination: {
+						paginationMode: 'responseContainsNextURL',
+						nextURL: '={{ $response.body._metadata.nextLink }}',
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ !$response.body._metadata.nextLink }}',
+						limitPagesFetched: warmPages !== undefined,
+						...(warmPages === undefined ? {} : { maxRequests: warmPages }),
 					},
 				},
-				auth === 'credential' ? headerCredential : {},
-			),
-			node('Split Out', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} }),
-		],
-	};
+			},
+		}),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, [400, 0], { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} }),
+	];
+	return { key, label, nodes };
 }
 
 export function floorList(key: string, label: string, warmPages?: number): Contender {

@@ -35,25 +35,13 @@ const BATCHES = 10;
 const PER_BATCH = 50;
 const LISTED = 5000;
 const WORKERS = 2;
-const HOSTS = ['crm', 'universal', 'los', 'calendar'];
 const TOKEN_CRED = { id: 'queueTokenCred', name: 'Integration Service (access token)' };
 const CLIENT_CRED = { id: 'queueClientCred', name: 'Integration Service (client id and secret)' };
 
 const keep = process.argv.includes('--keep');
-const t0 = Date.now();
-const log = (m) => console.log(`[queue ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${m}`);
-const results = [];
+const { log, results, check, skip, summary } = L.createRun({ tag: 'queue', label: 'e2e-queue', cleanup, failWhenEmpty: true });
 const children = []; // { name, child, signal, output() }
 let tmpRoot;
-
-function check(group, ok, what) {
-	let g = results.find((r) => r.name === group);
-	if (!g) results.push((g = { name: group, ok: true, details: [] }));
-	g.details.push(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-	if (!ok) g.ok = false;
-	log(`${ok ? 'ok  ' : 'FAIL'} [${group}] ${what}`);
-	return ok;
-}
 
 // ---------------------------------------------------------------- cleanup (also on signals and crashes)
 let cleanedUp = false;
@@ -63,20 +51,13 @@ function cleanup() {
 	// n8n first (it holds connections to the other two), Postgres and Redis last.
 	const order = [...children].reverse();
 	for (const { child, signal } of order) {
-		if (child.exitCode !== null || child.signalCode !== null) continue;
-		try {
-			process.kill(-child.pid, signal);
-		} catch {
-			try { child.kill(signal); } catch {}
-		}
+		if (child.exitCode === null && child.signalCode === null) L.signalGroup(child, signal);
 	}
 	const deadline = Date.now() + 15000;
 	// Wait (synchronously: this also runs from 'exit') until they are gone, then force.
 	for (const { child } of order) {
 		while (isAlive(child.pid) && Date.now() < deadline) spawnSync('sleep', ['0.2']);
-		if (isAlive(child.pid)) {
-			try { process.kill(-child.pid, 'SIGKILL'); } catch {}
-		}
+		if (isAlive(child.pid)) L.signalGroup(child, 'SIGKILL');
 	}
 	if (tmpRoot && !keep) fs.rmSync(tmpRoot, { recursive: true, force: true });
 	else if (tmpRoot) console.log(`kept ${tmpRoot}`);
@@ -99,12 +80,6 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 	});
 }
 process.on('exit', cleanup);
-
-function skip(reason) {
-	cleanup();
-	console.log(`e2e-queue: skipped: ${String(reason).split('\n')[0]}`);
-	process.exit(2);
-}
 
 // ---------------------------------------------------------------- processes
 function startProcess(name, cmd, argv, opts) {
@@ -172,8 +147,8 @@ async function sandboxJson(sb, p, opts) {
 	const r = await L.httpRequest(`${sb.urls.crm}${p}`, opts, 30000);
 	return r.json();
 }
-const sandboxRequests = (sb) => sandboxJson(sb, '/__sandbox/requests');
-const sandboxReset = (sb) => sandboxJson(sb, '/__sandbox/reset', { method: 'POST' });
+const sandboxRequests = (sb) => L.sandboxRequests(sb, 30000);
+const sandboxReset = (sb) => L.sandboxReset(sb, 30000);
 
 /** The service's own order of every person of the default connection, read directly (not through n8n). */
 async function servicePeopleOrder(sb) {
@@ -224,8 +199,7 @@ function webhookUrl(mainPort, p) {
 // ---------------------------------------------------------------- main
 async function main() {
 	log(`queue-mode end-to-end test of ${L.PACKAGE_NAME} in n8n ${PINS.n8n}`);
-	const pkg = JSON.parse(fs.readFileSync(path.join(L.REPO, 'package.json'), 'utf8'));
-	const missing = [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])].filter((f) => !fs.existsSync(path.join(L.REPO, f)));
+	const missing = L.missingBuiltFiles();
 	if (missing.length) {
 		check('build', false, `built package files missing (run "npm run build" first): ${missing.join(', ')}`);
 		return;
@@ -255,7 +229,7 @@ async function main() {
 	const sbPort = await L.freePort(4);
 	const sbProc = startSandbox(sbPort);
 	for (let i = 0; i < 4; i++) await L.waitForHttp(`http://127.0.0.1:${sbPort + i}/__sandbox/counts`, { timeoutMs: 60000, child: sbProc.child, what: 'sandbox' });
-	const sb = { urls: Object.fromEntries(HOSTS.map((h, i) => [h, `http://127.0.0.1:${sbPort + i}`])) };
+	const sb = { urls: L.sandboxUrls(sbPort) };
 	log(`sandbox on ports ${sbPort}..${sbPort + 3} with ${LISTED} seeded people`);
 
 	// 3) one user folder per n8n process, each with the package installed like a user's install
@@ -480,20 +454,6 @@ function countBy(list) {
 	const out = {};
 	for (const x of list) out[x] = (out[x] || 0) + 1;
 	return out;
-}
-
-function summary() {
-	const failed = results.filter((g) => !g.ok);
-	console.log('\n==== e2e-queue summary ====');
-	for (const g of results) console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
-	console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-	cleanup();
-	if (failed.length || results.length === 0) {
-		console.log(`e2e-queue: FAILED: ${failed.map((g) => `${g.name}: ${g.details.filter((d) => d.startsWith('FAIL')).map((d) => d.slice(5)).join('; ')}`).join(' | ').slice(0, 1500)}`);
-		process.exit(1);
-	}
-	console.log(`e2e-queue: passed (${results.length} group(s))`);
-	process.exit(0);
 }
 
 main()

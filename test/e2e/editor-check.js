@@ -15,85 +15,18 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const L = require('./lib');
 
-const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Passw0rd!' };
 const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
 
-async function startN8n({ inst, env, log, children }) {
-	const port = await L.freePort();
-	const brokerPort = await L.freePort();
-	const startEnv = {
-		...env,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: 'localhost',
-		N8N_PROTOCOL: 'http',
-		N8N_EDITOR_BASE_URL: `http://localhost:${port}/`,
-		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
-	};
-	log(`starting n8n start on port ${port}`);
-	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], { cwd: env.N8N_USER_FOLDER, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-	children.push(child);
-	let out = '';
-	child.stdout.on('data', (d) => (out = (out + d).slice(-20000)));
-	child.stderr.on('data', (d) => (out = (out + d).slice(-20000)));
-	const base = `http://localhost:${port}`;
-	const t = Date.now();
-	try {
-		await L.waitForHttp(`${base}/healthz/readiness`, { timeoutMs: 180000, child, what: 'n8n start' });
-	} catch (e) {
-		throw new Error(`${e.message}\n${out.slice(-3000)}`);
-	}
-	log(`n8n ready after ${((Date.now() - t) / 1000).toFixed(1)} s`);
-	return { base, child, output: () => out };
-}
-
-function stop(child) {
-	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-	return new Promise((resolve) => {
-		const timer = setTimeout(() => {
-			try { process.kill(-child.pid, 'SIGKILL'); } catch {}
-			resolve();
-		}, 15000);
-		child.once('close', () => {
-			clearTimeout(timer);
-			resolve();
-		});
-		try {
-			process.kill(-child.pid, 'SIGTERM');
-		} catch {
-			child.kill('SIGTERM');
-		}
-	});
-}
-
 async function apiChecks({ base, check, log }) {
-	// Owner setup returns the session cookie.
-	let res = await L.httpRequest(`${base}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
-	const cookieOf = (r) => (r.headers.getSetCookie ? r.headers.getSetCookie() : [r.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
-	let cookie = cookieOf(res);
-	let how = 'POST /rest/owner/setup';
-	if (res.status === 400 && !cookie) {
-		// The owner exists already (a re-used user folder): sign in instead.
-		res = await L.httpRequest(`${base}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
-		});
-		cookie = cookieOf(res);
-		how = 'POST /rest/login (owner existed)';
-	}
-	check('editor', res.status === 200 && /n8n-auth=/.test(cookie), `${how} -> ${res.status}${cookie ? ' (session cookie set)' : ' (no cookie)'}`);
+	// Owner setup returns the session cookie (or, in a re-used user folder, signing in does).
+	const session = await L.ownerSession(base);
+	const { cookie } = session;
+	check('editor', session.status === 200 && /n8n-auth=/.test(cookie), `${session.how} -> ${session.status}${cookie ? ' (session cookie set)' : ' (no cookie)'}`);
 
-	res = await L.httpRequest(`${base}/types/nodes.json`, { headers: { cookie } }, 30000);
+	let res = await L.httpRequest(`${base}/types/nodes.json`, { headers: { cookie } }, 30000);
 	const types = res.status === 200 ? await res.json() : [];
 	const ours = types.filter((t) => String(t.name).startsWith(`${L.PACKAGE_NAME}.`));
 	const main = ours.find((t) => t.name === L.NODE_TYPE);
@@ -181,8 +114,8 @@ async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }
 			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded' });
 			const email = page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]').first();
 			await email.waitFor();
-			await email.fill(OWNER.email);
-			await page.locator('input[name="password"], input[type="password"]').first().fill(OWNER.password);
+			await email.fill(L.OWNER.email);
+			await page.locator('input[name="password"], input[type="password"]').first().fill(L.OWNER.password);
 			await page.locator('[data-test-id="form-submit-button"], button[type="submit"]').first().click();
 			await page.waitForURL((u) => !/\/signin/.test(u.pathname), { timeout: 30000 });
 		});
@@ -323,7 +256,7 @@ async function dismissPopups(page) {
 }
 
 async function editorCheck({ inst, env, userFolder, log, check, screenshotsDir, children }) {
-	const n8n = await startN8n({ inst, env, log, children });
+	const n8n = await L.startN8n({ inst, env, log, children, host: 'localhost' });
 	try {
 		const { cookie, main } = await apiChecks({ base: n8n.base, check, log });
 		await uiChecks({ inst, base: n8n.base, cookie, check, log, screenshotsDir, main });
@@ -331,11 +264,11 @@ async function editorCheck({ inst, env, userFolder, log, check, screenshotsDir, 
 		check('editor', false, `editor check: ${e.message}`);
 		log(`n8n output (last lines):\n${n8n.output().slice(-3000)}`);
 	} finally {
-		await stop(n8n.child);
+		await L.stop(n8n.child);
 	}
 }
 
-module.exports = { editorCheck, startN8n, apiChecks, uiChecks, OWNER };
+module.exports = { editorCheck, apiChecks, uiChecks };
 
 if (require.main === module) {
 	const { paths } = require('./install-n8n');
@@ -346,16 +279,11 @@ if (require.main === module) {
 	}
 	const inst = paths();
 	const children = [];
-	let failed = false;
-	const check = (g, ok, what) => {
-		console.log(`${ok ? 'ok  ' : 'FAIL'} [${g}] ${what}`);
-		if (!ok) failed = true;
-		return ok;
-	};
-	editorCheck({ inst, env: L.n8nEnv(inst, userFolder), userFolder, log: (m) => console.log(m), check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children })
-		.then(() => process.exit(failed ? 1 : 0))
+	const { log, check, summary } = L.createRun({ tag: 'editor', label: 'editor-check' });
+	editorCheck({ inst, env: L.n8nEnv(inst, userFolder), userFolder, log, check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children })
 		.catch((e) => {
 			console.error(e);
-			process.exit(1);
-		});
+			check('runner', false, e.message);
+		})
+		.then(summary);
 }

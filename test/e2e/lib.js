@@ -1,5 +1,5 @@
 'use strict';
-/** Helpers shared by run-e2e.js and editor-check.js (plain Node, no dependencies). */
+/** Helpers shared by the e2e scripts: run-e2e.js, editor-check.js, trigger-e2e.js and ../e2e-queue (plain Node, no dependencies). */
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -9,6 +9,55 @@ const REPO = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-integration-service';
 const NODE_TYPE = `${PACKAGE_NAME}.integrationService`;
 const CREDENTIAL_TYPE = 'integrationServiceApi';
+/** The sandbox's hosts, on four consecutive ports in this order. */
+const HOSTS = ['crm', 'universal', 'los', 'calendar'];
+/** The n8n owner the editor check and the trigger scenario sign in as. */
+const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Passw0rd!' };
+
+/**
+ * The checks of one run, in named groups. check(group, ok, what) records one, logs it and returns ok;
+ * skip(reason) and summary() call `cleanup` and end the process: 2 skipped, 0 every group passed, 1 a
+ * group failed (or, with `failWhenEmpty`, no check ran). `tag` starts each log line, `label` the last
+ * line ("<label>: passed ...", "<label>: FAILED: ...", "<label>: skipped: <reason>").
+ */
+function createRun({ tag, label, cleanup = () => {}, failWhenEmpty = false }) {
+	const t0 = Date.now();
+	const results = []; // {name, ok, details[]}
+	const log = (m) => console.log(`[${tag} ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${m}`);
+	function check(group, ok, what) {
+		let g = results.find((r) => r.name === group);
+		if (!g) results.push((g = { name: group, ok: true, details: [] }));
+		g.details.push(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+		if (!ok) g.ok = false;
+		log(`${ok ? 'ok  ' : 'FAIL'} [${group}] ${what}`);
+		return ok;
+	}
+	function skip(reason) {
+		cleanup();
+		console.log(`${label}: skipped: ${String(reason).split('\n')[0]}`);
+		process.exit(2);
+	}
+	function summary() {
+		const failed = results.filter((g) => !g.ok);
+		console.log(`\n==== ${label} summary ====`);
+		for (const g of results) console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
+		console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		cleanup();
+		if (failed.length || (failWhenEmpty && results.length === 0)) {
+			console.log(`${label}: FAILED: ${failed.map((g) => `${g.name}: ${g.details.filter((d) => d.startsWith('FAIL')).map((d) => d.slice(5)).join('; ')}`).join(' | ').slice(0, 1500)}`);
+			process.exit(1);
+		}
+		console.log(`${label}: passed (${results.length} group(s))`);
+		process.exit(0);
+	}
+	return { t0, log, results, check, skip, summary };
+}
+
+/** The package files package.json names (nodes, credentials) that are not built (npm run build). */
+function missingBuiltFiles() {
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+	return [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])].filter((f) => !fs.existsSync(path.join(REPO, f)));
+}
 
 /** A port that is free now on 127.0.0.1 (and, with count > 1, `count` consecutive free ports). */
 async function freePort(count = 1) {
@@ -66,6 +115,47 @@ async function waitForHttp(url, { timeoutMs = 120000, child, what = url } = {}) 
 		await sleep(500);
 	}
 	throw new Error(`${what} did not answer ${url} within ${Math.round(timeoutMs / 1000)} s (last: ${last})`);
+}
+
+/** Sends `signal` to a detached child's process group, or to the child alone when that fails. */
+function signalGroup(child, signal) {
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try { child.kill(signal); } catch {}
+	}
+}
+
+/** Stops a detached child and its group: SIGTERM, SIGKILL after 15 s; resolves when it has closed. */
+function stop(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => {
+			signalGroup(child, 'SIGKILL');
+			resolve();
+		}, 15000);
+		child.once('close', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		signalGroup(child, 'SIGTERM');
+	});
+}
+
+/** The sandbox's hosts by name, started on `port` and the three ports after it. */
+function sandboxUrls(port) {
+	return Object.fromEntries(HOSTS.map((h, i) => [h, `http://127.0.0.1:${port + i}`]));
+}
+
+/** The requests the sandbox (`sb.urls`) has logged since its last reset. */
+async function sandboxRequests(sb, timeoutMs) {
+	const body = await (await httpRequest(`${sb.urls.crm}/__sandbox/requests`, {}, timeoutMs)).json();
+	return Array.isArray(body) ? body : body.requests || [];
+}
+
+/** Resets the sandbox: its seeded data back, its request log empty. */
+async function sandboxReset(sb, timeoutMs) {
+	await httpRequest(`${sb.urls.crm}/__sandbox/reset`, { method: 'POST' }, timeoutMs);
 }
 
 /**
@@ -151,6 +241,63 @@ function installPackageInto(userFolder) {
 	return target;
 }
 
+/**
+ * `n8n start` (detached, in `children`) on a free port of 127.0.0.1, called `host` in its URLs; with
+ * `webhookUrl`, WEBHOOK_URL is its base URL (what n8n hands a trigger as its production URL). Resolves
+ * once /healthz/readiness answers: { base, child, output() (its last lines) }.
+ */
+async function startN8n({ inst, env, log, children, host = 'localhost', webhookUrl = false, logPrefix = '' }) {
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const base = `http://${host}:${port}`;
+	const startEnv = {
+		...env,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: host,
+		N8N_PROTOCOL: 'http',
+		...(webhookUrl ? { WEBHOOK_URL: `${base}/` } : {}),
+		N8N_EDITOR_BASE_URL: `${base}/`,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+	};
+	log(`${logPrefix}starting n8n start on port ${port}`);
+	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], { cwd: env.N8N_USER_FOLDER, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	children.push(child);
+	let out = '';
+	child.stdout.on('data', (d) => (out = (out + d).slice(-30000)));
+	child.stderr.on('data', (d) => (out = (out + d).slice(-30000)));
+	const t = Date.now();
+	try {
+		await waitForHttp(`${base}/healthz/readiness`, { timeoutMs: 180000, child, what: 'n8n start' });
+	} catch (e) {
+		throw new Error(`${e.message}\n${out.slice(-3000)}`);
+	}
+	log(`${logPrefix}n8n ready after ${((Date.now() - t) / 1000).toFixed(1)} s`);
+	return { base, child, output: () => out };
+}
+
+/**
+ * A session of OWNER in the n8n at `base`: sets the owner up, or signs in when the user folder has one
+ * already. Resolves { status, cookie, how } (how: the request that answered).
+ */
+async function ownerSession(base) {
+	const cookieOf = (r) => (r.headers.getSetCookie ? r.headers.getSetCookie() : [r.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
+	let res = await httpRequest(`${base}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+	let cookie = cookieOf(res);
+	let how = 'POST /rest/owner/setup';
+	if (res.status === 400 && !cookie) {
+		res = await httpRequest(`${base}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+		});
+		cookie = cookieOf(res);
+		how = 'POST /rest/login (owner existed)';
+	}
+	return { status: res.status, cookie, how };
+}
+
 /** Extracts the JSON document that `n8n execute --rawOutput` prints after its log lines. */
 function parseRawOutput(stdout) {
 	const text = String(stdout);
@@ -179,6 +326,10 @@ module.exports = {
 	PACKAGE_NAME,
 	NODE_TYPE,
 	CREDENTIAL_TYPE,
+	HOSTS,
+	OWNER,
+	createRun,
+	missingBuiltFiles,
 	freePort,
 	isFree,
 	sleep,
@@ -188,4 +339,11 @@ module.exports = {
 	runN8n,
 	installPackageInto,
 	parseRawOutput,
+	signalGroup,
+	stop,
+	sandboxUrls,
+	sandboxRequests,
+	sandboxReset,
+	startN8n,
+	ownerSession,
 };

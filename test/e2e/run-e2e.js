@@ -70,7 +70,6 @@ const EXPECTATIONS = {
 	'http-request-predefined-credential.json': { requests: [['GET', 'crm', '/api/people']], minRequests: 2, maxRequests: 2 },
 };
 
-const HOSTS = ['crm', 'universal', 'los', 'calendar'];
 const CRED_ID = 'sandboxCred';
 const CRED_NAME = 'Integration Service sandbox';
 const CLIENT_CRED_ID = 'sandboxClientCred';
@@ -85,34 +84,11 @@ const opt = {
 	only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined,
 	keep: args.includes('--keep'),
 };
-const results = []; // {name, ok, details[]}
 const children = [];
-const t0 = Date.now();
-const log = (m) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${m}`);
-
-function check(group, ok, what) {
-	let g = results.find((r) => r.name === group);
-	if (!g) results.push((g = { name: group, ok: true, details: [] }));
-	g.details.push(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-	if (!ok) g.ok = false;
-	log(`${ok ? 'ok  ' : 'FAIL'} [${group}] ${what}`);
-	return ok;
-}
-
-function skip(reason) {
-	cleanup();
-	console.log(`e2e: skipped: ${String(reason).split('\n')[0]}`);
-	process.exit(2);
-}
+const { log, results, check, skip, summary } = L.createRun({ tag: 'e2e', label: 'e2e', cleanup });
 
 function cleanup() {
-	for (const c of children) if (c.exitCode === null && c.signalCode === null) {
-		try {
-			process.kill(-c.pid, 'SIGTERM');
-		} catch {
-			try { c.kill('SIGTERM'); } catch {}
-		}
-	}
+	for (const c of children) if (c.exitCode === null && c.signalCode === null) L.signalGroup(c, 'SIGTERM');
 }
 process.on('SIGINT', () => {
 	cleanup();
@@ -153,29 +129,22 @@ async function startSandbox() {
 	} catch (e) {
 		throw new Error(`${e.message}\n${out.slice(-2000)}`);
 	}
-	const urls = Object.fromEntries(HOSTS.map((h, i) => [h, `http://127.0.0.1:${port + i}`]));
-	const hostOfPort = Object.fromEntries(HOSTS.map((h, i) => [String(port + i), h]));
+	const urls = L.sandboxUrls(port);
+	const hostOfPort = Object.fromEntries(L.HOSTS.map((h, i) => [String(port + i), h]));
 	return { port, urls, hostOfPort, kind, output: () => out };
 }
 
 async function sandboxRequests(sb) {
-	const r = await L.httpRequest(`${sb.urls.crm}/__sandbox/requests`);
-	const body = await r.json();
-	const list = Array.isArray(body) ? body : body.requests || [];
-	return list.map((q) => ({ ...q, hostName: hostName(sb, q) }));
+	return (await L.sandboxRequests(sb)).map((q) => ({ ...q, hostName: hostName(sb, q) }));
 }
 
 /** crm | universal | los | calendar for a logged request, whatever form its `host` field has. */
 function hostName(sb, q) {
 	const h = String(q.host || (q.headers && q.headers.host) || '');
-	if (HOSTS.includes(h)) return h;
+	if (L.HOSTS.includes(h)) return h;
 	const m = /:(\d+)$/.exec(h);
 	if (m && sb.hostOfPort[m[1]]) return sb.hostOfPort[m[1]];
-	return HOSTS.find((x) => h.toLowerCase().includes(x)) || h;
-}
-
-async function sandboxReset(sb) {
-	await L.httpRequest(`${sb.urls.crm}/__sandbox/reset`, { method: 'POST' });
+	return L.HOSTS.find((x) => h.toLowerCase().includes(x)) || h;
 }
 
 // ---------------------------------------------------------------- workflows
@@ -256,7 +225,7 @@ function lastNodeItems(run) {
 async function executeAndCheck(inst, env, sb, w) {
 	const group = w.rel;
 	const exp = EXPECTATIONS[w.base];
-	await sandboxReset(sb);
+	await L.sandboxReset(sb);
 	const brokerPort = await L.freePort();
 	const r = await L.runN8n(inst, { ...env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info' }, ['execute', `--id=${w.id}`, '--rawOutput'], { timeoutMs: 240000 });
 	const run = L.parseRawOutput(r.stdout);
@@ -314,8 +283,7 @@ function safeJson(s) {
 async function main() {
 	log(`n8n ${PINS.n8n} end-to-end test of ${L.PACKAGE_NAME}`);
 	// 0) the built package must exist (npm run build)
-	const pkg = JSON.parse(fs.readFileSync(path.join(L.REPO, 'package.json'), 'utf8'));
-	const missing = [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])].filter((f) => !fs.existsSync(path.join(L.REPO, f)));
+	const missing = L.missingBuiltFiles();
 	if (missing.length) {
 		check('build', false, `built package files missing (run "npm run build" first): ${missing.join(', ')}`);
 		return summary();
@@ -429,20 +397,6 @@ async function main() {
 	log(`timings: install/verify ${installSeconds.toFixed(1)} s; ${timings.join('; ')}`);
 	log(`sandbox: ${sb.kind}`);
 	return summary();
-}
-
-function summary() {
-	cleanup();
-	const failed = results.filter((g) => !g.ok);
-	console.log('\n==== e2e summary ====');
-	for (const g of results) console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
-	console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-	if (failed.length) {
-		console.log(`e2e: FAILED: ${failed.map((g) => `${g.name}: ${g.details.filter((d) => d.startsWith('FAIL')).map((d) => d.slice(5)).join('; ')}`).join(' | ').slice(0, 1500)}`);
-		process.exit(1);
-	}
-	console.log(`e2e: passed (${results.length} group(s))`);
-	process.exit(0);
 }
 
 main().catch((e) => {

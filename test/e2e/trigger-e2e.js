@@ -17,9 +17,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const L = require('./lib');
-const { OWNER } = require('./editor-check');
 
 const TRIGGER_TYPE = `${L.PACKAGE_NAME}.integrationServiceTrigger`;
 const CLIENT_CRED_ID = 'sandboxClientCred';
@@ -85,47 +83,6 @@ function prepareTriggerWorkflow(w, taskUrl) {
 	return wf;
 }
 
-async function startN8n({ inst, env, log, children }) {
-	const port = await L.freePort();
-	const brokerPort = await L.freePort();
-	const base = `http://127.0.0.1:${port}`;
-	const startEnv = {
-		...env,
-		N8N_PORT: String(port),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_HOST: '127.0.0.1',
-		N8N_PROTOCOL: 'http',
-		// The production webhook URL n8n hands the trigger, and that the service must deliver to.
-		WEBHOOK_URL: `${base}/`,
-		N8N_EDITOR_BASE_URL: `${base}/`,
-		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
-	};
-	log(`trigger: starting n8n start on port ${port}`);
-	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], { cwd: env.N8N_USER_FOLDER, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-	children.push(child);
-	let out = '';
-	child.stdout.on('data', (d) => (out = (out + d).slice(-30000)));
-	child.stderr.on('data', (d) => (out = (out + d).slice(-30000)));
-	await L.waitForHttp(`${base}/healthz/readiness`, { timeoutMs: 180000, child, what: 'n8n start' });
-	return { base, child, output: () => out };
-}
-
-function stop(child) {
-	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-	return new Promise((resolve) => {
-		const timer = setTimeout(() => {
-			try { process.kill(-child.pid, 'SIGKILL'); } catch {}
-			resolve();
-		}, 15000);
-		child.once('close', () => {
-			clearTimeout(timer);
-			resolve();
-		});
-		try { process.kill(-child.pid, 'SIGTERM'); } catch { child.kill('SIGTERM'); }
-	});
-}
-
 async function waitFor(what, fn, timeoutMs = 30000) {
 	const t = Date.now();
 	for (;;) {
@@ -143,11 +100,6 @@ async function json(res) {
 	} catch {
 		return text;
 	}
-}
-
-async function sandboxLog(sb) {
-	const body = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/requests`));
-	return Array.isArray(body) ? body : body.requests || [];
 }
 
 /** Whether the sandbox delivers events itself (contract 1). */
@@ -199,14 +151,15 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		r = await L.runN8n(inst, env, ['publish:workflow', `--id=${w.id}`]);
 		if (!check(group, r.code === 0, `publish:workflow --id=${w.id} exit ${r.code}`)) console.log((r.stdout + r.stderr).slice(-2000));
 
-		await L.httpRequest(`${sb.urls.crm}/__sandbox/reset`, { method: 'POST' });
-		n8n = await startN8n({ inst, env, log, children });
+		await L.sandboxReset(sb);
+		// The production webhook URL n8n hands the trigger, and that the service must deliver to: WEBHOOK_URL.
+		n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true, logPrefix: 'trigger: ' });
 		const node = w.wf.nodes.find((n) => n.type === TRIGGER_TYPE);
 		const productionUrl = `${n8n.base}/webhook/${node.webhookId}/webhook`;
 
 		// 2) activation registered the production URL
 		const put = await waitFor('the webhook update on activation', async () => {
-			const reqs = await sandboxLog(sb);
+			const reqs = await L.sandboxRequests(sb);
 			return reqs.find((q) => q.method === 'PUT' && /\/api\/webhooks\/w-1$/.test(q.path || q.url));
 		}, 60000).catch((e) => {
 			console.log(n8n.output().slice(-3000));
@@ -216,21 +169,12 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		check(group, putBody && putBody.url === productionUrl && putBody.event === 'peopleCreated', `activation sent PUT /api/webhooks/w-1 with ${JSON.stringify(putBody)} (expected url ${productionUrl}, event peopleCreated), status ${put.status}`);
 
 		// Owner session for the execution list: set the owner up, or sign in if the editor check did.
-		const cookieOf = (r) => (r.headers.getSetCookie ? r.headers.getSetCookie() : [r.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
-		let res = await L.httpRequest(`${n8n.base}/rest/owner/setup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(OWNER) });
-		let cookie = cookieOf(res);
-		if (res.status === 400 && !cookie) {
-			res = await L.httpRequest(`${n8n.base}/rest/login`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
-			});
-			cookie = cookieOf(res);
-		}
-		check(group, res.status === 200 && /n8n-auth=/.test(cookie), `owner session -> ${res.status}`);
+		const session = await L.ownerSession(n8n.base);
+		const { cookie } = session;
+		check(group, session.status === 200 && /n8n-auth=/.test(cookie), `owner session -> ${session.status}`);
 
 		// The node as the editor sees it: a trigger with its own icon.
-		res = await L.httpRequest(`${n8n.base}/types/nodes.json`, { headers: { cookie } }, 30000);
+		let res = await L.httpRequest(`${n8n.base}/types/nodes.json`, { headers: { cookie } }, 30000);
 		const types = res.status === 200 ? await res.json() : [];
 		const described = types.find((t) => t.name === TRIGGER_TYPE);
 		check(group, !!described && described.group.includes('trigger') && described.inputs.length === 0, `/types/nodes.json has ${TRIGGER_TYPE} (group ${described && described.group}, no inputs)`);
@@ -306,14 +250,14 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 			task && task.body && task.body.personId === person.id && task.body.title === 'Welcome call with Katherine Johnson' && task.body.borrowerEmail === 'katherine@example.com',
 			`the task was made from the fetched person: ${JSON.stringify(task && task.body)}`,
 		);
-		const reqs = await sandboxLog(sb);
+		const reqs = await L.sandboxRequests(sb);
 		const reads = reqs.filter((q) => q.method === 'GET' && String(q.path || q.url).startsWith('/api/people'));
 		check(group, reads.length === 1 && /^Bearer \S+/.test(String(reads[0].headers && reads[0].headers.authorization)), `the trigger read the person once at the event's uri with a bearer token (${reads.length} GET(s))`);
 	} catch (e) {
 		check(group, false, `trigger scenario: ${e.message}`);
 		if (n8n) console.log(n8n.output().slice(-4000));
 	} finally {
-		if (n8n) await stop(n8n.child);
+		if (n8n) await L.stop(n8n.child);
 		await tracker.close();
 	}
 }

@@ -1,4 +1,5 @@
 /** Borrower › Update (PUT {los}/api/borrowers/{id}) through n8n's engine against the sandbox. */
+import { CONTACT_BODY, CONTACT_PARAMETERS } from '../harness/contact-values';
 import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox/server';
 
@@ -27,18 +28,7 @@ describe('borrower › update', () => {
 					name: 'Jane Doe',
 					type: 'business',
 					taxId: '12-3456789',
-					emails: {
-						values: [
-							{ value: 'jane@example.com', type: 'work', status: 'Valid', isPrimary: true },
-							{ value: 'jd@example.org', type: '', status: '', isPrimary: false },
-						],
-					},
-					phones: { values: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }] },
-					addresses: {
-						values: [
-							{ type: 'home', street: '1 Main St', city: 'Austin', state: 'TX', code: '78701', country: 'US' },
-						],
-					},
+					...CONTACT_PARAMETERS,
 					bio: '{"maritalStatus": "married", "dependents": 2}',
 				},
 			},
@@ -48,12 +38,7 @@ describe('borrower › update', () => {
 			name: 'Jane Doe',
 			type: 'business',
 			taxId: '12-3456789',
-			emails: [
-				{ value: 'jane@example.com', type: 'work', status: 'Valid', isPrimary: true },
-				{ value: 'jd@example.org', isPrimary: false },
-			],
-			phones: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }],
-			addresses: [{ type: 'home', street: '1 Main St', city: 'Austin', state: 'TX', code: '78701', country: 'US' }],
+			...CONTACT_BODY,
 			bio: { maritalStatus: 'married', dependents: 2 },
 		};
 		expect(sandbox.requests).toHaveLength(1);

@@ -17,6 +17,24 @@ const REQUIRED = {
 	folderId: 'folder-42',
 };
 
+/** The fourteen additional fields, as the wire carries them (and, but for Signed By, as parameters). */
+const ADDITIONAL = {
+	fileSize: 48213,
+	created: '2024-05-01T12:00:00Z',
+	updated: '2024-05-02T08:30:00Z',
+	receivedDate: '2024-05-01',
+	requiresSignature: true,
+	isSigned: true,
+	signedBy: [{ name: 'Jane Doe', date: '2024-05-02' }, { name: 'John Doe' }],
+	signedDate: '2024-05-02',
+	isActive: false,
+	loanId: 'loan-7',
+	borrowerId: 'b-1',
+	propertyId: 'prop-3',
+	transactionId: 'tx-9',
+	userId: 'user-5',
+};
+
 /** Where every request of Document › Create goes, and what the service answers. */
 const LOS_POST = { host: 'los', method: 'POST', url: '/api/documents', status: 201 } as const;
 
@@ -29,42 +47,12 @@ describe('document › create', () => {
 		const result = await createDocument({
 			parameters: {
 				...REQUIRED,
-				additionalFields: {
-					fileSize: 48213,
-					created: '2024-05-01T12:00:00Z',
-					updated: '2024-05-02T08:30:00Z',
-					receivedDate: '2024-05-01',
-					requiresSignature: true,
-					isSigned: true,
-					signedBy: '[{"name": "Jane Doe", "date": "2024-05-02"}, {"name": "John Doe"}]',
-					signedDate: '2024-05-02',
-					isActive: false,
-					loanId: 'loan-7',
-					borrowerId: 'b-1',
-					propertyId: 'prop-3',
-					transactionId: 'tx-9',
-					userId: 'user-5',
-				},
+				// Signed By is JSON text in the parameter, a list on the wire.
+				additionalFields: { ...ADDITIONAL, signedBy: '[{"name": "Jane Doe", "date": "2024-05-02"}, {"name": "John Doe"}]' },
 			},
 		});
 		expect(result.error).toBeUndefined();
-		const body = {
-			...REQUIRED,
-			fileSize: 48213,
-			created: '2024-05-01T12:00:00Z',
-			updated: '2024-05-02T08:30:00Z',
-			receivedDate: '2024-05-01',
-			requiresSignature: true,
-			isSigned: true,
-			signedBy: [{ name: 'Jane Doe', date: '2024-05-02' }, { name: 'John Doe' }],
-			signedDate: '2024-05-02',
-			isActive: false,
-			loanId: 'loan-7',
-			borrowerId: 'b-1',
-			propertyId: 'prop-3',
-			transactionId: 'tx-9',
-			userId: 'user-5',
-		};
+		const body = { ...REQUIRED, ...ADDITIONAL };
 		// Every field the service accepts is covered.
 		expect(Object.keys(body).sort()).toEqual(Object.keys(DOCUMENT_FIELDS).sort());
 		expect(sandbox.requests).toHaveLength(1);

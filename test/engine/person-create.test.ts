@@ -4,6 +4,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { CONTACT_BODY, CONTACT_PARAMETERS } from '../harness/contact-values';
 import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox/server';
 import { PERSON_FIELDS } from '../sandbox/schema';
@@ -17,12 +18,7 @@ const everyField = {
 	firstName: 'Grace',
 	lastName: 'Hopper',
 	additionalFields: {
-		addresses: {
-			values: [
-				{ type: 'home', street: '1 Main St', city: 'Arlington', state: 'VA', code: '22201', country: 'US' },
-				{ type: 'mailing', city: 'New York' },
-			],
-		},
+		...CONTACT_PARAMETERS,
 		assignedPondId: 'pond_2',
 		assignedUserId: 'u_7',
 		averageBeds: 3,
@@ -32,17 +28,10 @@ const everyField = {
 		communicationsConsent: { call: false, email: true, massEmail: false, postal: true, text: true, visit: false },
 		companyName: 'US Navy',
 		contactTypes: '={{ ["lead", "client"] }}',
-		emails: {
-			values: [
-				{ value: 'grace@example.test', type: 'work', status: 'Valid', isPrimary: true },
-				{ value: 'g.hopper@example.test', type: 'home', status: '', isPrimary: false },
-			],
-		},
 		jobTitle: 'Rear Admiral',
 		lastActivity: '2024-05-01T10:00:00Z',
 		lastActivityType: 'call',
 		officeId: 'office_3',
-		phones: { values: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }] },
 		rating: '={{ $json.rating }}',
 		source: 'Referral',
 		sourceId: 'src_9',
@@ -65,15 +54,7 @@ const everyFieldBody = {
 	assignedPondId: 'pond_2',
 	officeId: 'office_3',
 	timeframeId: 'tf_1',
-	emails: [
-		{ value: 'grace@example.test', type: 'work', status: 'Valid', isPrimary: true },
-		{ value: 'g.hopper@example.test', type: 'home', isPrimary: false },
-	],
-	phones: [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }],
-	addresses: [
-		{ type: 'home', street: '1 Main St', city: 'Arlington', state: 'VA', code: '22201', country: 'US' },
-		{ type: 'mailing', city: 'New York' },
-	],
+	...CONTACT_BODY,
 	tags: ['navy', 'cobol'],
 	source: 'Referral',
 	systemSource: 'n8n',

@@ -1,5 +1,5 @@
 /** Webhook › Update (PUT {calendar}/api/webhooks/{id}) through n8n's engine against the sandbox. */
-import { expectInputError, expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
+import { expectInputError, expectSent, operationRunner, useSandbox, type ExpectedRequest } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox/server';
 
 /** What the sandbox seeds as webhook w-1 of every connection. */
@@ -11,8 +11,10 @@ const SEEDED_W1 = {
 	filters: {},
 };
 
-/** Where every request of Webhook › Update goes. */
-const CALENDAR_PUT = { host: 'calendar', method: 'PUT' } as const;
+/** A request of Webhook › Update: PUT to the calendar host. */
+function calendarPut(url: string, credentialId: string, body: unknown): ExpectedRequest {
+	return { host: 'calendar', method: 'PUT', url, credentialId, body };
+}
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started));
@@ -30,27 +32,18 @@ describe('webhook › update', () => {
 				},
 			},
 		});
-		expect(result.error).toBeUndefined();
 		const body = {
 			url: 'https://example.com/hooks/people?token=abc',
 			event: 'peopleUpdated',
 			filters: { stage: 'Lead', tags: ['vip'] },
 		};
-		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...CALENDAR_PUT, url: '/api/webhooks/w-1', credentialId: 'cred-default', body });
+		expectSent(sandbox, result, [calendarPut('/api/webhooks/w-1', 'cred-default', body)]);
 		expect(result.items).toEqual([{ json: { id: 'w-1', status: 'active', ...body }, pairedItem: { item: 0 } }]);
 	});
 
 	test('only the required Webhook ID and one field: nothing else is sent, the rest stays', async () => {
 		const result = await updateWebhook({ parameters: { webhookId: 'w-1', updateFields: { event: 'documentsDeleted' } } });
-		expect(result.error).toBeUndefined();
-		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], {
-			...CALENDAR_PUT,
-			url: '/api/webhooks/w-1',
-			credentialId: 'cred-default',
-			body: { event: 'documentsDeleted' },
-		});
+		expectSent(sandbox, result, [calendarPut('/api/webhooks/w-1', 'cred-default', { event: 'documentsDeleted' })]);
 		expect(result.items).toEqual([{ json: { ...SEEDED_W1, event: 'documentsDeleted' }, pairedItem: { item: 0 } }]);
 	});
 
@@ -62,13 +55,7 @@ describe('webhook › update', () => {
 				updateFields: { event: 'somethingCustom', filters: '{}' },
 			},
 		});
-		expect(result.error).toBeUndefined();
-		expectRequest(sandbox, sandbox.requests[0], {
-			...CALENDAR_PUT,
-			url: '/api/webhooks/w-2',
-			credentialId: 'cred-default',
-			body: { event: 'somethingCustom', filters: {} },
-		});
+		expectSent(sandbox, result, [calendarPut('/api/webhooks/w-2', 'cred-default', { event: 'somethingCustom', filters: {} })]);
 		expect(result.items[0].json).toEqual({ id: 'w-2', status: 'active', event: 'somethingCustom', url: '', filters: {} });
 	});
 
@@ -78,9 +65,7 @@ describe('webhook › update', () => {
 	])('the ID %s stays one path segment and reaches that webhook', async (_case, id, url) => {
 		sandbox.addWebhook('cred-default', id, { event: 'peopleCreated', url: 'https://old.example.test' });
 		const result = await updateWebhook({ parameters: { webhookId: id, updateFields: { url: 'https://new.example.test' } } });
-		expect(result.error).toBeUndefined();
-		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...CALENDAR_PUT, url, credentialId: 'cred-default', body: { url: 'https://new.example.test' } });
+		expectSent(sandbox, result, [calendarPut(url, 'cred-default', { url: 'https://new.example.test' })]);
 		expect(result.items).toEqual([
 			{
 				json: { id, status: 'active', event: 'peopleCreated', url: 'https://new.example.test', filters: {} },
@@ -102,20 +87,10 @@ describe('webhook › update', () => {
 				updateFields: { url: '={{ "https://example.com/" + $json.id }}' },
 			},
 		});
-		expect(result.error).toBeUndefined();
-		expect(sandbox.requests).toHaveLength(2);
-		expectRequest(sandbox, sandbox.requests[0], {
-			...CALENDAR_PUT,
-			url: '/api/webhooks/w-other',
-			credentialId: 'cred-other',
-			body: { url: 'https://example.com/w-other' },
-		});
-		expectRequest(sandbox, sandbox.requests[1], {
-			...CALENDAR_PUT,
-			url: '/api/webhooks/w-1',
-			credentialId: 'cred-default',
-			body: { url: 'https://example.com/w-1' },
-		});
+		expectSent(sandbox, result, [
+			calendarPut('/api/webhooks/w-other', 'cred-other', { url: 'https://example.com/w-other' }),
+			calendarPut('/api/webhooks/w-1', 'cred-default', { url: 'https://example.com/w-1' }),
+		]);
 		expect(result.items).toEqual([
 			{
 				json: { id: 'w-other', status: 'active', event: 'loansCreated', url: 'https://example.com/w-other', filters: {} },

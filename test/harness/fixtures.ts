@@ -73,6 +73,13 @@ export function expectRequest(sandbox: Sandbox, request: RecordedRequest, expect
 	expect(request.status).toBe(expected.status ?? 200);
 }
 
+/** A run that succeeded having sent exactly the `expected` requests, in that order, each checked in full (expectRequest). */
+export function expectSent(sandbox: Sandbox, result: RunResult, expected: ExpectedRequest[]): void {
+	expect(result.error).toBeUndefined();
+	expect(sandbox.requests).toHaveLength(expected.length);
+	expected.forEach((request, index) => expectRequest(sandbox, sandbox.requests[index], request));
+}
+
 /**
  * A run stopped by an input error: the error message is `message` (a string must match exactly; pass
  * `expect.stringContaining(…)` for a part), no item came out and nothing reached the sandbox.
