@@ -103,7 +103,7 @@ const fixed = (value: number, digits = 3) => Number(value.toFixed(digits));
 interface NodeFacts {
 	concurrency: number;
 	maxRequestsPerSecond?: number;
-	/** The resource mapper parameter of Person › Create, if the build has one. */
+	/** The Mapping Mode parameter of Person › Create, if the build has one. */
 	mapParameter?: string;
 }
 
@@ -113,10 +113,11 @@ function nodeFacts(): NodeFacts {
 	const { properties } = new mod.IntegrationService().description;
 	const options = (properties.find((p) => p.name === 'requestOptions')?.options ?? []) as Array<{ name: string; default: unknown }>;
 	const option = (name: string) => options.find((o) => o.name === name)?.default as number | undefined;
+	// Map Automatically: the Mapping Mode selector of Person › Create offering 'autoMapInputData'.
 	const mapper = properties.find((p) => {
-		if (p.type !== 'resourceMapper') return false;
+		const values = ((p.options ?? []) as Array<{ value?: unknown }>).map((o) => o.value);
 		const show = (p.displayOptions as { show?: Record<string, unknown[]> } | undefined)?.show;
-		return !show || ((show.resource ?? ['person']).includes('person') && (show.operation ?? ['create']).includes('create'));
+		return p.type === 'options' && values.includes('autoMapInputData') && !!show?.resource?.includes('person') && !!show.operation?.includes('create');
 	});
 	return { concurrency: option('concurrency') ?? 1, maxRequestsPerSecond: option('maxRequestsPerSecond'), mapParameter: mapper?.name as string | undefined };
 }

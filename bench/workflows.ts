@@ -49,11 +49,11 @@ function requestOptions(concurrency?: number, maxRequestsPerSecond?: number): Re
 
 /**
  * Our node, Person › Create with `{{ $json.firstName }}` and `{{ $json.lastName }}`, or with Map
- * Automatically when `mapParameter` names the resource mapper parameter.
+ * Automatically when `mapParameter` names the Mapping Mode parameter.
  */
 export function oursCreate(key: string, label: string, concurrency?: number, maxRequestsPerSecond?: number, mapParameter?: string, credential?: CredentialRef): Contender {
 	const fields = mapParameter
-		? { [mapParameter]: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [] } }
+		? { [mapParameter]: 'autoMapInputData' }
 		: { firstName: '={{ $json.firstName }}', lastName: '={{ $json.lastName }}' };
 	return {
 		key,

@@ -28,7 +28,7 @@ export const requestOptions: INodeProperties = {
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 50 },
-			default: 10,
+			default: 16,
 			description:
 				'How many items to send at once. Output keeps the input order. A rate limit (429) pauses all of them.',
 		},
