@@ -229,7 +229,12 @@ async function main(): Promise<void> {
 			wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`),
 			wf.oursCreate('ours8', 'Our node, concurrency 8, no cap', 8, 0),
 			wf.oursCreate('ours32', 'Our node, concurrency 32, no cap', 32, 0),
-			...(facts.mapParameter ? [wf.oursCreate('oursAuto8', 'Our node, Map Automatically, concurrency 8, no cap', 8, 0, facts.mapParameter)] : []),
+			...(facts.mapParameter
+				? [
+						wf.oursCreate('oursAuto8', 'Our node, Map Automatically, concurrency 8, no cap', 8, 0, facts.mapParameter),
+						wf.oursCreate('oursAuto32', 'Our node, Map Automatically, concurrency 32, no cap', 32, 0, facts.mapParameter),
+					]
+				: []),
 			wf.httpCreate('http8', 'HTTP Request node, batching 8 items / 0 ms, Header Auth credential', info, 8, 'credential'),
 			wf.httpCreate('httpAll', 'HTTP Request node, no batching, Header Auth credential', info, undefined, 'credential'),
 			wf.httpCreate('httpPlain8', 'HTTP Request node, batching 8 / 0 ms, token typed into a header (no credential)', info, 8, 'headers'),
@@ -286,7 +291,7 @@ async function main(): Promise<void> {
 				} catch (error) {
 					mapNote = `left out: a try of it failed (${(error as Error).message.split('\n')[0].slice(0, 300)})`;
 					log(`Map Automatically ${mapNote}`);
-					create = create.filter((c) => c.key !== 'oursAuto8');
+					create = create.filter((c) => !c.key.startsWith('oursAuto'));
 				}
 			}
 			// Parents.

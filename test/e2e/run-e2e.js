@@ -37,6 +37,7 @@ const { triggerScenario, isTriggerWorkflow } = require('./trigger-e2e');
  *              path, RegExp = pattern); host is crm | universal | los | calendar
  *   minItems:  items the last node must produce (default 1)
  *   bodies:    [method, host, path, partialBody] the request body must contain (deep partial match)
+ *   exactBodies: [method, host, path, body] the request body must be exactly (nothing more is sent)
  *   minRequests / maxRequests: bounds on the number of sandbox requests (paging; no retried POST)
  * Examples not listed here get the generic checks: success, >= 1 item, >= 1 sandbox request.
  */
@@ -44,6 +45,12 @@ const EXPECTATIONS = {
 	'person-create.json': {
 		requests: [['POST', 'crm', '/api/people']],
 		bodies: [['POST', 'crm', '/api/people', { firstName: 'Ada', lastName: 'Lovelace' }]],
+		maxRequests: 1,
+	},
+	// Mapping Mode "Map Automatically": the row's wire-named fields, converted (a number, a tag list); rowNumber is not a field.
+	'person-create-map-automatically.json': {
+		requests: [['POST', 'crm', '/api/people']],
+		exactBodies: [['POST', 'crm', '/api/people', { firstName: 'Grace', lastName: 'Hopper', averagePrice: 450000, tags: ['vip', 'navy'], emails: [{ value: 'grace@example.test', type: 'work' }] }]],
 		maxRequests: 1,
 	},
 	// Schedule Trigger (replaced by a Manual Trigger), Return All over the sandbox's 25 seeded people in pages of 10.
@@ -264,6 +271,11 @@ async function executeAndCheck(inst, env, sb, w) {
 		for (const [method, host, p, body] of exp.bodies || []) {
 			const hit = reqs.find((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]) && partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body));
 			check(group, !!hit, `request ${method} ${host} ${p} has body containing ${JSON.stringify(body)}`);
+		}
+		for (const [method, host, p, body] of exp.exactBodies || []) {
+			const sent = reqs.filter((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]));
+			const exact = sent.some((q) => partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body) && partialMatch(typeof q.body === 'string' ? safeJson(q.body) : q.body, body));
+			check(group, exact, `request ${method} ${host} ${p} has exactly the body ${JSON.stringify(body)}${exact || !sent.length ? '' : ` (sent: ${JSON.stringify(sent[0].body)})`}`);
 		}
 		if (exp.minRequests !== undefined) check(group, reqs.length >= exp.minRequests, `at least ${exp.minRequests} sandbox request(s) (saw ${reqs.length})`);
 		if (exp.maxRequests !== undefined) check(group, reqs.length <= exp.maxRequests, `at most ${exp.maxRequests} sandbox request(s) (saw ${reqs.length})`);

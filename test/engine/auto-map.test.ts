@@ -5,6 +5,7 @@
  */
 import { CONTACT_BODY } from '../harness/contact-values';
 import { expectInputError, expectSent, operationRunner, useSandbox } from '../harness/fixtures';
+import { DOCUMENT_REQUIRED } from '../reliability/helpers';
 import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
@@ -133,16 +134,7 @@ describe('Borrower › Update, Map Automatically', () => {
 });
 
 describe('Document › Create, Map Automatically', () => {
-	const REQUIRED = {
-		name: 'W-2 2024.pdf',
-		category: 'income',
-		status: 'received',
-		type: 'W2',
-		fileUrl: 'https://files.example.test/w2.pdf',
-		mimeType: 'application/pdf',
-		fileSignature: 'abc123',
-		folderId: 'folder-42',
-	};
+	const REQUIRED = DOCUMENT_REQUIRED;
 
 	test('required and optional fields from the item, text turned into numbers and booleans', async () => {
 		const result = await createDocument({

@@ -26,15 +26,22 @@ function encodedForms(secret: string): string[] {
 	];
 }
 
+/** Forms per loaded credential: a run loads it once and sends many requests with it. */
+const formsOf = new WeakMap<IDataObject, readonly string[]>();
+
 /** The secrets of a credential (raw and trimmed) in every encoded form, longest first. */
-export function secretForms(credentials: IDataObject): string[] {
+export function secretForms(credentials: IDataObject): readonly string[] {
+	const known = formsOf.get(credentials);
+	if (known) return known;
 	const values = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken']
 		.map((field) => credentials[field])
 		.filter((value): value is string => typeof value === 'string')
 		.flatMap((value) => [value, value.trim()])
 		.filter((value) => value.length >= MIN_SECRET_LENGTH);
 	const forms = new Set(values.flatMap(encodedForms).filter((form) => form.length >= MIN_SECRET_LENGTH));
-	return [...forms].sort((a, b) => b.length - a.length);
+	const sorted = [...forms].sort((a, b) => b.length - a.length);
+	formsOf.set(credentials, sorted);
+	return sorted;
 }
 
 /**
