@@ -12,4 +12,7 @@ module.exports = {
 	testTimeout: 30000,
 	// fault-injection.test.ts runs its real-time waits side by side, each on its own sandbox.
 	maxConcurrency: 16,
+	// Two suites at a time, even on two cores: most suites spend their time waiting on real clocks
+	// (retry delays, deadlines, the per-second cap), so a second worker overlaps those waits.
+	maxWorkers: 2,
 };

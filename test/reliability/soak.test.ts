@@ -139,7 +139,9 @@ describe(`soak, ${ITEMS_PER_RUN * SCENARIOS.length} items, ${FAULT_SHARE * 100}%
 			const result = await runNode({
 				parameters: {
 					...scenario.parameters,
-					requestOptions: { maxAttempts: 6, initialRetryDelay: 1, maxTotalWait: 5, timeout: 5, concurrency },
+					// No per-second cap: pacing has its own tests (test/hostile); at the default 50 per second the
+					// soak's 1,000+ requests would spend 20 s waiting for it and prove nothing more.
+					requestOptions: { maxAttempts: 6, initialRetryDelay: 1, maxTotalWait: 5, timeout: 5, concurrency, maxRequestsPerSecond: 0 },
 				},
 				credentials,
 				items,
