@@ -1,0 +1,70 @@
+/**
+ * The built node's description, as the editor receives it. Some properties are made by builders
+ * (fieldGroup, addressesProperty, …), which n8n's lint rules cannot see into, so the rules those
+ * literals would get are checked here on the result: options in alphabetical order, and every body
+ * field of a field group of a type the field mapper reads.
+ */
+import { join } from 'path';
+
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+
+import { packageRoot } from '../harness/package-root';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { IntegrationService } = require(join(packageRoot(), 'dist/nodes/IntegrationService/IntegrationService.node.js')) as {
+	IntegrationService: new () => { description: { properties: INodeProperties[] } };
+};
+const properties = new IntegrationService().description.properties;
+
+type Child = INodeProperties | INodePropertyOptions | INodePropertyCollection;
+
+/** Every property, nested ones included, with the path of display names that leads to it. */
+function walk(list: readonly Child[], path: string[] = []): Array<{ path: string; property: INodeProperties }> {
+	return list.flatMap((child) => {
+		if (!('type' in child)) {
+			const values = (child as INodePropertyCollection).values;
+			return values ? walk(values, [...path, child.displayName ?? '']) : [];
+		}
+		const here = { path: [...path, child.displayName].join(' › '), property: child };
+		const nested = child.type === 'options' || child.type === 'multiOptions' ? [] : ((child.options ?? []) as Child[]);
+		return [here, ...walk(nested, [...path, child.displayName])];
+	});
+}
+
+const collator = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
+const isSorted = (names: string[]) => names.every((name, index) => index === 0 || collator(names[index - 1], name) <= 0);
+
+describe('node description', () => {
+	const all = walk(properties);
+
+	test('walks the whole description (the mapper-built groups included)', () => {
+		const paths = all.map((entry) => entry.path);
+		expect(paths).toEqual(expect.arrayContaining(['Additional Fields › Emails', 'Update Fields › Bio', 'Mapping Mode']));
+	});
+
+	test.each(['collection', 'fixedCollection'] as const)('the fields of every %s are in alphabetical order', (type) => {
+		const unsorted = all
+			.filter(({ property }) => property.type === type)
+			.filter(({ property }) => !isSorted(((property.options ?? []) as Child[]).map((option) => option.displayName ?? '')))
+			.map(({ path }) => path);
+		expect(unsorted).toEqual([]);
+	});
+
+	test('the choices of every options parameter but Operation are in alphabetical order', () => {
+		const unsorted = all
+			.filter(({ property }) => property.type === 'options' && property.name !== 'operation')
+			.filter(({ property }) => !isSorted(((property.options ?? []) as INodePropertyOptions[]).map((option) => option.name)))
+			.map(({ path }) => path);
+		expect(unsorted).toEqual([]);
+	});
+
+	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {
+		const readable = new Set(['string', 'number', 'boolean', 'json']);
+		const compound = new Set(['emails', 'phones', 'addresses', 'entitiesToSync', 'communicationsConsent']);
+		const unreadable = all
+			.filter(({ path }) => /^(Additional|Update) Fields › [^›]+$/.test(path))
+			.filter(({ property }) => !readable.has(property.type) && !compound.has(property.name))
+			.map(({ path, property }) => `${path} (${property.type})`);
+		expect(unreadable).toEqual([]);
+	});
+});
