@@ -7,6 +7,7 @@
  *   node-resources.png   the node's Resource list open
  *   node-operations.png  the Operation list open (resource Person)
  *   person-create.png    the Person > Create form
+ *   person-create-map-automatically.png   Person > Create with Mapping Mode "Map Automatically"
  *   credential-form.png  the credential form of "Integration Service API"
  *
  * Used by run-e2e.js; can also run alone against a kept user folder:
@@ -220,6 +221,18 @@ async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }
 				await page.evaluate(() => document.activeElement && document.activeElement.blur());
 				await page.mouse.move(5, 5);
 				await shot('person-create.png', 'Person > Create form');
+			}));
+		ok =
+			ok &&
+			(await step('map automatically', async () => {
+				// What a user sees on choosing Map Automatically: the hint naming the wire fields, and no form.
+				await chooseOption('mappingMode', 'Map Automatically');
+				await page.locator('[data-test-id="parameter-item"], .notice, [role="alert"]', { hasText: 'Input fields named as the service names them' }).first().waitFor();
+				await page.locator('[data-test-id="parameter-input-firstName"]').first().waitFor({ state: 'detached', timeout: 5000 });
+				await page.mouse.move(5, 5);
+				await shot('person-create-map-automatically.png', 'Person > Create with Map Automatically: the field hint shown, the form hidden');
+				await chooseOption('mappingMode', 'Map Each Field Below');
+				await page.locator('[data-test-id="parameter-input-firstName"]').first().waitFor();
 			}));
 		await step('credential form', async () => {
 			const credSelect = page.locator('[data-test-id="node-credentials-select"]').first();

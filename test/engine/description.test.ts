@@ -18,12 +18,15 @@ const properties = new IntegrationService().description.properties;
 
 type Child = INodeProperties | INodePropertyOptions | INodePropertyCollection;
 
+/** The label of a property or a fixed collection's group; a plain option has a name instead. */
+const labelOf = (child: Child): string => ('displayName' in child ? child.displayName : child.name);
+
 /** Every property, nested ones included, with the path of display names that leads to it. */
 function walk(list: readonly Child[], path: string[] = []): Array<{ path: string; property: INodeProperties }> {
 	return list.flatMap((child) => {
 		if (!('type' in child)) {
 			const values = (child as INodePropertyCollection).values;
-			return values ? walk(values, [...path, child.displayName ?? '']) : [];
+			return values ? walk(values, [...path, labelOf(child)]) : [];
 		}
 		const here = { path: [...path, child.displayName].join(' › '), property: child };
 		const nested = child.type === 'options' || child.type === 'multiOptions' ? [] : ((child.options ?? []) as Child[]);
@@ -45,7 +48,7 @@ describe('node description', () => {
 	test.each(['collection', 'fixedCollection'] as const)('the fields of every %s are in alphabetical order', (type) => {
 		const unsorted = all
 			.filter(({ property }) => property.type === type)
-			.filter(({ property }) => !isSorted(((property.options ?? []) as Child[]).map((option) => option.displayName ?? '')))
+			.filter(({ property }) => !isSorted(((property.options ?? []) as Child[]).map(labelOf)))
 			.map(({ path }) => path);
 		expect(unsorted).toEqual([]);
 	});
