@@ -193,7 +193,7 @@ function n8nEnv(inst, userFolder, extra = {}) {
 	};
 }
 
-/** Spawns `node24 n8n <args>`; resolves {code, stdout, stderr, ms}. */
+/** Spawns `node24 n8n <args>`; resolves {code, signal, stdout, stderr, ms} (signal: what ended it, when code is null). */
 function runN8n(inst, env, args, { timeoutMs = 180000 } = {}) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
@@ -206,9 +206,9 @@ function runN8n(inst, env, args, { timeoutMs = 180000 } = {}) {
 			stderr += `\n[e2e] killed after ${timeoutMs} ms`;
 			child.kill('SIGKILL');
 		}, timeoutMs);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			clearTimeout(timer);
-			resolve({ code, stdout, stderr, ms: Date.now() - t0 });
+			resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 });
 		});
 	});
 }

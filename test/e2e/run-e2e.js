@@ -239,7 +239,7 @@ async function executeAndCheck(inst, env, sb, w) {
 	const { node, items, error, runData } = lastNodeItems(run);
 	const errMsg = error ? error.message || JSON.stringify(error).slice(0, 300) : '';
 	for (const n of w.notes) log(`     [${group}] ${n}`);
-	const okExec = check(group, r.code === 0 && run && !error, `execution succeeded in ${(r.ms / 1000).toFixed(1)} s (exit ${r.code}${errMsg ? `; error: ${errMsg}` : ''})`);
+	const okExec = check(group, r.code === 0 && run && !error, `execution succeeded in ${(r.ms / 1000).toFixed(1)} s (exit ${r.code ?? `by signal ${r.signal}`}${errMsg ? `; error: ${errMsg}` : ''})`);
 	if (!okExec) {
 		const detail = (r.stdout + '\n' + r.stderr).trim().split('\n').slice(-25).join('\n');
 		console.log(`---- n8n output (last lines) ----\n${detail}\n---------------------------------`);
