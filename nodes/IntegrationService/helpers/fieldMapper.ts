@@ -33,7 +33,7 @@ const COMPOUND_READERS: Record<string, CompoundReader> = {
 };
 
 /** The body's values come from the form (Map Each Field Below) or from the input item (Map Automatically). */
-export const MAPPING_MODE = { fromForm: 'defineBelow', fromInput: 'autoMapInputData' } as const;
+const MAPPING_MODE = { fromForm: 'defineBelow', fromInput: 'autoMapInputData' } as const;
 
 function isUnset(raw: unknown): boolean {
 	return raw === undefined || raw === null || raw === '';
@@ -42,6 +42,9 @@ function isUnset(raw: unknown): boolean {
 function isEmpty(value: IDataObject | IDataObject[]): boolean {
 	return Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
 }
+
+/** The field group of an update: an update that changes nothing is refused. */
+const UPDATE_FIELDS = 'updateFields';
 
 /**
  * A group of fields the user adds one by one: Additional Fields of a create (each optional) or Update
@@ -62,7 +65,6 @@ export function fieldGroup(kind: 'additional' | 'update', options: INodeProperti
 	};
 }
 
-const UPDATE_FIELDS = 'updateFields';
 
 /** A collection of further fields (Additional Fields, Update Fields), as opposed to a compound field. */
 function isFieldGroup(property: INodeProperties): boolean {
@@ -138,11 +140,19 @@ function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, properties: INo
 	return body;
 }
 
+/** Wire fields per operation: worked out once, not again for every input item. */
+const fieldsOf = new WeakMap<INodeProperties[], INodeProperties[]>();
+
 /** Every wire field the properties declare, field groups opened up. */
-export function bodyFields(properties: INodeProperties[]): INodeProperties[] {
-	return properties.flatMap((property) =>
-		isFieldGroup(property) ? ((property.options ?? []) as INodeProperties[]) : [property],
-	);
+function bodyFields(properties: INodeProperties[]): INodeProperties[] {
+	let fields = fieldsOf.get(properties);
+	if (!fields) {
+		fields = properties.flatMap((property) =>
+			isFieldGroup(property) ? ((property.options ?? []) as INodeProperties[]) : [property],
+		);
+		fieldsOf.set(properties, fields);
+	}
+	return fields;
 }
 
 /** The body from the input item: each of its fields named as a wire field, checked as the form's would be. */
