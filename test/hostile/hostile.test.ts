@@ -208,7 +208,7 @@ describe('the Timeout is a deadline for the whole attempt', () => {
 		const result = await run(VALID['person.getAll'], { requestOptions: { timeout: 1, maxAttempts: 2 } });
 
 		expect(service.received).toHaveLength(2);
-		expect(result.error?.message).toBe('The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)');
+		expect(result.error?.message).toBe('The service sent its headers but not the whole body within 1 s (timeout) (after 2 attempts) (item 0)');
 		expect(result.ms).toBeLessThan(5000);
 	});
 

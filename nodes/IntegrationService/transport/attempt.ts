@@ -5,7 +5,7 @@ import type { AttemptFailure } from './errors';
 import { htmlText, looksLikeHtml, shorten, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
 import { originOf } from './hosts';
 import type { ServiceContext, ServiceRun } from './run';
-import { CREDENTIAL_TYPE, stoppedReason } from './run';
+import { cancelSignal, CREDENTIAL_TYPE, stoppedReason } from './run';
 
 /** What one attempt needs besides the run: the prepared request and the credential it goes out with. */
 export interface AttemptRequest {
@@ -90,35 +90,50 @@ function parseRecord(method: IHttpRequestMethods, status: number, text: string, 
 	return { failure };
 }
 
+/** Why an attempt's wait for its answer ended early: its deadline, or Stop Execution. */
+class AttemptEnded extends Error {}
+
 /**
- * Sends one attempt and reads its whole answer within the Timeout, as a deadline for headers and
- * body together (n8n's own timeout only notices a silent connection, not a dripping one).
+ * Sends one attempt and reads its whole answer within the Timeout, one deadline for headers and body
+ * together. One signal ends the attempt (its deadline or Stop Execution): the wait
+ * leaves at once, and the HTTP client closes the connection, whether the headers came or not.
  * Redirects are never followed: our token and body never reach a host the credential does not name.
  */
 export async function sendAttempt(ctx: ServiceContext, run: ServiceRun, request: AttemptRequest): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
 	const { method, secretForms: forms } = request;
 	const { timeoutMs, maxResponseBytes } = run.settings;
+	const attempt = new AbortController();
+	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
+	const cancel = cancelSignal(ctx);
+	const endAttempt = () => attempt.abort();
+	if (cancel?.aborted) endAttempt();
+	else cancel?.addEventListener('abort', endAttempt, { once: true });
+	const ended = new Promise<never>((_resolve, reject) => {
+		const fail = () => reject(new AttemptEnded());
+		if (attempt.signal.aborted) fail();
+		else attempt.signal.addEventListener('abort', fail, { once: true });
+	});
+	ended.catch(() => undefined);
 	const timer = new AbortController();
-	let answer: RawAnswer | undefined;
 	let timedOut = false;
-	let reading = false;
 	const deadline = sleep(timeoutMs, timer.signal).then(
 		() => {
 			timedOut = true;
-			discard(answer);
+			endAttempt();
 		},
 		() => undefined,
 	);
-	const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request.options, {
+	// n8n-core hands the context's cancel signal to the HTTP client as its abort signal. This attempt's
+	// context answers with the attempt's own signal, so the deadline closes the connection too: once
+	// the headers are in, the client ignores its own timeout, and the body's stream cannot be closed
+	// from here (the client wraps it).
+	const attemptContext = Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } }) as ServiceContext;
+	const pending = ctx.helpers.httpRequestWithAuthentication.call(attemptContext, CREDENTIAL_TYPE, request.options, {
 		credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: request.credentials as ICredentialDataDecryptedObject },
 	}) as Promise<RawAnswer>;
+	let answer: RawAnswer | undefined;
 	try {
-		answer = await Promise.race([pending, deadline.then(() => undefined)]);
-		if (answer === undefined) {
-			// Still waiting for headers: whatever arrives later is dropped unread.
-			pending.then(discard, () => undefined);
-			return { failure: timeoutFailure(method, timeoutMs) };
-		}
+		answer = await Promise.race([pending, ended]);
 		const status = answer.statusCode;
 		if (status >= 300 && status < 400) {
 			discard(answer);
@@ -129,14 +144,15 @@ export async function sendAttempt(ctx: ServiceContext, run: ServiceRun, request:
 		}
 		const declared = Number(header(answer.headers, 'content-length'));
 		if (Number.isFinite(declared) && declared > maxResponseBytes) throw new TooLarge();
-		reading = true;
-		const text = await readBody(answer.body, maxResponseBytes);
+		const text = await Promise.race([readBody(answer.body, maxResponseBytes), ended]);
 		if (status >= 200 && status < 300) {
 			return parseRecord(method, status, text, header(answer.headers, 'content-type') ?? '', forms);
 		}
 		return { failure: statusFailure(status, text, header(answer.headers, 'retry-after'), method, forms) };
 	} catch (error) {
-		if (timedOut) return { failure: timeoutFailure(method, timeoutMs) };
+		// Whatever arrives after the attempt ended is dropped unread.
+		if (answer === undefined) pending.then(discard, () => undefined);
+		if (timedOut) return { failure: timeoutFailure(method, timeoutMs, answer !== undefined) };
 		if (error instanceof TooLarge) {
 			const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
 			const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
@@ -146,10 +162,11 @@ export async function sendAttempt(ctx: ServiceContext, run: ServiceRun, request:
 		if (stopped) return { failure: { message: `The request was interrupted: ${stopped}`, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
 		const failure = thrownFailure(error, method, timeoutMs);
 		// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.
-		if (reading) return { failure: uncertainFailure(method, 'The answer was cut off midway (the connection closed before the whole body came)', { description: failure.description, status: answer?.statusCode }) };
+		if (answer !== undefined) return { failure: uncertainFailure(method, 'The answer was cut off midway (the connection closed before the whole body came)', { description: failure.description, status: answer.statusCode }) };
 		return { failure };
 	} finally {
 		timer.abort();
+		cancel?.removeEventListener('abort', endAttempt);
 		await deadline;
 	}
 }

@@ -144,11 +144,16 @@ const NETWORK_MEANINGS: Record<string, string> = {
 	Z_BUF_ERROR: 'the compressed answer was cut off',
 };
 
+/** Node's HTTP parser (llhttp) failed: header overflow, a status line that is not HTTP, a malformed header. */
+function isParserCode(code: string): boolean {
+	return code.startsWith('HPE_');
+}
+
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code } = current as { code?: unknown };
-		if (typeof code === 'string' && (code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code))) return code;
+		if (typeof code === 'string' && (code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || isParserCode(code))) return code;
 		current = (current as { cause?: unknown }).cause;
 	}
 	const text = error instanceof Error ? error.message : String(error);
@@ -158,9 +163,10 @@ function findErrorCode(error: unknown): string | undefined {
 }
 
 /** Deadline message; the code stays in the description (n8n rewrites messages that name one). */
-export function timeoutFailure(method: IHttpRequestMethods, timeoutMs: number): AttemptFailure {
+export function timeoutFailure(method: IHttpRequestMethods, timeoutMs: number, headersCame = false): AttemptFailure {
 	const seconds = timeoutMs >= 1000 ? formatSeconds(timeoutMs) : `${timeoutMs} ms`;
-	return uncertainFailure(method, `The service did not answer within ${seconds} (timeout)`, {
+	const what = headersCame ? 'sent its headers but not the whole body' : 'did not answer';
+	return uncertainFailure(method, `The service ${what} within ${seconds} (timeout)`, {
 		description: 'The Timeout is a deadline for the whole answer, headers and body.',
 	});
 }
@@ -169,6 +175,10 @@ export function timeoutFailure(method: IHttpRequestMethods, timeoutMs: number): 
 export function thrownFailure(error: unknown, method: IHttpRequestMethods, timeoutMs: number): AttemptFailure {
 	const code = findErrorCode(error);
 	if (code && TIMEOUT_CODES.has(code)) return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
+	if (code && isParserCode(code)) {
+		// The request went out and something answered: like a cut-off answer, it may have been processed.
+		return uncertainFailure(method, "Could not read the service's answer: it is not valid HTTP", { description: `Network error code ${code}.` });
+	}
 	if (code) {
 		const message = `Could not reach the service: ${NETWORK_MEANINGS[code]}`;
 		const description = `Network error code ${code}.`;

@@ -41,7 +41,7 @@ export function stopRun(run: ServiceRun, reason: string): void {
 }
 
 /** n8n's own cancel signal (Stop Execution), where the context has one. */
-function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
+export function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 
