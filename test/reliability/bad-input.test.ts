@@ -21,6 +21,8 @@ let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started), { people: 10 });
 
 const V = '={{ $json.v }}';
+const NOT_SENDABLE =
+	'Connection ID: contains characters that cannot be sent in an HTTP header as written (only ASCII letters, digits, punctuation and spaces)';
 
 interface BadCase {
 	/** Operation, as resource.operation (see VALID). */
@@ -115,6 +117,12 @@ const CASES: BadCase[] = [
 	{ op: 'webhook.update', set: { updateFields: { filters: V } }, good: '{"stage": "Lead"}', bad: '[]', error: 'Update Fields › Filters: must be a JSON object like {"key": "value"}, got a list' },
 	{ op: 'webhook.update', set: { updateFields: { filters: V } }, good: '{}', bad: 'stage=Lead', error: 'Update Fields › Filters: is not valid JSON (…' },
 	{ op: 'webhook.update', set: { credentialId: V }, good: 'cred-default', bad: 'cred-default\rX: 1', error: 'Connection ID: contains a line break or another control character' },
+	// A header value the HTTP client would alter (Latin-1 only, conn-東京 became conn-) is refused, never sent changed.
+	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'conn-東京', error: NOT_SENDABLE },
+	{ op: 'person.getAll', set: { credentialId: V }, good: 'cred-default', bad: 'conn-🔑', error: NOT_SENDABLE },
+	{ op: 'borrower.update', set: { credentialId: V }, good: 'cred-default', bad: 'conn-İd', error: NOT_SENDABLE },
+	{ op: 'document.create', set: { credentialId: V }, good: 'cred-other', bad: 'conn-é', error: NOT_SENDABLE },
+	{ op: 'webhook.update', set: { credentialId: V }, good: 'cred-default', bad: 'conn\u00a0default', error: NOT_SENDABLE },
 	// Request Options (read for the first item)
 	{ op: 'person.create', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 'many', error: 'Request Options › Max Attempts: must be a number, got "many"' },
 	{ op: 'borrower.update', set: { requestOptions: { ...FAST, maxAttempts: V } }, good: 2, bad: 0, error: 'Request Options › Max Attempts: must be between 1 and 20, got 0' },

@@ -4,8 +4,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { AttemptFailure } from './errors';
 import { formatSeconds } from './errors';
 import { serviceToken } from '../../../credentials/serviceToken';
-import { hasControlCharacter } from '../helpers/validation';
 import { sendAttempt } from './attempt';
+import { headerValueProblem } from './headers';
 import type { PathSegment, ServiceHost } from './hosts';
 import { endpointUrl, hostBaseUrl, HOSTS_WITH_CREDENTIAL_ID, sameOriginUrl } from './hosts';
 import { redact, secretForms } from './redact';
@@ -62,11 +62,17 @@ function targetUrl(credentials: IDataObject, request: ServiceRequest): { url: st
 
 /** The bearer token to send, or an error naming what the credential lacks (nothing is sent then). */
 function tokenFor(ctx: ServiceContext, itemIndex: number, credentials: IDataObject): string {
+	let token: string;
 	try {
-		return serviceToken(credentials as ICredentialDataDecryptedObject);
+		token = serviceToken(credentials as ICredentialDataDecryptedObject);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), (error as Error).message, { itemIndex });
 	}
+	const problem = headerValueProblem(token);
+	if (problem !== undefined) {
+		throw new NodeOperationError(ctx.getNode(), `The Integration Service credential's token ${problem}; paste it again`, { itemIndex });
+	}
+	return token;
 }
 
 /** X-Service-Credential-Id for hosts that take it: the item's override, else the credential's default. */
@@ -74,10 +80,11 @@ function credentialIdHeader(credentials: IDataObject, request: ServiceRequest): 
 	if (!HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return {};
 	const override = (request.credentialId ?? '').trim();
 	const value = override !== '' ? request.credentialId ?? '' : String(credentials.credentialId ?? '');
-	// Checked before trimming: n8n's request helper would silently strip CR/LF and send another ID.
-	if (hasControlCharacter(value)) {
+	// Checked before trimming: the HTTP client would silently strip or alter it and send another ID.
+	const problem = headerValueProblem(value);
+	if (problem !== undefined) {
 		const field = override !== '' ? 'Connection ID' : "The credential's Default Credential ID";
-		return { refused: `${field}: contains a line break or another control character` };
+		return { refused: `${field}: ${problem}` };
 	}
 	if (value.trim() === '') {
 		return { refused: 'Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node' };
