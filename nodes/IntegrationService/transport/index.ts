@@ -8,7 +8,7 @@ import { sendAttempt } from './attempt';
 import { headerValueProblem } from './headers';
 import type { PathSegment, ServiceHost } from './hosts';
 import { endpointUrl, hostBaseUrl, HOSTS_WITH_CREDENTIAL_ID, sameOriginUrl } from './hosts';
-import { redact, secretForms } from './redact';
+import { redact, secretForms, withSecret } from './redact';
 import type { ServiceContext, ServiceRun } from './run';
 import { newRun, reserveStart, runCredentials, stoppedReason, waitFor } from './run';
 
@@ -148,17 +148,21 @@ export async function serviceRequest(
 	};
 
 	let nextWait = 0;
+	// Every token this request sent is redacted from its errors, with the credential's secrets.
+	let sentForms = forms;
 	while (attempts < maxAttempts && (await waitBeforeAttempt(nextWait))) {
 		if (stoppedReason(this, run) !== undefined) break;
 		if (!(await waitFor(this, run, reserveStart(run)))) break;
 		attempts++;
+		// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer).
+		const token = tokenFor(this, itemIndex, credentials);
+		sentForms = withSecret(sentForms, token);
 		const outcome = await sendAttempt(this, run, {
 			method: request.method,
 			url: target.url,
 			options: { ...options, headers: { ...headers } },
-			// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer).
-			credentials: { ...credentials, sessionToken: tokenFor(this, itemIndex, credentials) },
-			secretForms: forms,
+			credentials: { ...credentials, sessionToken: token },
+			secretForms: sentForms,
 		});
 		if ('json' in outcome) return outcome.json;
 		failure = outcome.failure;
@@ -167,7 +171,7 @@ export async function serviceRequest(
 		// A rate limit slows the whole run down, not just this request.
 		if (failure.status === 429) run.state.pausedUntil = Math.max(run.state.pausedUntil, Date.now() + nextWait);
 	}
-	throw failedRequest(this, itemIndex, request, target.url, attempts, forms, failure, stoppedReason(this, run));
+	throw failedRequest(this, itemIndex, request, target.url, attempts, sentForms, failure, stoppedReason(this, run));
 }
 
 /** The error a failed request ends with: what happened, how often it was tried, and whether it may have been processed. */
