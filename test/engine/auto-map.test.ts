@@ -91,10 +91,38 @@ describe('Person › Create, Map Automatically', () => {
 		[{ emails: [{ type: 'work' }] }, 'Input Field "emails" › entry 1: has no value (item 0)'],
 		[{ addresses: [{}] }, 'Input Field "addresses": entry 1 is empty (item 0)'],
 		[{ communicationsConsent: { fax: true } }, expect.stringContaining('Input Field "communicationsConsent": "fax" is not one of')],
-		[{ tags: [{ tag: 'vip' }] }, 'Input Field "tags": must contain only text values (item 0)'],
+		[{ tags: [{ tag: 'vip' }] }, 'Input Field "tags" › entry 1: must be text, not an object or a list (item 0)'],
+		// Wrong types are refused, never turned into text: no "[object Object]", "a,b" or "null" in the CRM.
+		[{ emails: [{ value: { address: 'a@x.test' } }] }, 'Input Field "emails" › entry 1 › Value: must be text, not an object or a list (item 0)'],
+		[{ emails: [{ value: ['a@x.test', 'b@x.test'] }] }, 'Input Field "emails" › entry 1 › Value: must be text, not an object or a list (item 0)'],
+		[{ emails: [{ value: 'a@x.test', type: { kind: 'work' } }] }, 'Input Field "emails" › entry 1 › Type: must be text, not an object or a list (item 0)'],
+		[{ phones: [{ value: '+1 555 0100', status: ['valid', 'mobile'] }] }, 'Input Field "phones" › entry 1 › Status: must be text, not an object or a list (item 0)'],
+		[{ tags: ['vip', null] }, 'Input Field "tags" › entry 2: must be text, not null (item 0)'],
+		[{ firstName: 'Grace', tags: ['vip', ['navy']] }, 'Input Field "tags" › entry 2: must be text, not an object or a list (item 0)'],
+		[{ addresses: [{ city: { name: 'Arlington' } }] }, 'Input Field "addresses" › entry 1 › city: must be text, not an object or a list (item 0)'],
 	])('refuses %j before sending anything', async (row, message) => {
 		const result = await createPerson({ parameters: { ...AUTO }, items: [row] });
 		expectInputError(sandbox, result, message);
+	});
+
+	test('null means "not set": a database row with NULL columns sends only the columns that hold values', async () => {
+		const row = {
+			firstName: 'Grace',
+			lastName: null,
+			stage: null,
+			tags: null,
+			averagePrice: null,
+			emails: [{ value: 'grace@example.test', type: null, status: null, isPrimary: null }],
+			addresses: [{ city: 'Arlington', street: null }],
+			communicationsConsent: { email: true, text: null },
+		};
+		const result = await createPerson({ parameters: { ...AUTO }, items: [row] });
+		expectSent(sandbox, result, [
+			{
+				...CRM_POST,
+				body: { firstName: 'Grace', emails: [{ value: 'grace@example.test' }], addresses: [{ city: 'Arlington' }], communicationsConsent: { email: true } },
+			},
+		]);
 	});
 
 	test('an item with none of the fields is refused, naming the fields it could have', async () => {

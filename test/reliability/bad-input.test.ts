@@ -53,7 +53,7 @@ const CASES: BadCase[] = [
 	{ op: 'person.create', set: { additionalFields: { emails: { values: [{ value: 'a@example.test', isPrimary: V }] } } }, good: true, bad: 'sometimes', error: 'Additional Fields › Emails › entry 1 › Is Primary: must be true or false, got "sometimes"' },
 	{ op: 'person.create', set: { additionalFields: { addresses: { values: [{ city: V }] } } }, good: 'Austin', bad: '', error: 'Additional Fields › Addresses: entry 1 is empty' },
 	{ op: 'person.create', set: { additionalFields: { contactTypes: V } }, good: 'lead, client', bad: { kind: 'lead' }, error: 'Additional Fields › Contact Types: must be a list of text values, got an object' },
-	{ op: 'person.create', set: { additionalFields: { tags: V } }, good: ['vip'], bad: [{ tag: 'vip' }], error: 'Additional Fields › Tags: must contain only text values' },
+	{ op: 'person.create', set: { additionalFields: { tags: V } }, good: ['vip'], bad: [{ tag: 'vip' }], error: 'Additional Fields › Tags › entry 1: must be text, not an object or a list' },
 	{ op: 'person.create', set: { additionalFields: { communicationsConsent: { email: V } } }, good: false, bad: 'maybe', error: 'Additional Fields › Communications Consent › Email: must be true or false, got "maybe"' },
 	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\r\nX-Injected: 1', error: 'Connection ID: contains a line break or another control character' },
 	{ op: 'person.create', set: { credentialId: V }, good: 'cred-other', bad: 'cred-other\u0000', error: 'Connection ID: contains a line break or another control character' },

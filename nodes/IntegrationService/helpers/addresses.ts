@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, toEntries } from './validation';
+import { inputError, optionalText, toEntries } from './validation';
 
 const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
 
@@ -42,12 +42,8 @@ export function toAddresses(
 	return entries.map((entry, position) => {
 		const address: IDataObject = {};
 		for (const part of ADDRESS_PARTS) {
-			const value = entry[part];
-			if (value === undefined || value === null || value === '') continue;
-			if (typeof value === 'object') {
-				throw inputError(ctx, itemIndex, `${field} › entry ${position + 1} › ${part}`, 'must be text');
-			}
-			address[part] = String(value);
+			const value = optionalText(ctx, itemIndex, `${field} › entry ${position + 1} › ${part}`, entry[part]);
+			if (value !== undefined) address[part] = value;
 		}
 		if (Object.keys(address).length === 0) {
 			throw inputError(ctx, itemIndex, field, `entry ${position + 1} is empty`);

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, toBoolean, toEntries } from './validation';
+import { inputError, optionalText, requireText, toBoolean, toEntries } from './validation';
 
 /**
  * Contact values (spec 2.1): `value`, `type`, `status`, `isPrimary`. Used by person emails and phones
@@ -74,14 +74,17 @@ export function toContactValues(
 	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'entries', entry: 'must be an object with a value' });
 	return entries.map((entry, position) => {
 		const { value, type, status, isPrimary } = entry;
-		if (value === undefined || value === null || String(value).trim() === '') {
-			throw inputError(ctx, itemIndex, `${field} › entry ${position + 1}`, 'has no value');
+		const entryLabel = `${field} › entry ${position + 1}`;
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+			throw inputError(ctx, itemIndex, entryLabel, 'has no value');
 		}
-		const contact: IDataObject = { value: String(value).trim() };
-		if (type !== undefined && type !== '') contact.type = String(type);
-		if (status !== undefined && status !== '') contact.status = String(status);
-		if (isPrimary !== undefined && isPrimary !== '') {
-			contact.isPrimary = toBoolean(ctx, itemIndex, `${field} › entry ${position + 1} › Is Primary`, isPrimary);
+		const contact: IDataObject = { value: requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim() };
+		const typeText = optionalText(ctx, itemIndex, `${entryLabel} › Type`, type);
+		if (typeText !== undefined) contact.type = typeText;
+		const statusText = optionalText(ctx, itemIndex, `${entryLabel} › Status`, status);
+		if (statusText !== undefined) contact.status = statusText;
+		if (isPrimary !== undefined && isPrimary !== null && isPrimary !== '') {
+			contact.isPrimary = toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, isPrimary);
 		}
 		return contact;
 	});

@@ -124,6 +124,8 @@ function toFlags(
 		if (!keys.includes(key)) {
 			throw inputError(ctx, itemIndex, field, `"${key}" is not one of: ${keys.join(', ')}`);
 		}
+		// A flag left null (a NULL column) is not set, like a field left out.
+		if (flag === null || flag === undefined) continue;
 		flags[key] = toBoolean(ctx, itemIndex, `${field} › ${label(key)}`, flag);
 	}
 	return flags;

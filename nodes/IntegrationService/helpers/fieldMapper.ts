@@ -87,7 +87,7 @@ function wireValue(
 		const what = String(property.placeholder ?? 'Add Entry').replace(/^Add /, '').toLowerCase();
 		throw inputError(ctx, itemIndex, label, `add at least one ${what} (the service requires this field)`);
 	}
-	if (property.required && property.type === 'json' && (isUnset(raw) || String(raw).trim() === '')) {
+	if (property.required && property.type === 'json' && (isUnset(raw) || (typeof raw === 'string' && raw.trim() === ''))) {
 		throw inputError(ctx, itemIndex, label, 'is required but empty; give a JSON object such as {"key": "value"}');
 	}
 	if (property.required && property.type === 'string' && !property.typeOptions?.multipleValues) return requireText(ctx, itemIndex, label, raw);

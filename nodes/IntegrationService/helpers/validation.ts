@@ -41,6 +41,22 @@ export function assertHeaderSafe(
 	}
 }
 
+/**
+ * A text value as it goes on the wire, never made up: text as given; a finite number or a boolean as
+ * its text (a phone number or postal code from a spreadsheet column); anything else is an error that
+ * names the field. No object, list, null or NaN ever becomes "[object Object]", "a,b", "null" or "NaN".
+ */
+function textOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+	if (typeof value === 'number') throw inputError(ctx, itemIndex, field, `must be text, got ${String(value)}`);
+	if (value === null) throw inputError(ctx, itemIndex, field, 'must be text, not null');
+	if (typeof value === 'object') throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
+	throw inputError(ctx, itemIndex, field, `must be text, got a ${typeof value}`);
+}
+
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
 /** A required text value: present, not blank. */
 export function requireText(
 	ctx: IExecuteFunctions,
@@ -48,16 +64,11 @@ export function requireText(
 	field: string,
 	value: unknown,
 ): string {
-	if (value === undefined || value === null || String(value).trim() === '') {
-		throw inputError(ctx, itemIndex, field, 'is required but empty');
-	}
-	if (typeof value === 'object') {
-		throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
-	}
-	return String(value);
+	if (isBlank(value)) throw inputError(ctx, itemIndex, field, 'is required but empty');
+	return textOf(ctx, itemIndex, field, value);
 }
 
-/** An optional text value: blank means "not set" (left out of the body); an object or a list is an error. */
+/** An optional text value: blank or null means "not set" (left out of the body); an object or a list is an error. */
 export function optionalText(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -65,8 +76,7 @@ export function optionalText(
 	value: unknown,
 ): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	if (typeof value === 'object') throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
-	return String(value);
+	return textOf(ctx, itemIndex, field, value);
 }
 
 /** An ID that becomes one path segment: required and header-safe (the transport refuses "." and ".."). */
@@ -176,13 +186,9 @@ export function toStringList(
 	if (!Array.isArray(list)) {
 		throw inputError(ctx, itemIndex, field, `must be a list of text values, got ${describe(value)}`);
 	}
+	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
 	return list
-		.map((entry) => {
-			if (entry !== null && typeof entry === 'object') {
-				throw inputError(ctx, itemIndex, field, 'must contain only text values');
-			}
-			return String(entry).trim();
-		})
+		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry).trim())
 		.filter((entry) => entry !== '');
 }
 
