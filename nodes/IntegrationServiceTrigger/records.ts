@@ -2,11 +2,11 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceRequest } from '../IntegrationService/transport';
-import { DEFAULT_SETTINGS, newRun, serviceRequest } from '../IntegrationService/transport';
+import { DEFAULT_SETTINGS, newRun, serviceRequestPages } from '../IntegrationService/transport';
 import { recordsOf } from './delivery';
 
-/** Pages of an event's records followed at most (a `uri` names a few records; this only stops a loop). */
-const MAX_RECORD_PAGES = 50;
+/** Only for the margin over an announced total: a named list's pages are as long as the service makes them. */
+const DEFAULT_PAGE_SIZE = 100;
 
 /** The sender waits for the answer while records are fetched: retry less than an action would. */
 const FETCH_SETTINGS = { ...DEFAULT_SETTINGS, maxAttempts: 3, maxTotalWaitMs: 10_000, timeoutMs: 15_000 };
@@ -25,22 +25,20 @@ export function parseFilters(ctx: IHookFunctions, text: string): IDataObject | u
 	return value as IDataObject;
 }
 
-/** Reads an event's records from its uri (GET, the credential's default Credential ID), following nextLink. */
+/**
+ * Reads an event's records from its uri (GET, the credential's default Credential ID) with the node's
+ * pager: further pages by nextLink on the same origin, and every paging rule (no loops, progress,
+ * bounds) stops with an error that says why, so the delivery fails and the service sends it again.
+ */
 export async function fetchRecords(ctx: IWebhookFunctions, host: ServiceRequest['host'], uri: string): Promise<IDataObject[]> {
-	const run = newRun(FETCH_SETTINGS);
 	const records: IDataObject[] = [];
-	const seen = new Set<string>();
-	let url: string | undefined = uri;
-	for (let page = 0; url !== undefined && page < MAX_RECORD_PAGES; page++) {
-		seen.add(url);
-		// The transport refuses a link off this host's origin (a nextLink included) before sending anything.
-		const link = { url, relativeTo: uri, what: page === 0 ? "the event's records" : 'a next page' };
-		const answer = await serviceRequest.call(ctx, 0, { method: 'GET', host, path: [], link }, run);
-		records.push(...recordsOf(answer).filter((r) => r !== null && typeof r === 'object'));
-		const meta = (answer._metadata ?? {}) as IDataObject;
-		const next = typeof meta.nextLink === 'string' && meta.nextLink !== '' ? meta.nextLink : undefined;
-		url = next !== undefined && !seen.has(next) ? next : undefined;
-	}
+	const link = { url: uri, relativeTo: uri, what: "the event's records" };
+	await serviceRequestPages.call(
+		ctx,
+		0,
+		{ request: { method: 'GET', host, path: [], link }, pageSize: DEFAULT_PAGE_SIZE, recordsKey: recordsOf },
+		newRun(FETCH_SETTINGS),
+		(page) => records.push(...page.filter((record) => record !== null && typeof record === 'object')),
+	);
 	return records;
 }
-

@@ -1,0 +1,141 @@
+/**
+ * Paging ends before memory does: a service that never stops sending new, distinct records is stopped
+ * past what its first page announced (`_metadata.total` plus a margin for records created while
+ * reading), or past MAX_RECORDS when it announces nothing, for every paging kind; the trigger's record
+ * fetching goes through the same pager, so a looping or endless uri fails the delivery instead of
+ * starting the workflow with part of the records.
+ */
+import { createHmac } from 'crypto';
+
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { announcedBound, MAX_RECORDS } from '../../nodes/IntegrationService/transport/paging';
+import { runNode } from '../harness/engine';
+import { startReceiver } from '../trigger/receiver';
+import { sendJson, startHostile, type HostileServer } from './server';
+
+const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 5, maxRequestsPerSecond: 0 };
+const SECRET = 'whsec-paging-secret';
+
+let service: HostileServer;
+beforeAll(async () => {
+	service = await startHostile();
+});
+afterAll(async () => await service.close());
+beforeEach(() => {
+	service.received.length = 0;
+});
+
+function credentials(): ICredentialDataDecryptedObject {
+	const origin = service.origin;
+	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-1', authentication: 'accessToken', accessToken: 'paging-token-1', signingSecret: SECRET };
+}
+
+type Kind = 'offset' | 'next' | 'nextLink';
+
+/** A service that invents `perPage` new records for every page, forever, announcing `total` (if given). */
+function endless(kind: Kind, perPage: number, total: (page: number) => number | undefined): void {
+	service.script((request, res, count) => {
+		const people = Array.from({ length: perPage }, (_value, index) => ({ id: `p-${count}-${index}` }));
+		const offset = Number(new URL(request.url, service.origin).searchParams.get('offset') ?? 0);
+		const meta: IDataObject = { total: total(count) };
+		if (kind === 'offset') meta.offset = offset;
+		if (kind === 'next') meta.next = `cursor-${count}`;
+		if (kind === 'nextLink') meta.nextLink = `/api/people?page=${count + 1}`;
+		sendJson(res, 200, { people, _metadata: meta });
+	});
+}
+
+const returnAll = { resource: 'person', operation: 'getAll', returnAll: true, simplify: false };
+
+describe('Return All against a service that never stops', () => {
+	test('the bound over an announced total: a tenth more, at least one page', () => {
+		expect(announcedBound(250, 100)).toBe(350);
+		expect(announcedBound(10_000, 100)).toBe(11_000);
+		expect(MAX_RECORDS).toBe(250_000);
+	});
+
+	for (const kind of ['next', 'nextLink'] as const) {
+		test(`${kind} paging, total 250 on every page: stopped past 350 records, saying why`, async () => {
+			endless(kind, 100, () => 250);
+			const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+			expect(result.error?.message).toBe(
+				'Paging stopped: the service announced 250 records but goes on past 300; narrow the list with Query Parameters or use a Limit (item 0)',
+			);
+			expect(service.received).toHaveLength(4);
+		});
+	}
+
+	test('offset paging stops at the total by itself; a total that keeps growing is held to the first one', async () => {
+		endless('offset', 100, (page) => page * 100 + 50);
+		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service announced 150 records but goes on past 200; narrow the list with Query Parameters or use a Limit (item 0)',
+		);
+		expect(service.received).toHaveLength(3);
+	});
+
+	test('records created while reading: the total grows within the margin and Return All succeeds', async () => {
+		let served = 0;
+		service.script((_request, res, count) => {
+			const size = count < 3 ? 100 : 20;
+			const people = Array.from({ length: size }, (_value, index) => ({ id: `p-${count}-${index}` }));
+			served += size;
+			sendJson(res, 200, { people, _metadata: { total: 200 + (count - 1) * 10, offset: served - size } });
+		});
+		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(220);
+	});
+
+	test(`no total announced: stopped past ${MAX_RECORDS} records, with memory bounded`, async () => {
+		endless('nextLink', 2000, () => undefined);
+		const before = process.memoryUsage().rss;
+		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+		const growthMb = (process.memoryUsage().rss - before) / 1_048_576;
+		expect(result.error?.message).toBe(
+			`Paging stopped: more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters or use a Limit (item 0)`,
+		);
+		expect(service.received).toHaveLength(MAX_RECORDS / 2000 + 1);
+		expect(growthMb).toBeLessThan(1000);
+	}, 60_000);
+});
+
+describe("the trigger's record fetching uses the same pager", () => {
+	async function deliver(uri: string) {
+		const trigger = await startReceiver({ events: ['peopleCreated'], fetchRecords: true }, credentials());
+		try {
+			const body = JSON.stringify({ eventId: `evt-${Date.now()}-${Math.random()}`, event: 'peopleCreated', resourceIds: ['p_1'], uri });
+			const signature = createHmac('sha256', SECRET).update(Buffer.from(body).toString('base64')).digest('hex');
+			return await trigger.deliver(body, { 'Content-Type': 'application/json', 'X-Service-Signature': signature });
+		} finally {
+			await trigger.close();
+		}
+	}
+
+	test('an endless nextLink fails the delivery (not 2xx) and starts nothing, instead of stopping silently', async () => {
+		endless('nextLink', 100, () => 120);
+		const delivery = await deliver(`${service.origin}/api/people?ids=p_1`);
+		expect(delivery.status).toBeGreaterThanOrEqual(500);
+		expect(delivery.workflowData).toBeUndefined();
+		expect(service.received).toHaveLength(3);
+	});
+
+	test('a nextLink that points back to a page already read fails the delivery', async () => {
+		service.script((_request, res, count) => sendJson(res, 200, { people: [{ id: `p-${count}` }], _metadata: { nextLink: '/api/people?page=1' } }));
+		const delivery = await deliver(`${service.origin}/api/people?page=0`);
+		expect(delivery.status).toBeGreaterThanOrEqual(500);
+		expect(delivery.workflowData).toBeUndefined();
+		expect(service.received.map((request) => request.url)).toEqual(['/api/people?page=0', '/api/people?page=1']);
+	});
+
+	test('two pages by nextLink, then none: one item per record', async () => {
+		service.script((_request, res, count) =>
+			sendJson(res, 200, { people: [{ id: `p-${count}` }], _metadata: count === 1 ? { nextLink: '/api/people?page=2' } : {} }),
+		);
+		const delivery = await deliver(`${service.origin}/api/people?ids=p-1,p-2`);
+		expect(delivery.status).toBe(200);
+		expect(delivery.workflowData?.[0].map((item) => item.json.id)).toEqual(['p-1', 'p-2']);
+		expect(service.received.map((request) => request.url)).toEqual(['/api/people?ids=p-1,p-2', '/api/people?page=2']);
+	});
+});
