@@ -9,7 +9,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { assertUsableCredential, serviceToken } from './serviceToken';
+import { assertUsableCredential, serviceToken, sessionTokenOf, storedSessionUsable } from './serviceToken';
 
 export class IntegrationServiceApi implements ICredentialType {
 	name = 'integrationServiceApi';
@@ -145,20 +145,35 @@ export class IntegrationServiceApi implements ICredentialType {
 	];
 
 	/**
-	 * The token n8n's HTTP Request node sends with this credential (Predefined Credential Type): signed
-	 * locally, kept in this hidden field and signed anew when it expires (n8n refreshes it after a 401).
-	 * Our own nodes do not wait for that: the transport signs a fresh token for every request.
+	 * Fills the hidden Session Token that n8n's HTTP Request node sends with this credential (Predefined
+	 * Credential Type). n8n calls this when the field is empty and again after a request fails, and
+	 * re-sends the request whenever a new token comes back: so a new token comes back only when the
+	 * stored one cannot be sent (none yet, another client or user, another secret, expired; the
+	 * service answered 401 then, and nothing was processed). After any other failure (a 500 on a
+	 * create) nothing comes back and n8n reports the error instead of sending the create again.
+	 * Our own nodes sign a fresh token for every request and do not rely on this.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		assertUsableCredential(credentials);
-		return { sessionToken: serviceToken(credentials) };
+		if (storedSessionUsable(credentials)) return {};
+		return { sessionToken: sessionTokenOf(credentials, serviceToken(credentials)) };
 	}
 
-	// Generic (not a function), so the editor can offer this credential to the HTTP Request node; it
-	// only names the hidden field, never a secret.
+	/**
+	 * Generic (not a function), so the editor can offer this credential to the HTTP Request node; it
+	 * names no secret of its own. The Access Token is sent as it stands; a signed token only while it
+	 * was made for the credential's current client ID and user (else none, the service answers 401,
+	 * and n8n asks preAuthentication for a new one): an edited credential never sends the previous
+	 * identity's token.
+	 */
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' } },
+		properties: {
+			headers: {
+				Authorization:
+					'=Bearer {{ $credentials.authentication === "clientCredentials" ? (($credentials.sessionToken || "").startsWith(JSON.stringify([String($credentials.clientId || "").trim(), String($credentials.userId || "").trim()])) ? ($credentials.sessionToken || "").slice(JSON.stringify([String($credentials.clientId || "").trim(), String($credentials.userId || "").trim()]).length) : "") : String($credentials.accessToken || "").trim() }}',
+			},
+		},
 	};
 
 	/**

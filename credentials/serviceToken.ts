@@ -79,3 +79,43 @@ export function assertUsableCredential(credentials: ICredentialDataDecryptedObje
 		throw new Error("The Integration Service credential's Default Credential ID contains a line break or another control character.");
 	}
 }
+
+/** What the hidden Session Token holds in Access Token mode, where the Access Token itself is sent. */
+export const ACCESS_TOKEN_MODE_SESSION = '-';
+
+/** The identity a signed token is for, written in front of it in the hidden Session Token. */
+function identityOf(credentials: ICredentialDataDecryptedObject): string {
+	return JSON.stringify([String(credentials.clientId ?? '').trim(), String(credentials.userId ?? '').trim()]);
+}
+
+/**
+ * The hidden Session Token for a token: in Client ID and Secret mode the identity the token was
+ * signed for, then the token, so the credential's header sends it only while the identity is the same
+ * (see `authenticate`); in Access Token mode a marker, since the Access Token is sent as it stands.
+ */
+export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, token: string): string {
+	return credentials.authentication === 'clientCredentials' ? `${identityOf(credentials)}${token}` : ACCESS_TOKEN_MODE_SESSION;
+}
+
+/**
+ * Whether the stored Session Token may still be sent: in Client ID and Secret mode, made for the
+ * current client ID and user, signed with the current client secret, and not expired. In Access Token
+ * mode, whether it is set at all (the Access Token is sent as it stands).
+ */
+export function storedSessionUsable(credentials: ICredentialDataDecryptedObject, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+	const stored = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
+	if (credentials.authentication !== 'clientCredentials') return stored !== '';
+	const identity = identityOf(credentials);
+	if (!stored.startsWith(identity)) return false;
+	const [header, claims, signature] = stored.slice(identity.length).split('.');
+	if (!header || !claims || !signature) return false;
+	const secret = String(credentials.clientSecret ?? '').trim();
+	const expected = createHmac('sha512', secret).update(`${header}.${claims}`).digest('base64url');
+	if (expected !== signature) return false;
+	try {
+		const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { exp?: unknown };
+		return typeof exp === 'number' && exp > nowSeconds;
+	} catch {
+		return false;
+	}
+}

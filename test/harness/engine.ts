@@ -67,6 +67,47 @@ const inputNodeType: INodeType = {
 	},
 };
 
+export const PREDEFINED_REQUEST_TYPE = 'harness.predefinedCredentialRequest';
+
+/**
+ * What n8n's HTTP Request node does with "Predefined Credential Type" = our credential: one legacy
+ * `requestWithAuthentication` per item, where n8n-core refreshes the credential and re-sends after a
+ * failure whenever preAuthentication hands back a new token.
+ */
+const predefinedRequestNodeType: INodeType = {
+	description: {
+		displayName: 'Predefined Credential Request',
+		name: PREDEFINED_REQUEST_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Sends one request with the Integration Service credential, as the HTTP Request node does',
+		defaults: { name: 'Predefined Credential Request' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'integrationServiceApi', required: true }],
+		properties: [
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
+		],
+	},
+	async execute(this) {
+		const out: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
+			const body = this.getNodeParameter('body', itemIndex) as string;
+			const options = {
+				method: this.getNodeParameter('method', itemIndex) as string,
+				uri: this.getNodeParameter('url', itemIndex) as string,
+				json: true,
+				...(body ? { body: JSON.parse(body) as IDataObject } : {}),
+			};
+			const answer = (await this.helpers.requestWithAuthentication.call(this, 'integrationServiceApi', options as never, undefined, itemIndex)) as IDataObject;
+			out.push({ json: answer, pairedItem: { item: itemIndex } });
+		}
+		return [out];
+	},
+};
+
 interface LoadedPackage {
 	nodeTypes: INodeTypes;
 	credentialTypes: Record<string, ICredentialType>;
@@ -79,7 +120,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
 	loaded ??= (async () => {
 		const loader = new PackageDirectoryLoader(packageRoot());
 		await loader.loadAll();
-		const byName: Record<string, INodeType | IVersionedNodeType> = { [INPUT_NODE_TYPE]: inputNodeType };
+		const byName: Record<string, INodeType | IVersionedNodeType> = { [INPUT_NODE_TYPE]: inputNodeType, [PREDEFINED_REQUEST_TYPE]: predefinedRequestNodeType };
 		for (const [name, data] of Object.entries(loader.nodeTypes)) byName[`${PACKAGE_NAME}.${name}`] = data.type;
 		const credentialTypes: Record<string, ICredentialType> = {};
 		for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
@@ -171,6 +212,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const testing = node?.type === 'n8n-nodes-base.noOp';
 		if (credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined && !credentialsExpired && !testing) return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
+		// As n8n 2.41's CredentialsHelper: no new value means nothing changes (and n8n-core does not re-send).
+		if (output[expirable.name] === undefined) return undefined;
+		const details = Object.values(node.credentials ?? {})[0];
+		if (details?.id && this.store[details.id]) Object.assign(this.store[details.id], output);
 		return Object.assign(credentials, output);
 	}
 
@@ -250,6 +295,8 @@ export interface RunOptions {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Presses n8n's Stop Execution this long after the run starts (the execution's cancel signal). */
 	cancelAfterMs?: number;
+	/** The node under test: ours unless given (PREDEFINED_REQUEST_TYPE: as the HTTP Request node). */
+	nodeType?: string;
 }
 
 export interface RunResult {
@@ -280,7 +327,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		{
 			id: 'subject',
 			name: NODE_NAME,
-			type: NODE_TYPE,
+			type: options.nodeType ?? NODE_TYPE,
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: options.parameters,

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
 import { formatSeconds } from './errors';
-import { serviceToken } from '../../../credentials/serviceToken';
+import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken';
 import { sendAttempt } from './attempt';
 import { headerValueProblem } from './headers';
 import type { PathSegment, ServiceHost } from './hosts';
@@ -161,7 +161,7 @@ export async function serviceRequest(
 			method: request.method,
 			url: target.url,
 			options: { ...options, headers: { ...headers } },
-			credentials: { ...credentials, sessionToken: token },
+			credentials: { ...credentials, sessionToken: sessionTokenOf(credentials as ICredentialDataDecryptedObject, token) },
 			secretForms: sentForms,
 		});
 		if ('json' in outcome) return outcome.json;
