@@ -242,12 +242,12 @@ function installPackageInto(userFolder) {
 }
 
 /**
- * `n8n start` (detached, in `children`) on a free port of 127.0.0.1, called `host` in its URLs; with
+ * `n8n start` (detached, in `children`) on a free port of 127.0.0.1 (or `port`), called `host` in its URLs; with
  * `webhookUrl`, WEBHOOK_URL is its base URL (what n8n hands a trigger as its production URL). Resolves
  * once /healthz/readiness answers: { base, child, output() (its last lines) }.
  */
-async function startN8n({ inst, env, log, children, host = 'localhost', webhookUrl = false, logPrefix = '' }) {
-	const port = await freePort();
+async function startN8n({ inst, env, log, children, host = 'localhost', webhookUrl = false, logPrefix = '', port: wantedPort }) {
+	const port = wantedPort ?? (await freePort());
 	const brokerPort = await freePort();
 	const base = `http://${host}:${port}`;
 	const startEnv = {

@@ -12,7 +12,10 @@
  *     sandbox's request log
  *  5. editor check (editor-check.js): n8n start, node types, icon, screenshots with chromium
  *  6. workflows that start with the Integration Service Trigger (trigger-e2e.js): activated in
- *     n8n start, registration checked, one event delivered twice plus a forged copy: one execution
+ *     n8n start, registration checked, one event delivered twice plus a forged copy: one execution;
+ *     a second event, an n8n restart, the same event again: its action ran once
+ *  The HTTP Request node with our credential (http-request-e2e.js): a create answered 500 reached the
+ *  service once; after an edit to another tenant no request carries the previous tenant's token
  *
  * Exit: 0 all passed, 1 an assertion failed, 2 skipped (n8n could not be installed; the reason is
  * on the last line: "e2e: skipped: <reason>").
@@ -30,6 +33,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { ensureInstalled, SkipError, PINS } = require('./install-n8n');
 const L = require('./lib');
 const { triggerScenario, isTriggerWorkflow } = require('./trigger-e2e');
+const { httpRequestScenario } = require('./http-request-e2e');
 
 /**
  * Per-example expectations, keyed by file name (in examples/ or test/e2e/fixtures/).
@@ -379,6 +383,15 @@ async function main() {
 			log(`executing ${w.rel} (id ${w.id})`);
 			const { ms } = await executeAndCheck(inst, env, sb, w);
 			timings.push(`${w.rel}: ${(ms / 1000).toFixed(1)} s`);
+		}
+	}
+
+	// Our credential in n8n's HTTP Request node: a create answered 500 is sent once; an edited identity.
+	if (!opt.only || 'http-request'.includes(opt.only) || opt.only.includes('http-request')) {
+		try {
+			await httpRequestScenario({ inst, env, sb, importDir, log, check });
+		} catch (e) {
+			check('HTTP Request node with our credential', false, `scenario: ${e.stack || e.message}`);
 		}
 	}
 

@@ -123,6 +123,44 @@ async function deliver(url, raw, sig) {
 	return { status: res.status, body: await json(res) };
 }
 
+/**
+ * Creates a person through the sandbox and has its peopleCreated event delivered (by the sandbox, in
+ * its "twice" mode, or signed and sent here once); `redeliver()` sends the same event once more, signed.
+ */
+async function createAndDeliver(sb, productionUrl, viaSandbox, firstName, lastName) {
+	const before = viaSandbox ? await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`)) : [];
+	const earlier = new Set((Array.isArray(before) ? before : []).map((d) => d.eventId));
+	const res = await L.httpRequest(`${sb.urls.crm}/api/people`, {
+		method: 'POST',
+		headers: { Authorization: 'Bearer sandbox-token', 'X-Service-Credential-Id': 'cred-default', 'Content-Type': 'application/json' },
+		body: JSON.stringify({ firstName, lastName }),
+	});
+	const person = await json(res);
+	if (viaSandbox) {
+		const attempts = await waitFor(`the deliveries of ${firstName}'s event`, async () => {
+			const list = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`));
+			const mine = Array.isArray(list) ? list.filter((d) => d.event === 'peopleCreated' && d.url === productionUrl && !earlier.has(d.eventId)) : [];
+			return mine.length >= 1 && mine.every((d) => d.status !== undefined) ? mine : undefined;
+		});
+		const redeliver = async () => {
+			const answer = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'good' }) });
+			return (await json(answer)).status;
+		};
+		return { person, statuses: attempts.map((d) => d.status), redeliver };
+	}
+	const counts = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/counts`));
+	const raw = JSON.stringify({
+		eventId: `e2e-${person.id}-${Date.now()}`,
+		eventCreated: new Date().toISOString(),
+		event: 'peopleCreated',
+		resourceIds: [person.id],
+		uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}&offset=${counts.people - 1}&limit=1`,
+	});
+	const sig = signature(raw, SIGNING_SECRET);
+	const redeliver = async () => (await deliver(productionUrl, raw, sig)).status;
+	return { person, statuses: [await redeliver()], redeliver };
+}
+
 async function executions(n8n, cookie, workflowId) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const res = await L.httpRequest(`${n8n.base}/rest/executions?filter=${filter}&limit=50`, { headers: { cookie } });
@@ -253,6 +291,30 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		const reqs = await L.sandboxRequests(sb);
 		const reads = reqs.filter((q) => q.method === 'GET' && String(q.path || q.url).startsWith('/api/people'));
 		check(group, reads.length === 1 && /^Bearer \S+/.test(String(reads[0].headers && reads[0].headers.authorization)), `the trigger read the person once at the event's uri with a bearer token (${reads.length} GET(s))`);
+
+		// 5) across a restart: a second person's event starts one execution; n8n restarts (a deploy while the
+		// service retries); the service delivers that event again: the workflow's action does not run again.
+		const second = await createAndDeliver(sb, productionUrl, viaSandbox, 'Dorothy', 'Vaughan');
+		check(group, second.statuses.every((status) => status === 200), `the second person's deliveries answered 200 (${second.statuses.join(', ')})`);
+		await waitFor('the second task', async () => tracker.tasks.length >= 2, 60000).catch(() => undefined);
+		check(group, tracker.tasks.length === 2 && tracker.tasks[1].body.personId === second.person.id, `the second person made the second task (${tracker.tasks.length} tasks)`);
+		await L.stop(n8n.child);
+		log('trigger: n8n stopped; starting it again on the same user folder and port (the production URL stays)');
+		const port = Number(new URL(n8n.base).port);
+		n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true, logPrefix: 'trigger (restarted): ', port });
+		// Until n8n has registered the active workflow's webhook again it answers 404 and starts nothing.
+		let again = 0;
+		await waitFor('the redelivery to reach the restarted trigger', async () => (again = await second.redeliver()) !== 404, 60000).catch(() => undefined);
+		check(group, again === 200, `the redelivery after the restart answered 200 (got ${again})`);
+		const restartedSession = await L.ownerSession(n8n.base);
+		const afterRestart = await waitFor('the executions after the restart to finish', async () => {
+			const list = await executions(n8n, restartedSession.cookie, w.id);
+			return list.results.length >= 3 && list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)) ? list : undefined;
+		}, 60000).catch(() => ({ results: [] }));
+		await L.sleep(2000);
+		// The trigger's own memory did not outlive the process (so it started the workflow); Once per person stopped it.
+		check(group, afterRestart.results.length === 3, `after the restart the redelivery started the workflow again (${afterRestart.results.length} executions: ${afterRestart.results.map((e) => e.status).join(', ')})`);
+		check(group, tracker.tasks.length === 2, `after the restart the redelivered event made no second task for its person (tasks: ${tracker.tasks.length})`);
 	} catch (e) {
 		check(group, false, `trigger scenario: ${e.message}`);
 		if (n8n) console.log(n8n.output().slice(-4000));
