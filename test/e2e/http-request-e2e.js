@@ -96,7 +96,7 @@ async function httpRequestScenario({ inst, env, sb, importDir, log, check }) {
 	const stored = r.code === 0 ? JSON.parse(fs.readFileSync(exported, 'utf8')) : [];
 	const storedData = (Array.isArray(stored) ? stored[0] : stored)?.data || {};
 	const storedToken = String(storedData.sessionToken || '');
-	check(group, storedToken.startsWith('["') && storedToken.includes('tenant-a'), `the stored Session Token names the identity it was signed for (${storedToken.slice(0, 40)}…)`);
+	check(group, storedToken.startsWith('["') && storedToken.includes('tenant-a'), `the stored Session Token names the identity it was signed for (${storedToken.slice(0, storedToken.indexOf(']') + 1)} then the token)`);
 	fs.writeFileSync(credFile, JSON.stringify([{ id: CRED_ID, name: CRED_NAME, type: L.CREDENTIAL_TYPE, data: { ...storedData, userId: 'tenant-b' } }], null, 2));
 	r = await L.runN8n(inst, env, ['import:credentials', `--input=${credFile}`]);
 	check(group, r.code === 0, `credential edited to tenant-b, Session Token of tenant-a kept (exit ${r.code})`);
