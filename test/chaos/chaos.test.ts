@@ -16,6 +16,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import { runNode, type RunResult } from '../harness/engine';
 import { startRawServer, type RawRequest, type RawServer } from '../hostile/raw-server';
+import { mulberry32 } from '../sandbox/seed';
 
 const TIMEOUT_S = 1;
 /** How much later than its deadline an attempt may let go of its connection on a loaded 2-core machine. */
@@ -31,18 +32,6 @@ function seedsFromEnv(): number[] {
 		const [from, to] = part.split('-').map(Number);
 		return to === undefined ? [from] : Array.from({ length: to - from + 1 }, (_v, index) => from + index);
 	});
-}
-
-/** mulberry32: a small seeded generator, so a seed replays the same faults. */
-function generator(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 type Fault =
@@ -156,7 +145,7 @@ afterAll(async () => await Promise.all([service.close(), foreign.close()]));
 
 function credentials(mode: 'accessToken' | 'clientCredentials'): ICredentialDataDecryptedObject {
 	const origin = service.origin;
-	const auth =
+	const auth: ICredentialDataDecryptedObject =
 		mode === 'accessToken'
 			? { authentication: 'accessToken', accessToken: TOKEN }
 			: { authentication: 'clientCredentials', clientId: 'client-1', clientSecret: CLIENT_SECRET, userId: 'tenant-1' };
@@ -217,7 +206,7 @@ describe.each(['accessToken', 'clientCredentials'] as const)('chaos, %s', (mode)
 		test.each(seeds)('seed %i: every invariant holds', async (seed) => {
 			service.requests.length = 0;
 			foreign.requests.length = 0;
-			const random = generator(seed * 1000 + SCENARIOS.indexOf(scenario) * 10 + (mode === 'accessToken' ? 0 : 1));
+			const random = mulberry32(seed * 1000 + SCENARIOS.indexOf(scenario) * 10 + (mode === 'accessToken' ? 0 : 1));
 			const drawn: Drawn[] = [];
 			service.script((request, socket, count) => {
 				const fault = FAULTS[Math.floor(random() * FAULTS.length)];

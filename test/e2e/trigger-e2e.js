@@ -124,6 +124,23 @@ async function deliver(url, raw, sig) {
 }
 
 /**
+ * The peopleCreated event of a new person, signed, for a sandbox without event delivery. Such a sandbox
+ * also ignores `ids`: the uri names the person by its position (the newest), so that reading it answers
+ * that one record, as contract 1 does.
+ */
+async function scriptedEvent(sb, person) {
+	const counts = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/counts`));
+	const raw = JSON.stringify({
+		eventId: `e2e-${person.id}-${Date.now()}`,
+		eventCreated: new Date().toISOString(),
+		event: 'peopleCreated',
+		resourceIds: [person.id],
+		uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}&offset=${counts.people - 1}&limit=1`,
+	});
+	return { raw, sig: signature(raw, SIGNING_SECRET) };
+}
+
+/**
  * Creates a person through the sandbox and has its peopleCreated event delivered (by the sandbox, in
  * its "twice" mode, or signed and sent here once); `redeliver()` sends the same event once more, signed.
  */
@@ -148,15 +165,7 @@ async function createAndDeliver(sb, productionUrl, viaSandbox, firstName, lastNa
 		};
 		return { person, statuses: attempts.map((d) => d.status), redeliver };
 	}
-	const counts = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/counts`));
-	const raw = JSON.stringify({
-		eventId: `e2e-${person.id}-${Date.now()}`,
-		eventCreated: new Date().toISOString(),
-		event: 'peopleCreated',
-		resourceIds: [person.id],
-		uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}&offset=${counts.people - 1}&limit=1`,
-	});
-	const sig = signature(raw, SIGNING_SECRET);
+	const { raw, sig } = await scriptedEvent(sb, person);
 	const redeliver = async () => (await deliver(productionUrl, raw, sig)).status;
 	return { person, statuses: [await redeliver()], redeliver };
 }
@@ -254,17 +263,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'bad' }) });
 			forged = (await json(res)).status;
 		} else {
-			// A sandbox without event delivery also ignores `ids`: the uri then names the new person by its
-			// position (it is the newest), so that reading it answers that one record, as contract 1 does.
-			const counts = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/counts`));
-			const raw = JSON.stringify({
-				eventId: `e2e-${person.id}-${Date.now()}`,
-				eventCreated: new Date().toISOString(),
-				event: 'peopleCreated',
-				resourceIds: [person.id],
-				uri: `${sb.urls.crm}/api/people?ids=${encodeURIComponent(person.id)}&offset=${counts.people - 1}&limit=1`,
-			});
-			const sig = signature(raw, SIGNING_SECRET);
+			const { raw, sig } = await scriptedEvent(sb, person);
 			genuine = [(await deliver(productionUrl, raw, sig)).status, (await deliver(productionUrl, raw, sig)).status];
 			forged = (await deliver(productionUrl, raw, signature(raw, 'not-the-signing-secret'))).status;
 		}

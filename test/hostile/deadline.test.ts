@@ -9,6 +9,7 @@ import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workfl
 import { runNode, type RunResult } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { startRawServer, type RawServer } from './raw-server';
+import { credentialsFor } from './server';
 
 const TIMEOUT_S = 1;
 /** How much later than its deadline an attempt may let go of its connection on a loaded 2-core machine. */
@@ -25,8 +26,7 @@ beforeEach(() => {
 });
 
 function credentials(): ICredentialDataDecryptedObject {
-	const origin = service.origin;
-	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-raw', authentication: 'accessToken', accessToken: 'raw-token-123456' };
+	return credentialsFor(service.origin, { credentialId: 'cred-raw', accessToken: 'raw-token-123456' });
 }
 
 async function run(parameters: INodeParameters, cancelAfterMs?: number): Promise<RunResult & { ms: number }> {

@@ -8,6 +8,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { runNode } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { startRawServer, type RawServer } from './raw-server';
+import { credentialsFor } from './server';
 
 const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 2, maxRequestsPerSecond: 0 };
 const OK = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"people":[]}';
@@ -22,9 +23,8 @@ beforeEach(() => {
 	service.requests.length = 0;
 });
 
-function credentials(overrides: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
-	const origin = service.origin;
-	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-1', authentication: 'accessToken', accessToken: 'token-123456', ...overrides };
+function credentials(overrides: Record<string, string>): ICredentialDataDecryptedObject {
+	return credentialsFor(service.origin, overrides);
 }
 
 const NOT_SENDABLE = 'contains characters that cannot be sent in an HTTP header as written (only ASCII letters, digits, punctuation and spaces)';

@@ -8,10 +8,9 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { sessionTokenOf } from '../../credentials/serviceToken';
-import { serviceToken } from '../../credentials/serviceToken';
+import { serviceToken, sessionTokenOf } from '../../credentials/serviceToken';
 import { PREDEFINED_REQUEST_TYPE, runNode } from '../harness/engine';
-import { sendJson, startHostile, type HostileServer } from './server';
+import { credentialsFor, sendJson, startHostile, type HostileServer } from './server';
 
 let service: HostileServer;
 beforeAll(async () => {
@@ -24,13 +23,12 @@ beforeEach(() => {
 
 type Mode = 'accessToken' | 'clientCredentials';
 
-function credentials(mode: Mode, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
-	const origin = service.origin;
-	const auth: ICredentialDataDecryptedObject =
+function credentials(mode: Mode, overrides: Record<string, string> = {}): ICredentialDataDecryptedObject {
+	const auth: Record<string, string> =
 		mode === 'accessToken'
 			? { authentication: 'accessToken', accessToken: 'pasted-token-1' }
 			: { authentication: 'clientCredentials', clientId: 'client-1', clientSecret: 'client-secret-1', userId: 'tenant-1' };
-	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-1', sessionToken: '', ...auth, ...overrides };
+	return credentialsFor(service.origin, { sessionToken: '', ...auth, ...overrides });
 }
 
 /** The bearer token a request carried, and for a signed one the tenant it names. */

@@ -12,7 +12,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { announcedBound, MAX_RECORDS } from '../../nodes/IntegrationService/transport/paging';
 import { runNode } from '../harness/engine';
 import { startReceiver } from '../trigger/receiver';
-import { sendJson, startHostile, type HostileServer } from './server';
+import { credentialsFor, sendJson, startHostile, type HostileServer } from './server';
 
 const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 5, maxRequestsPerSecond: 0 };
 const SECRET = 'whsec-paging-secret';
@@ -27,8 +27,7 @@ beforeEach(() => {
 });
 
 function credentials(): ICredentialDataDecryptedObject {
-	const origin = service.origin;
-	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-1', authentication: 'accessToken', accessToken: 'paging-token-1', signingSecret: SECRET };
+	return credentialsFor(service.origin, { accessToken: 'paging-token-1', signingSecret: SECRET });
 }
 
 type Kind = 'offset' | 'next' | 'nextLink';

@@ -51,7 +51,7 @@ export async function startRawServer(): Promise<RawServer> {
 	let handler: RawScript = (_request, socket) => socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
 	const server = net.createServer((socket) => {
 		sockets.add(socket);
-		let buffer = Buffer.alloc(0);
+		let buffer: Buffer = Buffer.alloc(0);
 		let current: RawRequest | undefined;
 		socket.on('data', (chunk: Buffer) => {
 			buffer = Buffer.concat([buffer, chunk]);

@@ -76,3 +76,8 @@ export async function refusingOrigin(): Promise<string> {
 	await new Promise<void>((resolve) => probe.close(() => resolve()));
 	return `http://127.0.0.1:${port}`;
 }
+
+/** Credential data whose four hosts are all `origin`, in access-token mode unless overridden. */
+export function credentialsFor(origin: string, overrides: Record<string, string> = {}): Record<string, string> {
+	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-1', authentication: 'accessToken', accessToken: 'token-123456', ...overrides };
+}
