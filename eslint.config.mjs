@@ -1,6 +1,8 @@
 // Lint with both n8n rule sets: the verified-community-node rules and the classic node/credential rules.
 import tsParser from '@typescript-eslint/parser';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 
 const classic = (name) => ({
@@ -35,6 +37,18 @@ export default [
 			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
 		},
+	},
+	// No import cycles, type-only imports included: every layer points one way (node → actions →
+	// transport → shared), so any file can be read without first reading the ones that import it.
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		languageOptions: { parser: tsParser },
+		plugins: { 'import-x': importX },
+		settings: {
+			'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+			'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+		},
+		rules: { 'import-x/no-cycle': ['error', { maxDepth: Infinity }] },
 	},
 	// package.json gets the verified-community-node rules too (author, peer dependencies, no runtime
 	// dependencies...) and the classic community rules, parsed the way n8n's own scanner parses it.

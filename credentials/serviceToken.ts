@@ -1,23 +1,10 @@
 import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { hasControlCharacter, HOST_FIELDS, hostUrlProblem } from '../nodes/shared/service';
+
 /** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
 const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
-
-const HOST_FIELDS = [
-	['crmUrl', 'CRM Host URL'],
-	['universalUrl', 'Universal Host URL'],
-	['losUrl', 'LOS Host URL'],
-	['calendarUrl', 'Calendar Host URL'],
-] as const;
-
-function hasControlCharacter(value: string): boolean {
-	for (let index = 0; index < value.length; index++) {
-		const code = value.charCodeAt(index);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
-}
 
 function requireValue(credentials: ICredentialDataDecryptedObject, field: string, label: string): string {
 	const value = credentials[field];
@@ -55,25 +42,15 @@ export function serviceToken(credentials: ICredentialDataDecryptedObject): strin
 }
 
 /**
- * What the credential must hold before any token is sent with it: four http(s) host URLs without
- * user:password@ (never repeated in the message), and a Default Credential ID that n8n's request helper
- * would not silently change (it strips CR/LF from header values and would send another ID).
+ * What the credential must hold before any token is sent with it: four host URLs that pass the
+ * service's URL rules (the URL is never repeated in the message), and a Default Credential ID that
+ * n8n's request helper would not silently change (it strips CR/LF from header values and would send
+ * another ID).
  */
 export function assertUsableCredential(credentials: ICredentialDataDecryptedObject): void {
-	for (const [field, label] of HOST_FIELDS) {
-		const value = typeof credentials[field] === 'string' ? (credentials[field] as string).trim() : '';
-		let url: URL | undefined;
-		try {
-			url = new URL(value);
-		} catch {
-			url = undefined;
-		}
-		if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-			throw new Error(`The Integration Service credential's ${label} must start with http:// or https://.`);
-		}
-		if (url.username !== '' || url.password !== '') {
-			throw new Error(`The Integration Service credential's ${label} must not contain a user name or password (user:password@).`);
-		}
+	for (const { field, label } of Object.values(HOST_FIELDS)) {
+		const problem = hostUrlProblem(typeof credentials[field] === 'string' ? (credentials[field] as string) : '');
+		if (problem !== undefined) throw new Error(`The Integration Service credential's ${label} ${problem}.`);
 	}
 	if (hasControlCharacter(String(credentials.credentialId ?? ''))) {
 		throw new Error("The Integration Service credential's Default Credential ID contains a line break or another control character.");

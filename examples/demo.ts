@@ -40,6 +40,14 @@ const steps: Step[] = [
 		parameters: { resource: 'person', operation: 'getAll', returnAll: false, limit: 5, simplify: true },
 	},
 	{
+		title: 'Person › Update (the first person becomes a client)',
+		parameters: { resource: 'person', operation: 'update', personId: 'p_1', updateFields: { stage: 'Client', tags: ['demo'] } },
+	},
+	{
+		title: 'Custom API Call › Send Request (GET {los}/api/loans, first 3)',
+		parameters: { resource: 'customApiCall', operation: 'send', host: 'los', method: 'GET', path: 'loans', limit: 3 },
+	},
+	{
 		title: 'Authorization Link › Create',
 		parameters: {
 			resource: 'authorizationLink',

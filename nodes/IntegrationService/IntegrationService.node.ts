@@ -1,10 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentialIdOverride } from './actions/common.descriptions';
-import { resourceProperties } from './actions/operations';
+import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
+import * as authorizationLink from './actions/authorizationLink';
+import * as borrower from './actions/borrower';
+import * as credential from './actions/credential';
+import * as customApiCall from './actions/customApiCall';
+import * as document from './actions/document';
+import * as person from './actions/person';
+import * as webhook from './actions/webhook';
 import { router } from './actions/router';
-import { requestOptions } from './transport';
 
 export class IntegrationService implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,13 +44,24 @@ export class IntegrationService implements INodeType {
 						value: 'credential',
 						description: 'A connection to one external application, and which entities it synchronises',
 					},
+					{
+						name: 'Custom API Call',
+						value: 'customApiCall',
+						description: 'Any other endpoint of the service, through the same safety rules',
+					},
 					{ name: 'Document', value: 'document', description: 'A loan document in the connected loan origination system' },
 					{ name: 'Person', value: 'person', description: 'A contact in the connected CRM' },
 					{ name: 'Webhook', value: 'webhook', description: 'A calendar webhook registration' },
 				],
 				default: 'person',
 			},
-			...resourceProperties,
+			...person.description,
+			...authorizationLink.description,
+			...credential.description,
+			...borrower.description,
+			...document.description,
+			...webhook.description,
+			...customApiCall.description,
 			credentialIdOverride,
 			requestOptions,
 		],

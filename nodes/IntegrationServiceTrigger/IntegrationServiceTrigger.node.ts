@@ -10,8 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { webhookIdProperty } from '../IntegrationService/actions/common.descriptions';
-import { CREDENTIAL_TYPE, hostOfUrl, newRun, originOf, serviceRequest } from '../IntegrationService/transport';
+import { newRun, serviceRequest } from '../IntegrationService/transport';
+import { webhookIdProperty } from '../shared/descriptions';
+import { ENTITY_KINDS } from '../shared/entityKinds';
+import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
 import {
 	eventSelected,
 	MAX_BODY_BYTES,
@@ -24,17 +26,12 @@ import {
 } from './delivery';
 import { fetchRecords, parseFilters } from './records';
 
-/** Entity kinds whose events the service names `<kind>Created|Updated|Deleted` (spec 2.3, plus people). */
-const ENTITY_KINDS = [
-	'people', 'appointments', 'borrowers', 'calls', 'calendars', 'calendarEvents', 'customFields', 'events',
-	'lists', 'loans', 'notes', 'offices', 'properties', 'smartLists', 'tasks', 'taskTemplates', 'teams',
-	'textMessages', 'emailMessages', 'appointmentOutcomes', 'appointmentTypes', 'stages', 'emailThreads',
-	'documents', 'sources', 'timeframes', 'peopleRelationships', 'ponds',
-];
+/** Event names are `<kind>Created|Updated|Deleted` for people and the entity kinds of spec 2.3. */
+const EVENT_KINDS = ['people', ...ENTITY_KINDS];
 
 const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
-	...ENTITY_KINDS.flatMap((kind) => ['Created', 'Updated', 'Deleted'].map((action) => `${kind}${action}`))
+	...EVENT_KINDS.flatMap((kind) => ['Created', 'Updated', 'Deleted'].map((action) => `${kind}${action}`))
 		.sort((a, b) => a.localeCompare(b))
 		.map((name) => ({ name, value: name })),
 ];
@@ -153,9 +150,8 @@ export class IntegrationServiceTrigger implements INodeType {
 				const url = this.getNodeWebhookUrl('default');
 				if (!url) throw new NodeOperationError(this.getNode(), 'n8n gave no production URL for this trigger');
 				const body: IDataObject = { url, event: events[0] };
-				const filters = this.getNodeParameter('filters', '{}');
-				const parsedFilters = typeof filters === 'string' ? parseFilters(this, filters) : (filters as IDataObject);
-				if (parsedFilters !== undefined) body.filters = parsedFilters;
+				const filters = parseFilters(this, this.getNodeParameter('filters', '{}'));
+				if (filters !== undefined) body.filters = filters;
 				await serviceRequest.call(
 					this,
 					0,

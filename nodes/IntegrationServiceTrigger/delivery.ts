@@ -114,17 +114,3 @@ export function rememberId(staticData: IDataObject, eventId: string): void {
 	ids.push(eventId);
 	staticData.recentEventIds = ids.slice(-DEDUP_CAPACITY);
 }
-
-/**
- * The records in an answer to an event's `uri`: the list under people/borrowers/documents, else the first
- * list other than _metadata, else the answer itself as one record.
- */
-export function recordsOf(answer: IDataObject): IDataObject[] {
-	for (const key of ['people', 'borrowers', 'documents']) {
-		if (Array.isArray(answer[key])) return answer[key] as IDataObject[];
-	}
-	for (const [key, value] of Object.entries(answer)) {
-		if (key !== '_metadata' && Array.isArray(value)) return value as IDataObject[];
-	}
-	return Object.keys(answer).length > 0 ? [answer] : [];
-}

@@ -1,9 +1,9 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceRequest } from '../IntegrationService/transport';
-import { DEFAULT_SETTINGS, newRun, serviceRequestPages } from '../IntegrationService/transport';
-import { recordsOf } from './delivery';
+import { DEFAULT_SETTINGS, newRun, recordsOf, serviceRequestPages } from '../IntegrationService/transport';
+import type { ServiceHost } from '../shared/service';
+import { jsonObjectOf } from '../shared/service';
 
 /** Only for the margin over an announced total: a named list's pages are as long as the service makes them. */
 const DEFAULT_PAGE_SIZE = 100;
@@ -11,18 +11,12 @@ const DEFAULT_PAGE_SIZE = 100;
 /** The sender waits for the answer while records are fetched: retry less than an action would. */
 const FETCH_SETTINGS = { ...DEFAULT_SETTINGS, maxAttempts: 3, maxTotalWaitMs: 10_000, timeoutMs: 15_000 };
 
-export function parseFilters(ctx: IHookFunctions, text: string): IDataObject | undefined {
-	if (text.trim() === '' || text.trim() === '{}') return undefined;
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		value = undefined;
-	}
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-		throw new NodeOperationError(ctx.getNode(), 'Filters: must be a JSON object, e.g. {"stage": "Lead"}');
-	}
-	return value as IDataObject;
+/** The registration's Filters: a JSON object, or undefined for none ({} or blank). */
+export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && ['', '{}'].includes(value.trim()))) return undefined;
+	const parsed = jsonObjectOf(value);
+	if ('problem' in parsed) throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
+	return parsed.object as IDataObject;
 }
 
 /**
@@ -30,7 +24,7 @@ export function parseFilters(ctx: IHookFunctions, text: string): IDataObject | u
  * pager: further pages by nextLink on the same origin, and every paging rule (no loops, progress,
  * bounds) stops with an error that says why, so the delivery fails and the service sends it again.
  */
-export async function fetchRecords(ctx: IWebhookFunctions, host: ServiceRequest['host'], uri: string): Promise<IDataObject[]> {
+export async function fetchRecords(ctx: IWebhookFunctions, host: ServiceHost, uri: string): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	const link = { url: uri, relativeTo: uri, what: "the event's records" };
 	await serviceRequestPages.call(

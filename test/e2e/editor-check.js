@@ -160,9 +160,17 @@ async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }
 			// Nodes with resources show their actions ("Create a person", ...) in a panel; pick Person > Create
 			// when it is listed, else the first action.
 			const personCreate = actions.filter({ hasText: /create an? person|person.*create/i }).first();
-			if (await personCreate.count()) await personCreate.click();
-			else await actions.filter({ hasNotText: /^\s*On a /i }).last().click();
-			await page.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="ndv-parameters"]').first().waitFor({ timeout: 20000 });
+			const action = (await personCreate.count()) ? personCreate : actions.filter({ hasNotText: /^\s*On a /i }).last();
+			// The action list can still re-render under a loaded machine and swallow a click: click again.
+			for (let attempt = 1; ; attempt++) {
+				await action.click().catch(() => {});
+				try {
+					await page.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="ndv-parameters"]').first().waitFor({ timeout: 10000 });
+					break;
+				} catch (e) {
+					if (attempt >= 3) throw e;
+				}
+			}
 			await page.locator('[data-test-id="parameter-input-resource"]').first().waitFor();
 		});
 		check('editor', ok, `added "${NODE_DISPLAY_NAME}" from the node creator; its parameters are open`);

@@ -76,6 +76,14 @@ const EXPECTATIONS = {
 		],
 	},
 	'webhook-point-at-url.json': { requests: [['PUT', 'calendar', /^\/api\/webhooks\/[^/]+$/]] },
+	// Person › Update, then a Custom API Call with Return All over the sandbox's 230 loans (3 pages).
+	'person-update-and-loans.json': {
+		requests: [['PUT', 'crm', '/api/people/p_1'], ['GET', 'los', '/api/loans']],
+		exactBodies: [['PUT', 'crm', '/api/people/p_1', { stage: 'Client', tags: ['vip', 'referral'] }]],
+		minItems: 230,
+		minRequests: 4,
+		maxRequests: 4,
+	},
 	// n8n's HTTP Request node with our credential as Predefined Credential Type, once per mode: the sandbox
 	// answers only a valid token (and checks a signed one's signature), so success proves both.
 	'http-request-predefined-credential.json': { requests: [['GET', 'crm', '/api/people']], minRequests: 2, maxRequests: 2 },

@@ -8,6 +8,7 @@ import { join } from 'path';
 
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
+import { COMPOUND_FIELDS } from '../../nodes/IntegrationService/helpers/fieldMapper';
 import { packageRoot } from '../harness/package-root';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -63,7 +64,7 @@ describe('node description', () => {
 
 	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {
 		const readable = new Set(['string', 'number', 'boolean', 'json']);
-		const compound = new Set(['emails', 'phones', 'addresses', 'entitiesToSync', 'communicationsConsent']);
+		const compound = new Set(COMPOUND_FIELDS);
 		const unreadable = all
 			.filter(({ path }) => /^(Additional|Update) Fields › [^›]+$/.test(path))
 			.filter(({ property }) => !readable.has(property.type) && !compound.has(property.name))

@@ -93,7 +93,7 @@ describe('Return All against a service that never stops', () => {
 		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
 		const growthMb = (process.memoryUsage().rss - before) / 1_048_576;
 		expect(result.error?.message).toBe(
-			`Paging stopped: more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters or use a Limit (item 0)`,
+			`Paging stopped: more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time (item 0)`,
 		);
 		expect(service.received).toHaveLength(MAX_RECORDS / 2000 + 1);
 		expect(growthMb).toBeLessThan(1000);

@@ -7,8 +7,7 @@
 import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { shorten } from '../../nodes/IntegrationService/transport/errors';
-import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/redact';
+import { redact, secretForms, shorten, withSecret } from '../../nodes/IntegrationService/transport/errors';
 import { runNode } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { sendJson, startHostile, type HostileServer } from './server';

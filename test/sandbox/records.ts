@@ -13,6 +13,10 @@ export interface Connection {
 	createdPeople: string[];
 	/** Index into createdPeople by person id. */
 	createdPeopleById: Map<string, number>;
+	/** Seeded people changed through PUT, as JSON by id (the seeded strings are shared by connections). */
+	updatedPeople: Map<string, string>;
+	/** Notes created through POST /api/notes (an endpoint beyond the specification, for Custom API Call). */
+	notes: JsonObject[];
 	borrowers: Map<string, JsonObject>;
 	documents: Map<string, JsonObject>;
 	webhooks: Map<string, JsonObject>;
@@ -73,7 +77,7 @@ export class Records {
 		if (!this.credentials.has(credentialId)) throw new Error(`unknown credential id '${credentialId}'`);
 		let connection = this.connections.get(credentialId);
 		if (!connection) {
-			connection = { seededPeople: 0, createdPeople: [], createdPeopleById: new Map(), borrowers: new Map(), documents: new Map(), webhooks: new Map(), deliveryTargets: new Set() };
+			connection = { seededPeople: 0, createdPeople: [], createdPeopleById: new Map(), updatedPeople: new Map(), notes: [], borrowers: new Map(), documents: new Map(), webhooks: new Map(), deliveryTargets: new Set() };
 			this.connections.set(credentialId, connection);
 		}
 		return connection;
@@ -104,7 +108,8 @@ export class Records {
 		const end = Math.min(to, this.peopleCount(connection));
 		const out: string[] = [];
 		for (let i = from; i < end; i++) {
-			out.push(i < connection.seededPeople ? this.seededPeople[i] : connection.createdPeople[i - connection.seededPeople]);
+			const seeded = i < connection.seededPeople ? (connection.updatedPeople.get(`p_${i + 1}`) ?? this.seededPeople[i]) : undefined;
+			out.push(seeded ?? connection.createdPeople[i - connection.seededPeople]);
 		}
 		return out;
 	}
@@ -115,7 +120,17 @@ export class Records {
 		if (created !== undefined) return connection.createdPeople[created];
 		const seeded = /^p_([1-9]\d*)$/.exec(id);
 		const index = seeded ? Number(seeded[1]) - 1 : -1;
-		return index >= 0 && index < connection.seededPeople ? this.seededPeople[index] : undefined;
+		if (index < 0 || index >= connection.seededPeople) return undefined;
+		return connection.updatedPeople.get(id) ?? this.seededPeople[index];
+	}
+
+	/** Replaces a person's JSON; false when the connection holds no person with this id. */
+	replacePerson(connection: Connection, id: string, json: string): boolean {
+		const created = connection.createdPeopleById.get(id);
+		if (created !== undefined) connection.createdPeople[created] = json;
+		else if (this.personJson(connection, id) !== undefined) connection.updatedPeople.set(id, json);
+		else return false;
+		return true;
 	}
 
 	addPerson(connection: Connection, id: string, json: string): void {

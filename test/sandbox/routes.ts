@@ -96,6 +96,14 @@ function listBody(collection: string, offset: number, limit: number, total: numb
 	return `{"_metadata":${JSON.stringify(meta)},"${collection}":[${records.join(',')}]}`;
 }
 
+/** Loans every connection has (GET /api/loans): three pages of 100 and a part. */
+export const LOANS = 230;
+
+function makeLoan(n: number): JsonObject {
+	const id = `loan-${n}`;
+	return { id, borrowerId: 'b-1', amount: 100_000 + n * 1000, status: n % 3 === 0 ? 'closed' : 'open', original: { loanNumber: `LN-${n}` } };
+}
+
 export class Api {
 	constructor(private readonly env: ApiEnvironment) {}
 
@@ -114,6 +122,9 @@ export class Api {
 		switch (host) {
 			case 'crm':
 				if (path === '/api/people') return { methods: { GET: (r) => this.listPeople(r), POST: (r) => this.createPerson(r) } };
+				if ((id = param('/api/people/')) !== undefined) return { methods: { PUT: (r) => this.updatePerson(r) }, param: id };
+				// Beyond the specification (the service's public documentation): notes, for Custom API Call.
+				if (path === '/api/notes') return { methods: { GET: (r) => this.listNotes(r), POST: (r) => this.createNote(r) } };
 				return undefined;
 			case 'universal':
 				if (path === '/api/oauth/authorize-url') return { methods: { POST: (r) => this.authorizeUrl(r) } };
@@ -124,6 +135,9 @@ export class Api {
 				if (path === '/api/borrowers') return { methods: { GET: (r) => this.listRecords(r, 'borrowers') } };
 				if ((id = param('/api/borrowers/')) !== undefined) return { methods: { PUT: (r) => this.updateBorrower(r) }, param: id };
 				if (path === '/api/documents') return { methods: { GET: (r) => this.listRecords(r, 'documents'), POST: (r) => this.createDocument(r) } };
+				// Beyond the specification: loans, a paged list in the connection's paging style, and one loan.
+				if (path === '/api/loans') return { methods: { GET: (r) => this.listLoans(r) } };
+				if ((id = param('/api/loans/')) !== undefined) return { methods: { GET: (r) => this.getLoan(r) }, param: id };
 				return undefined;
 			case 'calendar':
 				if ((id = param('/api/webhooks/')) !== undefined) return { methods: { PUT: (r) => this.updateWebhook(r) }, param: id };
@@ -152,17 +166,68 @@ export class Api {
 			const found = ids.map((id) => records.personJson(connection, id)).filter((json): json is string => json !== undefined);
 			return { status: 200, body: listBody('people', 0, limit, found.length, found.slice(0, limit)) };
 		}
-		const { limit, offset } = listWindow(request.query, this.env.maxPageSize, (cursor) => this.offsetFromCursor(request.credentialId, cursor));
 		const total = records.peopleCount(connection);
-		const page = records.peopleJson(connection, offset, offset + limit);
+		return this.pagedList(request, 'people', total, (from, to) => records.peopleJson(connection, from, to), `${this.env.urls.crm}/api/people`);
+	}
+
+	/** One page of a list in the sandbox's paging style: offset, `next` cursor, or nextLink. */
+	private pagedList(request: ApiRequest, collection: string, total: number, slice: (from: number, to: number) => string[], listUrl: string): Reply {
+		const { limit, offset } = listWindow(request.query, this.env.maxPageSize, (cursor) => this.offsetFromCursor(request.credentialId, cursor));
+		const page = slice(offset, offset + limit);
 		let next: string | null = null;
 		let nextLink: string | null = null;
 		const paging = this.env.paging();
 		if (offset + page.length < total && paging !== 'offset') {
 			next = this.cursorFor(request.credentialId, offset + page.length);
-			if (paging === 'nextLink') nextLink = `${this.env.urls.crm}/api/people?next=${encodeURIComponent(next)}&limit=${limit}`;
+			if (paging === 'nextLink') nextLink = `${listUrl}?next=${encodeURIComponent(next)}&limit=${limit}`;
 		}
-		return { status: 200, body: listBody('people', offset, limit, total, page, next, nextLink) };
+		return { status: 200, body: listBody(collection, offset, limit, total, page, next, nextLink) };
+	}
+
+	private updatePerson(request: ApiRequest): Reply {
+		validateFields(request.body, PERSON_FIELDS, 'a person');
+		const { records } = this.env;
+		const connection = records.connection(request.credentialId);
+		const current = records.personJson(connection, request.param);
+		if (current === undefined) throw new HttpError(404, 'person not found');
+		const person = JSON.parse(current) as JsonObject;
+		const at = nowIso();
+		const changes: JsonObject = { ...request.body };
+		delete changes.rating; // accepted, never returned (spec 2.1)
+		const updated: JsonObject = { ...person, ...changes, id: request.param, updated: at, serviceUpdated: at };
+		if (request.body.firstName !== undefined || request.body.lastName !== undefined) {
+			const first = typeof updated.firstName === 'string' ? updated.firstName : '';
+			const last = typeof updated.lastName === 'string' ? updated.lastName : '';
+			updated.name = `${first} ${last}`.trim();
+		}
+		const json = JSON.stringify(updated);
+		records.replacePerson(connection, request.param, json);
+		return { status: 200, body: json };
+	}
+
+	private listLoans(request: ApiRequest): Reply {
+		const loan = (n: number) => JSON.stringify(makeLoan(n));
+		const slice = (from: number, to: number) => Array.from({ length: Math.max(0, Math.min(to, LOANS) - from) }, (_v, i) => loan(from + i + 1));
+		return this.pagedList(request, 'loans', LOANS, slice, `${this.env.urls.los}/api/loans`);
+	}
+
+	private getLoan(request: ApiRequest): Reply {
+		const n = /^loan-([1-9]\d*)$/.exec(request.param);
+		if (!n || Number(n[1]) > LOANS) throw new HttpError(404, 'loan not found');
+		return jsonReply(200, makeLoan(Number(n[1])));
+	}
+
+	private createNote(request: ApiRequest): Reply {
+		requireNonEmptyString(request.body, 'body');
+		const notes = this.env.records.connection(request.credentialId).notes;
+		const note: JsonObject = { ...request.body, id: `note-${notes.length + 1}`, created: nowIso() };
+		notes.push(note);
+		return jsonReply(201, note);
+	}
+
+	private listNotes(request: ApiRequest): Reply {
+		const notes = this.env.records.connection(request.credentialId).notes.map((note) => JSON.stringify(note));
+		return this.pagedList(request, 'notes', notes.length, (from, to) => notes.slice(from, to), `${this.env.urls.crm}/api/notes`);
 	}
 
 	/** Borrowers or documents of the connection, filtered by `ids`, paged by offset. */

@@ -1,10 +1,35 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { mapInOrder } from '../helpers/concurrency';
-import { newRun, readRequestOptions, stopRun } from '../transport';
-import type { OperationModule } from './operation.types';
-import { operations } from './operations';
+import { newRun, stopRun } from '../transport';
+import * as authorizationLinkCreate from './authorizationLink/create.operation';
+import * as borrowerUpdate from './borrower/update.operation';
+import { readRequestOptions } from './common.descriptions';
+import * as credentialCreate from './credential/create.operation';
+import * as credentialUpdate from './credential/update.operation';
+import * as customApiCallSend from './customApiCall/send.operation';
+import * as documentCreate from './document/create.operation';
+import type { OperationModule, Resource, ResourceOperations } from './node.type';
+import * as personCreate from './person/create.operation';
+import * as personGetAll from './person/getAll.operation';
+import * as personUpdate from './person/update.operation';
+import * as webhookUpdate from './webhook/update.operation';
+
+/** resource → operation → module: the compiler checks it against ResourceOperations, both ways. */
+const operations: { [R in Resource]: Record<ResourceOperations[R], OperationModule> } = {
+	authorizationLink: { create: authorizationLinkCreate },
+	borrower: { update: borrowerUpdate },
+	credential: { create: credentialCreate, update: credentialUpdate },
+	customApiCall: { send: customApiCallSend },
+	document: { create: documentCreate },
+	person: { create: personCreate, getAll: personGetAll, update: personUpdate },
+	webhook: { update: webhookUpdate },
+};
+
+function operationModule(resource: string, operation: string): OperationModule | undefined {
+	const modules = (operations as Record<string, Record<string, OperationModule> | undefined>)[resource];
+	return modules && Object.prototype.hasOwnProperty.call(modules, operation) ? modules[operation] : undefined;
+}
 
 function errorText(error: unknown): { message: string; description?: string; httpCode?: string } {
 	const { message, description, httpCode } = error as { message?: string; description?: string; httpCode?: string };
@@ -36,6 +61,39 @@ function asNodeError(
 }
 
 /**
+ * Runs `task` for indexes 0..count-1 with at most `limit` in flight, and returns the results in
+ * index order, so output stays in input order whatever finishes first. After a failure no new task
+ * starts, `onFailure` tells the tasks in flight to stop what they can, and the first failure is
+ * thrown only once every task in flight has settled: nothing of the run lands after it has failed.
+ */
+async function mapInOrder<T>(
+	count: number,
+	limit: number,
+	task: (index: number) => Promise<T>,
+	onFailure: () => void = () => undefined,
+): Promise<T[]> {
+	const results = new Array<T>(count);
+	let next = 0;
+	let failure: { error: unknown } | undefined;
+	const worker = async () => {
+		while (!failure && next < count) {
+			const index = next++;
+			try {
+				results[index] = await task(index);
+			} catch (error) {
+				if (!failure) {
+					failure = { error };
+					onFailure();
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker));
+	if (failure) throw failure.error;
+	return results;
+}
+
+/**
  * Runs the chosen operation once per input item. Every input item yields its records or, with
  * Continue On Fail, exactly one error item; all of them are paired with the input item and kept in
  * input order.
@@ -44,7 +102,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const module: OperationModule | undefined = operations[resource]?.[operation];
+	const module = operationModule(resource, operation);
 	if (!module) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}

@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toAddresses } from './addresses';
-import { toContactValues } from './contactValues';
-import { toCommunicationsConsent, toEntitiesToSync } from './entityFlags';
+import { ENTITY_KINDS } from '../../shared/entityKinds';
 import {
 	inputError,
 	optionalText,
 	parseJsonParameter,
 	requireText,
 	toBoolean,
+	toEntries,
 	toNumber,
 	toStringList,
 } from './validation';
@@ -23,14 +22,97 @@ import {
 
 type CompoundReader = (ctx: IExecuteFunctions, itemIndex: number, label: string, raw: unknown) => IDataObject | IDataObject[];
 
-/** Fields whose form is a fixed collection or a set of flags: their own helper knows the wire shape. */
+// Compound fields: a fixed collection or a set of flags, each read by its own reader into its wire shape.
+
+/** Address parts (spec 2.1), each optional text. */
+export const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
+
+/** The channels of Communications Consent (spec 2.1). */
+export const COMMUNICATION_CHANNELS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'] as const;
+
+/** A flag's label, from its wire key: `massEmail` → `Mass Email`. */
+export function flagLabel(key: string): string {
+	return key.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
+}
+
+/** Contact values (spec 2.1) from the fixed collection or a list from an expression, blank parts left out. */
+function toContactValues(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] {
+	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'entries', entry: 'must be an object with a value' });
+	return entries.map((entry, position) => {
+		const { value, type, status, isPrimary } = entry;
+		const entryLabel = `${field} › entry ${position + 1}`;
+		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+			throw inputError(ctx, itemIndex, entryLabel, 'has no value');
+		}
+		const contact: IDataObject = { value: requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim() };
+		const typeText = optionalText(ctx, itemIndex, `${entryLabel} › Type`, type);
+		if (typeText !== undefined) contact.type = typeText;
+		const statusText = optionalText(ctx, itemIndex, `${entryLabel} › Status`, status);
+		if (statusText !== undefined) contact.status = statusText;
+		if (isPrimary !== undefined && isPrimary !== null && isPrimary !== '') {
+			contact.isPrimary = toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, isPrimary);
+		}
+		return contact;
+	});
+}
+
+/** Addresses (spec 2.1): every part optional, an address with no part is an error. */
+function toAddresses(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] {
+	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'addresses', entry: 'must be an object' });
+	return entries.map((entry, position) => {
+		const address: IDataObject = {};
+		for (const part of ADDRESS_PARTS) {
+			const value = optionalText(ctx, itemIndex, `${field} › entry ${position + 1} › ${part}`, entry[part]);
+			if (value !== undefined) address[part] = value;
+		}
+		if (Object.keys(address).length === 0) {
+			throw inputError(ctx, itemIndex, field, `entry ${position + 1} is empty`);
+		}
+		return address;
+	});
+}
+
+/**
+ * Flags given by the form (an object of booleans) or by an expression or input field (an object, or its
+ * JSON text); an unknown key is an error rather than a silently dropped flag.
+ */
+function toFlags(keys: readonly string[]): CompoundReader {
+	return (ctx, itemIndex, field, raw) => {
+		let value = raw;
+		if (typeof value === 'string') {
+			try {
+				value = JSON.parse(value);
+			} catch {
+				throw inputError(ctx, itemIndex, field, 'must be an object of true/false flags');
+			}
+		}
+		if (value === undefined || value === null) return {};
+		if (typeof value !== 'object' || Array.isArray(value)) {
+			throw inputError(ctx, itemIndex, field, 'must be an object of true/false flags');
+		}
+		const flags: IDataObject = {};
+		for (const [key, flag] of Object.entries(value as IDataObject)) {
+			if (!keys.includes(key)) {
+				throw inputError(ctx, itemIndex, field, `"${key}" is not one of: ${keys.join(', ')}`);
+			}
+			// A flag left null (a NULL column) is not set, like a field left out.
+			if (flag === null || flag === undefined) continue;
+			flags[key] = toBoolean(ctx, itemIndex, `${field} › ${flagLabel(key)}`, flag);
+		}
+		return flags;
+	};
+}
+
+/** Every compound field, by its wire name: the one list of them (the description test reads it too). */
 const COMPOUND_READERS: Record<string, CompoundReader> = {
 	emails: toContactValues,
 	phones: toContactValues,
 	addresses: toAddresses,
-	entitiesToSync: toEntitiesToSync,
-	communicationsConsent: toCommunicationsConsent,
+	entitiesToSync: toFlags(ENTITY_KINDS),
+	communicationsConsent: toFlags(COMMUNICATION_CHANNELS),
 };
+
+export const COMPOUND_FIELDS: readonly string[] = Object.keys(COMPOUND_READERS);
 
 /** The body's values come from the form (Map Each Field Below) or from the input item (Map Automatically). */
 const MAPPING_MODE = { fromForm: 'defineBelow', fromInput: 'autoMapInputData' } as const;

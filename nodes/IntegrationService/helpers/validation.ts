@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { describeValue, hasControlCharacter, isJsonObject, jsonObjectOf } from '../../shared/service';
+
 /**
  * An error in the node's input: it names the field (the router adds the item), and is thrown before
  * anything is sent, so a bad item never reaches the service.
@@ -16,29 +18,6 @@ export function inputError(
 		itemIndex,
 		description,
 	});
-}
-
-/**
- * Control characters (CR/LF included) in a header value would let an input split or forge headers.
- * Checked by code point rather than a control-character regex, which linters rightly flag.
- */
-export function hasControlCharacter(value: string): boolean {
-	for (let index = 0; index < value.length; index++) {
-		const code = value.charCodeAt(index);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
-}
-
-export function assertHeaderSafe(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: string,
-): void {
-	if (hasControlCharacter(value)) {
-		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
-	}
 }
 
 /**
@@ -122,12 +101,6 @@ export function toBoolean(
 
 type JsonShape = 'object' | 'arrayOfObjects';
 
-function describe(value: unknown): string {
-	if (Array.isArray(value)) return 'a list';
-	if (value === null) return 'null';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 /**
  * A JSON parameter whose contents the specification does not show: accepted as text or as an object
  * from an expression, and checked for its shape before anything is sent.
@@ -153,26 +126,23 @@ export function parseJsonParameter(
 	value: unknown,
 	shape: JsonShape,
 ): IDataObject | IDataObject[] {
-	let parsed = value;
+	if (shape === 'object') {
+		const parsed = jsonObjectOf(value);
+		if ('problem' in parsed) throw inputError(ctx, itemIndex, field, parsed.problem);
+		return parsed.object as IDataObject;
+	}
+	let list = value;
 	if (typeof value === 'string') {
 		try {
-			parsed = JSON.parse(value);
+			list = JSON.parse(value);
 		} catch (error) {
 			throw inputError(ctx, itemIndex, field, `is not valid JSON (${(error as Error).message})`);
 		}
 	}
-	const isObject = (candidate: unknown) =>
-		candidate !== null && typeof candidate === 'object' && !Array.isArray(candidate);
-	if (shape === 'object') {
-		if (!isObject(parsed)) {
-			throw inputError(ctx, itemIndex, field, `must be a JSON object like {"key": "value"}, got ${describe(parsed)}`);
-		}
-		return parsed as IDataObject;
+	if (!Array.isArray(list) || !list.every(isJsonObject)) {
+		throw inputError(ctx, itemIndex, field, `must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`);
 	}
-	if (!Array.isArray(parsed) || !parsed.every(isObject)) {
-		throw inputError(ctx, itemIndex, field, `must be a JSON list of objects like [{"key": "value"}], got ${describe(parsed)}`);
-	}
-	return parsed as IDataObject[];
+	return list as IDataObject[];
 }
 
 /** A list of strings, from a multi-value string parameter or from an expression giving a list or comma text. */
@@ -184,7 +154,7 @@ export function toStringList(
 ): string[] {
 	const list = typeof value === 'string' ? value.split(',') : value;
 	if (!Array.isArray(list)) {
-		throw inputError(ctx, itemIndex, field, `must be a list of text values, got ${describe(value)}`);
+		throw inputError(ctx, itemIndex, field, `must be a list of text values, got ${describeValue(value)}`);
 	}
 	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
 	return list
@@ -223,11 +193,10 @@ export function toEntries(
 	raw: unknown,
 	wording: { list: string; entry: string },
 ): IDataObject[] {
-	const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
-	const entries = isObject(raw) ? ((raw as IDataObject).values ?? []) : raw;
+	const entries = isJsonObject(raw) ? ((raw as IDataObject).values ?? []) : raw;
 	if (!Array.isArray(entries)) throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
 	entries.forEach((entry, position) => {
-		if (!isObject(entry)) throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
+		if (!isJsonObject(entry)) throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
 	});
 	return entries as IDataObject[];
 }

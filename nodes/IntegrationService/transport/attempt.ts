@@ -1,13 +1,22 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { AttemptFailure } from './errors';
 import { htmlText, looksLikeHtml, shorten, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
-import { originOf } from './hosts';
-import type { ServiceContext, ServiceRun } from './run';
-import { cancelSignal, CREDENTIAL_TYPE, stoppedReason } from './run';
 
-/** What one attempt needs besides the run: the prepared request and the credential it goes out with. */
+/** The n8n contexts that send requests through the transport: a node run, a trigger's webhook or its activation. */
+export type ServiceContext = IExecuteFunctions | IWebhookFunctions | IHookFunctions;
+
+/** What one attempt needs: the prepared request, the credential it goes out with, and its limits. */
 export interface AttemptRequest {
 	method: IHttpRequestMethods;
 	url: string;
@@ -15,6 +24,16 @@ export interface AttemptRequest {
 	/** The credential, with `sessionToken` set to the token this attempt sends. */
 	credentials: IDataObject;
 	secretForms: readonly string[];
+	timeoutMs: number;
+	/** Largest answer read, counted after decompression. */
+	maxResponseBytes: number;
+	/** Why the run stopped, if it did: an attempt ended by it says so. */
+	stoppedReason(): string | undefined;
+}
+
+/** n8n's own cancel signal (Stop Execution), where the context has one. */
+export function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -99,9 +118,9 @@ class AttemptEnded extends Error {}
  * leaves at once, and the HTTP client closes the connection, whether the headers came or not.
  * Redirects are never followed: our token and body never reach a host the credential does not name.
  */
-export async function sendAttempt(ctx: ServiceContext, run: ServiceRun, request: AttemptRequest): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
+export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
 	const { method, secretForms: forms } = request;
-	const { timeoutMs, maxResponseBytes } = run.settings;
+	const { timeoutMs, maxResponseBytes } = request;
 	const attempt = new AbortController();
 	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
 	const cancel = cancelSignal(ctx);
@@ -158,7 +177,7 @@ export async function sendAttempt(ctx: ServiceContext, run: ServiceRun, request:
 			const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
 			return { failure: { message, status: answer?.statusCode, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
 		}
-		const stopped = stoppedReason(ctx, run);
+		const stopped = request.stoppedReason();
 		if (stopped) return { failure: { message: `The request was interrupted: ${stopped}`, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
 		const failure = thrownFailure(error, method, timeoutMs);
 		// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.

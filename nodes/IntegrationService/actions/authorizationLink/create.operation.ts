@@ -1,9 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { entitiesToSyncProperty } from '../../helpers/entityFlags';
+import { entitiesToSyncProperty } from '../../helpers/compoundFields';
 import { fieldGroup, readBody } from '../../helpers/fieldMapper';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
 import { appKeyProperty, planProperty } from '../common.descriptions';
-import { oneRequestOperation } from '../singleRequest';
+import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field (spec 4.3). */
 const bodyProperties: INodeProperties[] = [
@@ -40,13 +43,10 @@ const bodyProperties: INodeProperties[] = [
 	),
 ];
 
-export const { description, execute } = oneRequestOperation(
-	{ resource: 'authorizationLink', operation: 'create' },
-	bodyProperties,
-	(ctx, itemIndex) => ({
-		method: 'POST',
-		host: 'universal',
-		path: ['oauth', 'authorize-url'],
-		body: readBody(ctx, itemIndex, bodyProperties),
-	}),
-);
+export const description = updateDisplayOptions(shownFor('authorizationLink', 'create'), bodyProperties);
+
+/** POST {universal}/api/oauth/authorize-url (spec 4.3): the link for the end user. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+	const body = readBody(this, itemIndex, bodyProperties);
+	return [await serviceRequest.call(this, itemIndex, { method: 'POST', host: 'universal', path: ['oauth', 'authorize-url'], body }, run)];
+}

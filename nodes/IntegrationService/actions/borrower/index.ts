@@ -1,9 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation.types';
 import * as update from './update.operation';
-
-export const operations: Record<string, OperationModule> = { update };
 
 export const description: INodeProperties[] = [
 	{

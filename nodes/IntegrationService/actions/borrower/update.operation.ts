@@ -1,11 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { addressesProperty } from '../../helpers/addresses';
-import { contactValuesProperty } from '../../helpers/contactValues';
+import { addressesProperty, contactValuesProperty } from '../../helpers/compoundFields';
 import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
 import { requireId } from '../../helpers/validation';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import { oneRequestOperation } from '../singleRequest';
+import { shownFor } from '../node.type';
 
 const borrowerIdProperty: INodeProperties = {
 	displayName: 'Borrower ID',
@@ -66,21 +68,16 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const { description, execute } = oneRequestOperation(
-	{ resource: 'borrower', operation: 'update' },
-	[
-		borrowerIdProperty,
-		...mappingModeProperties(bodyProperties),
-		...shownWhenMappedFromForm(bodyProperties),
-	],
-	(ctx, itemIndex) => {
-		const id = requireId(ctx, itemIndex, 'Borrower ID', ctx.getNodeParameter('borrowerId', itemIndex, ''));
-		return {
-			method: 'PUT',
-			host: 'los',
-			path: ['borrowers', { id, field: 'Borrower ID' }],
-			body: readBody(ctx, itemIndex, bodyProperties, { mappingModes: true }),
-			credentialId: credentialIdOverrideFor(ctx, itemIndex),
-		};
-	},
-);
+export const description = updateDisplayOptions(shownFor('borrower', 'update'), [
+	borrowerIdProperty,
+	...mappingModeProperties(bodyProperties),
+	...shownWhenMappedFromForm(bodyProperties),
+]);
+
+/** PUT {los}/api/borrowers/{id} (spec 4.6): the changed borrower. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+	const id = requireId(this, itemIndex, 'Borrower ID', this.getNodeParameter('borrowerId', itemIndex, ''));
+	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
+	const path = ['borrowers', { id, field: 'Borrower ID' }];
+	return [await serviceRequest.call(this, itemIndex, { method: 'PUT', host: 'los', path, body, credentialId: credentialIdOverrideFor(this, itemIndex) }, run)];
+}

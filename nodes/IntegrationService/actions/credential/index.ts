@@ -1,10 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation.types';
 import * as create from './create.operation';
 import * as update from './update.operation';
-
-export const operations: Record<string, OperationModule> = { create, update };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,9 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { entitiesToSyncProperty } from '../../helpers/entityFlags';
+import { entitiesToSyncProperty } from '../../helpers/compoundFields';
 import { readBody } from '../../helpers/fieldMapper';
 import { requireId } from '../../helpers/validation';
-import { oneRequestOperation } from '../singleRequest';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
+import { shownFor } from '../node.type';
 
 const credentialToUpdateProperty: INodeProperties = {
 	// Not "credentialId": that name is the shared X-Service-Credential-Id override of the other resources.
@@ -26,19 +29,12 @@ const bodyProperties: INodeProperties[] = [
 	}),
 ];
 
-export const { description, execute } = oneRequestOperation(
-	{ resource: 'credential', operation: 'update' },
-	[
-		credentialToUpdateProperty,
-		...bodyProperties,
-	],
-	(ctx, itemIndex) => {
-		const id = requireId(ctx, itemIndex, 'Credential ID', ctx.getNodeParameter('credentialToUpdate', itemIndex, ''));
-		return {
-			method: 'PUT',
-			host: 'universal',
-			path: ['credentials', { id, field: 'Credential ID' }],
-			body: readBody(ctx, itemIndex, bodyProperties),
-		};
-	},
-);
+export const description = updateDisplayOptions(shownFor('credential', 'update'), [credentialToUpdateProperty, ...bodyProperties]);
+
+/** PUT {universal}/api/credentials/{id} (spec 4.5): the changed credential. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+	const id = requireId(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialToUpdate', itemIndex, ''));
+	const body = readBody(this, itemIndex, bodyProperties);
+	const path = ['credentials', { id, field: 'Credential ID' }];
+	return [await serviceRequest.call(this, itemIndex, { method: 'PUT', host: 'universal', path, body }, run)];
+}

@@ -1,8 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
 import { credentialIdOverrideFor } from '../common.descriptions';
-import { oneRequestOperation } from '../singleRequest';
+import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field; the first eight are required (spec 2.5, 4.7). */
 const bodyProperties: INodeProperties[] = [
@@ -189,17 +192,14 @@ const bodyProperties: INodeProperties[] = [
 	),
 ];
 
-export const { description, execute } = oneRequestOperation(
-	{ resource: 'document', operation: 'create' },
-	[
-		...mappingModeProperties(bodyProperties),
-		...shownWhenMappedFromForm(bodyProperties),
-	],
-	(ctx, itemIndex) => ({
-		method: 'POST',
-		host: 'los',
-		path: ['documents'],
-		body: readBody(ctx, itemIndex, bodyProperties, { mappingModes: true }),
-		credentialId: credentialIdOverrideFor(ctx, itemIndex),
-	}),
-);
+export const description = updateDisplayOptions(shownFor('document', 'create'), [
+	...mappingModeProperties(bodyProperties),
+	...shownWhenMappedFromForm(bodyProperties),
+]);
+
+/** POST {los}/api/documents (spec 4.7): the new document. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
+	const request = { method: 'POST', host: 'los', path: ['documents'], body, credentialId: credentialIdOverrideFor(this, itemIndex) } as const;
+	return [await serviceRequest.call(this, itemIndex, request, run)];
+}

@@ -1,9 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation.types';
 import * as create from './create.operation';
-
-export const operations: Record<string, OperationModule> = { create };
 
 export const description: INodeProperties[] = [
 	{

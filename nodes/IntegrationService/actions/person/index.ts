@@ -1,10 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation.types';
 import * as create from './create.operation';
 import * as getAll from './getAll.operation';
-
-export const operations: Record<string, OperationModule> = { create, getAll };
+import * as update from './update.operation';
 
 export const description: INodeProperties[] = [
 	{
@@ -26,9 +24,16 @@ export const description: INodeProperties[] = [
 				description: 'List people (CRM contacts) of the connected CRM, page by page',
 				action: 'Get many people',
 			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change fields of a person (CRM contact) in the connected CRM; fields you do not send stay as they are',
+				action: 'Update a person',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
 	...getAll.description,
+	...update.description,
 ];

@@ -1,9 +1,13 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { webhookIdProperty } from '../../../shared/descriptions';
 import { fieldGroup, readBody } from '../../helpers/fieldMapper';
 import { requireId } from '../../helpers/validation';
-import { credentialIdOverrideFor, webhookIdProperty } from '../common.descriptions';
-import { oneRequestOperation } from '../singleRequest';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
+import { credentialIdOverrideFor } from '../common.descriptions';
+import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field (spec 2.6, 4.8). */
 const bodyProperties: INodeProperties[] = [
@@ -36,20 +40,12 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const { description, execute } = oneRequestOperation(
-	{ resource: 'webhook', operation: 'update' },
-	[
-		webhookIdProperty,
-		...bodyProperties,
-	],
-	(ctx, itemIndex) => {
-		const id = requireId(ctx, itemIndex, 'Webhook ID', ctx.getNodeParameter('webhookId', itemIndex, ''));
-		return {
-			method: 'PUT',
-			host: 'calendar',
-			path: ['webhooks', { id, field: 'Webhook ID' }],
-			body: readBody(ctx, itemIndex, bodyProperties),
-			credentialId: credentialIdOverrideFor(ctx, itemIndex),
-		};
-	},
-);
+export const description = updateDisplayOptions(shownFor('webhook', 'update'), [webhookIdProperty, ...bodyProperties]);
+
+/** PUT {calendar}/api/webhooks/{id} (spec 4.8): the changed registration. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+	const id = requireId(this, itemIndex, 'Webhook ID', this.getNodeParameter('webhookId', itemIndex, ''));
+	const body = readBody(this, itemIndex, bodyProperties);
+	const path = ['webhooks', { id, field: 'Webhook ID' }];
+	return [await serviceRequest.call(this, itemIndex, { method: 'PUT', host: 'calendar', path, body, credentialId: credentialIdOverrideFor(this, itemIndex) }, run)];
+}

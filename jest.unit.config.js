@@ -1,0 +1,19 @@
+/**
+ * The fast unit layer: ts-jest straight on the TypeScript sources of the pure modules (URL and header
+ * rules, error classification and redaction, paging against a fake context, the field mapper, the
+ * trigger's delivery checks). No build, no sandbox, no n8n engine. The engine and e2e suites stay the
+ * truth layer; the main jest.config.js picks these tests up as well.
+ *
+ * Transpile-only: tsconfig.dev.json sets isolatedModules, which ts-jest 29.4 takes as its cue to
+ * transpile without type checking (its own `isolatedModules` option is deprecated). Type errors are
+ * reported by `npx tsc -p tsconfig.dev.json --noEmit`.
+ */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/unit'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	// Both cores: jest's default on two cores is a single worker.
+	maxWorkers: 2,
+};

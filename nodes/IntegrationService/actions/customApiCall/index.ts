@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as send from './send.operation';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['customApiCall'] } },
+		options: [
+			{
+				name: 'Send Request',
+				value: 'send',
+				description:
+					'Call any endpoint of the service (loans, notes, tasks, appointments…) with the credential, retries, paging and safety rules of the other operations',
+				action: 'Send a request to any endpoint',
+			},
+		],
+		default: 'send',
+	},
+	...send.description,
+];

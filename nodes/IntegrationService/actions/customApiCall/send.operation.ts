@@ -1,0 +1,173 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { PathSegment, ServiceHost } from '../../../shared/service';
+import { hasControlCharacter } from '../../../shared/service';
+import { inputError, parseJsonParameter, requireText, toBoolean, toWholeNumber } from '../../helpers/validation';
+import type { ServiceRun } from '../../transport';
+import { recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
+import {
+	batchItem,
+	credentialIdOverrideFor,
+	cursorProperty,
+	limitProperty,
+	pageAtATimeProperty,
+	PAGING_PARAMETERS,
+	queryParametersProperty,
+	readBatch,
+	readQueryParameters,
+	returnAllProperty,
+	withoutOriginal,
+} from '../common.descriptions';
+import { shownFor } from '../node.type';
+
+/** decisions.md: services of this kind cap a page at 100 records. */
+const MAX_PAGE_SIZE = 100;
+
+const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
+const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const WITH_BODY: readonly string[] = ['POST', 'PUT', 'PATCH'];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Host',
+		name: 'host',
+		type: 'options',
+		options: [
+			{ name: 'Calendar', value: 'calendar', description: "The credential's Calendar Host URL (webhooks, calendars, appointments)" },
+			{ name: 'CRM', value: 'crm', description: "The credential's CRM Host URL (people, notes, tasks)" },
+			{ name: 'LOS', value: 'los', description: "The credential's LOS Host URL (loans, borrowers, documents)" },
+			{ name: 'Universal', value: 'universal', description: "The credential's Universal Host URL (credentials, authorization links)" },
+		],
+		default: 'crm',
+		description: 'Which of the credential\'s four hosts to call; the request never goes anywhere else',
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [
+			{ name: 'DELETE', value: 'DELETE' },
+			{ name: 'GET', value: 'GET' },
+			{ name: 'PATCH', value: 'PATCH' },
+			{ name: 'POST', value: 'POST' },
+			{ name: 'PUT', value: 'PUT' },
+		],
+		default: 'GET',
+		description:
+			'The HTTP method. GET, PUT and DELETE are retried after a server error; POST and PATCH are never sent again once they may have reached the service.',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. loans or loans/{{ $json.loanId }}',
+		description:
+			'The endpoint, relative to /api on the chosen host. Each part between slashes is sent as one path segment (encoded as needed); a URL, "." or "..", and ? or # are refused.',
+	},
+	queryParametersProperty,
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'json',
+		default: '{}',
+		description: 'The request body as a JSON object, sent unchanged',
+		displayOptions: { show: { method: WITH_BODY as string[] } },
+	},
+	{ ...returnAllProperty, displayOptions: { show: { method: ['GET'] } } },
+	{ ...limitProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
+	{ ...pageAtATimeProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
+	{ ...cursorProperty, displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } } },
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		hint: "On: one item per record of the answer's list (an answer without a list is one record), without its bulky \"original\". Off: each page as the service sends it (with Page at a Time: each record as sent).",
+		displayOptions: { show: { method: ['GET'] } },
+	},
+	{
+		displayName:
+			'A GET reads a list page by page, as Person › Get Many does: limit and offset are sent, then the next page is followed by nextLink, next or offset, always on the same host',
+		name: 'pagingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+];
+
+export const description = updateDisplayOptions(shownFor('customApiCall', 'send'), properties);
+
+/** The Path as segments under /api, or an input error: it can name no other host and never climb out of /api. */
+function pathSegments(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): PathSegment[] {
+	const path = requireText(ctx, itemIndex, 'Path', raw).trim();
+	const refuse = (problem: string): never => {
+		throw inputError(ctx, itemIndex, 'Path', problem, 'The host comes from the credential; Path is what follows /api, e.g. loans/123.');
+	};
+	if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//') || path.startsWith('\\')) {
+		refuse('give a path relative to /api, not a URL');
+	}
+	if (hasControlCharacter(path)) refuse('contains a line break or another control character');
+	if (/[?#]/.test(path)) refuse('must not contain ? or #: put query parameters in Query Parameters');
+	const parts = path.replace(/^\/+/, '').replace(/\/+$/, '').split('/');
+	if (parts[0] === 'api') refuse('is relative to /api already: write loans, not /api/loans');
+	return parts.map((part, position) => {
+		let segment: string;
+		try {
+			segment = decodeURIComponent(part);
+		} catch {
+			return refuse(`part ${position + 1} ("${part}") is not valid percent-encoding`);
+		}
+		if (segment.trim() === '') refuse('has an empty part (two slashes in a row)');
+		if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\\')) {
+			refuse(`part ${position + 1} ("${part}") would leave the path it names; "." and ".." are not allowed`);
+		}
+		return { id: segment, field: 'Path' };
+	});
+}
+
+function oneOf<T extends string>(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, allowed: readonly T[]): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+	throw inputError(ctx, itemIndex, field, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * Any endpoint of the service through the transport, with every rule of the other operations:
+ * the host from the credential, one encoded segment per path part, retries by method, the run's
+ * pace and 429 pause, deadlines, size bounds, redaction and, for GET, the pager.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+	const host = oneOf(this, itemIndex, 'Host', this.getNodeParameter('host', itemIndex, 'crm'), HOSTS);
+	const method = oneOf(this, itemIndex, 'Method', this.getNodeParameter('method', itemIndex, 'GET'), METHODS);
+	const path = pathSegments(this, itemIndex, this.getNodeParameter('path', itemIndex, ''));
+	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
+	const qs = readQueryParameters(this, itemIndex, 'Query Parameters', this.getNodeParameter('queryParameters', itemIndex, {}), reserved);
+	const credentialId = credentialIdOverrideFor(this, itemIndex);
+
+	if (method !== 'GET') {
+		const rawBody = WITH_BODY.includes(method) ? this.getNodeParameter('body', itemIndex, '{}') : undefined;
+		const body = rawBody === undefined || rawBody === '' ? undefined : parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
+		return [await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, credentialId }, run)];
+	}
+
+	const returnAll = toBoolean(this, itemIndex, 'Return All', this.getNodeParameter('returnAll', itemIndex, false));
+	const limit = returnAll ? undefined : toWholeNumber(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1);
+	const simplify = toBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
+	const batch = readBatch(this, itemIndex);
+	const output: IDataObject[] = [];
+	const { nextCursor } = await serviceRequestPages.call(
+		this,
+		itemIndex,
+		{ request: { method, host, path, qs, credentialId }, maxRecords: limit, pageSize: MAX_PAGE_SIZE, recordsKey: recordsOf, batch },
+		run,
+		(records, page) => {
+			// A batch is its records; without one, Simplify off outputs each page as the service sent it.
+			if (!simplify && !batch) output.push(page);
+			else for (const record of records) output.push(!simplify ? record : record !== null && typeof record === 'object' && !Array.isArray(record) ? withoutOriginal(record) : { value: record });
+		},
+	);
+	return batch ? [batchItem('records', output, nextCursor)] : output;
+}

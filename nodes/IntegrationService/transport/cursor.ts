@@ -1,0 +1,105 @@
+/**
+ * Page at a Time (decisions.md): where a list continues, carried between runs as an opaque string.
+ * A cursor is user input: decoding accepts only the exact shape written here, and whatever it names is
+ * sent through serviceRequest, whose same-origin rule applies to a cursor's link as to any nextLink.
+ */
+
+/** What to send for the page a list continues with. */
+export type PagePosition = { offset: number } | { next: string } | { link: string };
+
+export interface ListPosition {
+	/** Digest of the list (method, host, path, query) the cursor belongs to: refused on any other. */
+	list: string;
+	at: PagePosition;
+	/** Records of the page at `at` already returned (when the service sent more than the batch took). */
+	skip: number;
+	/** Records the service has sent for this list so far, and the total it announced first. */
+	sent: number;
+	announced?: number;
+	/** Digests of the next-page cursors seen, newest last: a cursor loop across batches is caught. */
+	seen: string[];
+	/** Digest of the ids of the last page read: a service serving that page again is caught. */
+	lastPage?: string;
+}
+
+const PREFIX = 'isc1.';
+const MAX_CURSOR_LENGTH = 16_384;
+const MAX_TEXT = 4096;
+/** How many next-page cursors a cursor remembers; a longer loop across batches goes unnoticed. */
+export const SEEN_KEPT = 64;
+const DIGEST = /^[0-9a-f]{14}$/;
+
+/** A 53-bit string hash (cyrb53) in hex: not a secret, only to recognise a value again. */
+export function digest(text: string): string {
+	let h1 = 0xdeadbeef;
+	let h2 = 0x41c6ce57;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		h1 = Math.imul(h1 ^ code, 2654435761);
+		h2 = Math.imul(h2 ^ code, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+export function encodeCursor(position: ListPosition): string {
+	return PREFIX + Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+}
+
+const isCount = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+const isText = (value: unknown): value is string =>
+	typeof value === 'string' && value !== '' && value.length <= MAX_TEXT;
+const hasOnly = (value: object, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function pagePosition(value: unknown): PagePosition | undefined {
+	if (!isObject(value) || Object.keys(value).length !== 1) return undefined;
+	if ('offset' in value) return isCount(value.offset) ? { offset: value.offset } : undefined;
+	if ('next' in value) return isText(value.next) ? { next: value.next } : undefined;
+	if ('link' in value) return isText(value.link) ? { link: value.link } : undefined;
+	return undefined;
+}
+
+/** The position a cursor names for this list, or why it cannot be used (nothing is sent then). */
+export function decodeCursor(cursor: string, list: string): { position: ListPosition } | { refused: string } {
+	const notOurs = { refused: 'is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start' };
+	if (cursor.length > MAX_CURSOR_LENGTH || !cursor.startsWith(PREFIX)) return notOurs;
+	let value: unknown;
+	try {
+		value = JSON.parse(Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString('utf8'));
+	} catch {
+		return notOurs;
+	}
+	if (!isObject(value) || !hasOnly(value, ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'lastPage'])) return notOurs;
+	const at = pagePosition(value.at);
+	const { skip, sent, announced, seen, lastPage } = value;
+	const valid =
+		typeof value.list === 'string' &&
+		at !== undefined &&
+		isCount(skip) &&
+		(skip === 0 || !('offset' in at)) &&
+		isCount(sent) &&
+		(announced === undefined || isCount(announced)) &&
+		Array.isArray(seen) &&
+		seen.length <= SEEN_KEPT &&
+		seen.every((entry) => typeof entry === 'string' && DIGEST.test(entry)) &&
+		(lastPage === undefined || (typeof lastPage === 'string' && DIGEST.test(lastPage)));
+	if (!valid) return notOurs;
+	if (value.list !== list) {
+		return { refused: 'was given for another list (a different host, path or Query Parameters); leave it empty to start this list' };
+	}
+	return {
+		position: {
+			list,
+			at,
+			skip: skip as number,
+			sent: sent as number,
+			...(announced === undefined ? {} : { announced: announced as number }),
+			seen: seen as string[],
+			...(lastPage === undefined ? {} : { lastPage: lastPage as string }),
+		},
+	};
+}

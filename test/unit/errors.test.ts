@@ -1,0 +1,450 @@
+/** nodes/IntegrationService/transport/errors.ts: what a failed attempt means, in whose words, with every secret taken out. */
+import fc from 'fast-check';
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import {
+	formatSeconds,
+	htmlText,
+	isIdempotent,
+	looksLikeHtml,
+	parseRetryAfter,
+	redact,
+	secretForms,
+	shorten,
+	statusFailure,
+	thrownFailure,
+	timeoutFailure,
+	withSecret,
+} from '../../nodes/IntegrationService/transport/errors';
+
+const PROPERTY = { seed: 19, numRuns: 200 };
+const R = '[redacted]';
+const NO_FORMS: readonly string[] = [];
+
+/** An error as Node's HTTP stack throws it: a message and a code. */
+function codeError(code: string, message = `connect ${code} 127.0.0.1:1`): Error {
+	return Object.assign(new Error(message), { code });
+}
+
+describe('isIdempotent', () => {
+	it.each(['GET', 'PUT', 'DELETE', 'HEAD'] as IHttpRequestMethods[])('%s may be repeated', (method) => {
+		expect(isIdempotent(method)).toBe(true);
+	});
+	it.each(['POST', 'PATCH', 'OPTIONS'] as IHttpRequestMethods[])('%s may not', (method) => {
+		expect(isIdempotent(method)).toBe(false);
+	});
+});
+
+describe('statusFailure', () => {
+	const MEANINGS: Record<number, string> = {
+		400: 'The service rejected the request as invalid',
+		401: 'The access token is invalid or expired',
+		403: 'The credential is not allowed to do this',
+		404: 'Not found',
+		409: 'The connected system’s data is not ready yet',
+		429: 'Rate limited by the service',
+		500: 'The service had an internal error',
+		503: 'The service had an internal error',
+	};
+	/** [status, method, retryable, mayHaveBeenProcessed] (decisions.md). */
+	const RULES: Array<[number, IHttpRequestMethods, boolean, boolean]> = [];
+	for (const method of ['GET', 'PUT', 'POST'] as IHttpRequestMethods[]) {
+		for (const status of [400, 401, 403, 404]) RULES.push([status, method, false, false]);
+		// 429 and 409 on every method: the request was not processed.
+		for (const status of [409, 429]) RULES.push([status, method, true, false]);
+		// A server fault may come after the work was done: repeated only where harmless.
+		for (const status of [500, 503]) RULES.push([status, method, method !== 'POST', method === 'POST']);
+	}
+
+	it.each(RULES)('HTTP %i on %s: retryable %s, may have been processed %s', (status, method, retryable, mayHaveBeenProcessed) => {
+		expect(statusFailure(status, '', undefined, method, NO_FORMS)).toEqual({
+			status,
+			message: `${MEANINGS[status]} (HTTP ${status})`,
+			retryable,
+			mayHaveBeenProcessed,
+			retryAfterMs: undefined,
+		});
+	});
+
+	it('treats DELETE like GET and PATCH like POST for server faults', () => {
+		expect(statusFailure(502, '', undefined, 'DELETE', NO_FORMS)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
+		expect(statusFailure(502, '', undefined, 'PATCH', NO_FORMS)).toMatchObject({ retryable: false, mayHaveBeenProcessed: true });
+		expect(statusFailure(429, '', undefined, 'PATCH', NO_FORMS)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
+	});
+
+	it('has a general meaning for other statuses', () => {
+		expect(statusFailure(418, '', undefined, 'GET', NO_FORMS).message).toBe('The service answered with an error (HTTP 418)');
+		expect(statusFailure(415, '', undefined, 'POST', NO_FORMS).message).toBe(
+			'The service did not accept the request’s content type (HTTP 415)',
+		);
+		expect(statusFailure(599, '', undefined, 'GET', NO_FORMS).message).toBe('The service had an internal error (HTTP 599)');
+	});
+
+	it.each([
+		['{"error": "name is required"}', 'name is required'],
+		['{"message": "stage is unknown"}', 'stage is unknown'],
+		['{"error": {"message": "nested words", "code": 7}}', 'nested words'],
+		['{"error": "first", "message": "second"}', 'first'],
+		['{"error": {"code": 7}, "message": "outer words"}', 'outer words'],
+		['{"error": 5}', '{"error": 5}'],
+		['[1, 2]', '[1, 2]'],
+		['plain   text\nover lines', 'plain text over lines'],
+		['  ', ''],
+	])('takes the service’s words from %j', (body, words) => {
+		const failure = statusFailure(400, body, undefined, 'GET', NO_FORMS);
+		expect(failure.message).toBe(`The service rejected the request as invalid (HTTP 400)${words ? `: ${words}` : ''}`);
+	});
+
+	it('tells an HTML error page by its title and text', () => {
+		const page =
+			'<html><head><title>502 Bad Gateway</title><style>h1{color:red}</style></head><body><h1>502 Bad Gateway</h1><hr><p>nginx</p></body></html>';
+		expect(statusFailure(502, page, undefined, 'GET', NO_FORMS).message).toBe(
+			'The service had an internal error (HTTP 502): an HTML page titled "502 Bad Gateway": nginx',
+		);
+	});
+
+	it('reads Retry-After', () => {
+		expect(statusFailure(429, '', '7', 'POST', NO_FORMS).retryAfterMs).toBe(7000);
+		expect(statusFailure(503, '', 'soon', 'GET', NO_FORMS).retryAfterMs).toBeUndefined();
+	});
+
+	it('takes secrets out of the service’s words and shortens them', () => {
+		const forms = secretForms({ accessToken: 'token-123456' });
+		expect(statusFailure(401, '{"error": "token token-123456 expired"}', undefined, 'GET', forms).message).toBe(
+			`The access token is invalid or expired (HTTP 401): token ${R} expired`,
+		);
+		const long = statusFailure(400, JSON.stringify({ message: 'x'.repeat(1000) }), undefined, 'GET', NO_FORMS).message;
+		expect(long).toBe(`The service rejected the request as invalid (HTTP 400): ${'x'.repeat(300)}…`);
+	});
+});
+
+describe('thrownFailure', () => {
+	it.each(['POST', 'GET'] as IHttpRequestMethods[])('a refused connection is retryable even for %s (nothing was sent)', (method) => {
+		expect(thrownFailure(codeError('ECONNREFUSED'), method, 30_000)).toEqual({
+			message: 'Could not reach the service: the connection was refused',
+			description: 'Network error code ECONNREFUSED.',
+			retryable: true,
+		});
+	});
+
+	it('an unresolved host name is retryable even for POST', () => {
+		expect(thrownFailure(codeError('ENOTFOUND'), 'POST', 30_000)).toEqual({
+			message: 'Could not reach the service: the host name could not be resolved',
+			description: 'Network error code ENOTFOUND.',
+			retryable: true,
+		});
+		expect(thrownFailure(codeError('EAI_AGAIN'), 'POST', 30_000)).toMatchObject({ retryable: true });
+	});
+
+	it('a reset connection: POST is not repeated and may have been processed; GET is repeated', () => {
+		expect(thrownFailure(codeError('ECONNRESET'), 'POST', 30_000)).toEqual({
+			message: 'Could not reach the service: the connection was closed before an answer came',
+			description: 'Network error code ECONNRESET.',
+			retryable: false,
+			mayHaveBeenProcessed: true,
+		});
+		expect(thrownFailure(codeError('ECONNRESET'), 'GET', 30_000)).toEqual({
+			message: 'Could not reach the service: the connection was closed before an answer came',
+			description: 'Network error code ECONNRESET.',
+			retryable: true,
+			mayHaveBeenProcessed: false,
+		});
+		expect(thrownFailure(codeError('EPIPE'), 'PUT', 30_000)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
+	});
+
+	it.each(['HPE_HEADER_OVERFLOW', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_HEADER_TOKEN'])('%s is a network failure: not valid HTTP', (code) => {
+		expect(thrownFailure(codeError(code, 'Parse Error'), 'POST', 30_000)).toEqual({
+			message: "Could not read the service's answer: it is not valid HTTP",
+			description: `Network error code ${code}.`,
+			retryable: false,
+			mayHaveBeenProcessed: true,
+		});
+		expect(thrownFailure(codeError(code, 'Parse Error'), 'GET', 30_000)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
+	});
+
+	it.each(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT'])('%s is a timeout', (code) => {
+		expect(thrownFailure(codeError(code), 'GET', 30_000)).toEqual({
+			message: 'The service did not answer within 30 s (timeout)',
+			description: `Network error code ${code}.`,
+			retryable: true,
+			mayHaveBeenProcessed: false,
+		});
+		expect(thrownFailure(codeError(code), 'POST', 1500)).toEqual({
+			message: 'The service did not answer within 1.5 s (timeout)',
+			description: `Network error code ${code}.`,
+			retryable: false,
+			mayHaveBeenProcessed: true,
+		});
+	});
+
+	it('finds the code in the cause chain', () => {
+		const wrapped = new Error('fetch failed', { cause: new Error('inner', { cause: codeError('ECONNREFUSED') }) });
+		expect(thrownFailure(wrapped, 'POST', 30_000)).toEqual({
+			message: 'Could not reach the service: the connection was refused',
+			description: 'Network error code ECONNREFUSED.',
+			retryable: true,
+		});
+		// An unknown code on the outer error does not hide a known one inside.
+		const outer = Object.assign(new Error('request failed'), { code: 'ERR_SOMETHING', cause: { code: 'ECONNRESET' } });
+		expect(thrownFailure(outer, 'POST', 30_000)).toMatchObject({ description: 'Network error code ECONNRESET.', retryable: false });
+	});
+
+	it('knows the HTTP client’s words when there is no code', () => {
+		expect(thrownFailure(new Error('socket hang up'), 'GET', 30_000)).toMatchObject({
+			description: 'Network error code ECONNRESET.',
+			retryable: true,
+		});
+		expect(thrownFailure(new Error('timeout of 5000ms exceeded'), 'GET', 5000)).toEqual({
+			message: 'The service did not answer within 5 s (timeout)',
+			description: 'Network error code ECONNABORTED.',
+			retryable: true,
+			mayHaveBeenProcessed: false,
+		});
+	});
+
+	it('anything else is not retried: repeating cannot help', () => {
+		expect(thrownFailure(new Error('The Integration Service credential has no Client ID; fill it in the credential.'), 'GET', 1000)).toEqual({
+			message: 'The Integration Service credential has no Client ID; fill it in the credential.',
+			retryable: false,
+		});
+		expect(thrownFailure('boom', 'GET', 1000)).toEqual({ message: 'boom', retryable: false });
+		expect(thrownFailure(codeError('EWHATEVER', 'odd'), 'GET', 1000)).toEqual({ message: 'odd', retryable: false });
+	});
+});
+
+describe('timeoutFailure', () => {
+	it('says what did not come, within how long, and whether it may be repeated', () => {
+		expect(timeoutFailure('GET', 30_000)).toEqual({
+			message: 'The service did not answer within 30 s (timeout)',
+			description: 'The Timeout is a deadline for the whole answer, headers and body.',
+			retryable: true,
+			mayHaveBeenProcessed: false,
+		});
+		expect(timeoutFailure('POST', 500, true)).toEqual({
+			message: 'The service sent its headers but not the whole body within 500 ms (timeout)',
+			description: 'The Timeout is a deadline for the whole answer, headers and body.',
+			retryable: false,
+			mayHaveBeenProcessed: true,
+		});
+		expect(timeoutFailure('PUT', 2500).message).toBe('The service did not answer within 2.5 s (timeout)');
+	});
+});
+
+describe('formatSeconds', () => {
+	it.each([
+		[0, '0 s'],
+		[1000, '1 s'],
+		[1500, '1.5 s'],
+		[2500, '2.5 s'],
+		[60_000, '60 s'],
+		[12_345, '13 s'],
+		[10_000, '10 s'],
+	])('%i ms is %s', (ms, text) => {
+		expect(formatSeconds(ms)).toBe(text);
+	});
+});
+
+describe('parseRetryAfter', () => {
+	const now = Date.UTC(2015, 9, 21, 7, 28, 0); // Wed, 21 Oct 2015 07:28:00 GMT
+
+	it.each([
+		['120', 120_000],
+		[' 5 ', 5000],
+		['0', 0],
+		['9999999999', 9_999_999_999_000],
+	])('delta seconds %j', (value, ms) => {
+		expect(parseRetryAfter(value, now)).toBe(ms);
+	});
+
+	it.each([
+		['Wed, 21 Oct 2015 07:28:30 GMT', 30_000],
+		['Wednesday, 21-Oct-15 07:28:30 GMT', 30_000],
+		['Wed Oct 21 07:29:00 2015', 60_000],
+		['Wed Oct  1 07:28:00 2015', 0],
+	])('HTTP-date %j', (value, ms) => {
+		expect(parseRetryAfter(value, now)).toBe(ms);
+	});
+
+	it('a date in the past gives 0', () => {
+		expect(parseRetryAfter('Wed, 21 Oct 2015 07:27:00 GMT', now)).toBe(0);
+		expect(parseRetryAfter('Tue, 20 Oct 2015 07:28:00 GMT', now)).toBe(0);
+	});
+
+	it.each([
+		undefined,
+		'',
+		'soon',
+		'-5',
+		'1.5',
+		'12345678901',
+		'5s',
+		'2015-10-21T07:28:30Z',
+		'Wed, 21 Oct 2015 07:28:30 PST',
+		'21 Oct 2015 07:28:30 GMT',
+		'Wed, 21 Foo 2015 07:28:30 GMT',
+	])('ignores %j', (value) => {
+		expect(parseRetryAfter(value, now)).toBeUndefined();
+	});
+});
+
+describe('shorten', () => {
+	it('collapses white space and keeps short text whole', () => {
+		expect(shorten('  a   b\n\tc  ', NO_FORMS)).toBe('a b c');
+		expect(shorten('y'.repeat(300), NO_FORMS)).toBe('y'.repeat(300));
+	});
+
+	it('cuts at 300 characters and marks the cut', () => {
+		expect(shorten('y'.repeat(301), NO_FORMS)).toBe(`${'y'.repeat(300)}…`);
+	});
+
+	it('redacts before cutting, so no part of a secret is left at the cut', () => {
+		const secret = 'sk_live_0123456789abcdef';
+		const text = `${'a'.repeat(295)}${secret} and more`;
+		const result = shorten(text, secretForms({ accessToken: secret }));
+		expect(result).toBe(`${'a'.repeat(295)}[reda…`);
+		expect(result).not.toContain('sk_l');
+	});
+});
+
+describe('htmlText and looksLikeHtml', () => {
+	it('gives the title, then the visible text without scripts and styles', () => {
+		expect(
+			htmlText(
+				'<!DOCTYPE html><html><head><title>Service Unavailable</title><script>var x = "<b>hidden</b>";</script></head><body><h1>Service Unavailable</h1><p>Try   again <b>later</b>.</p><script>track()</script></body></html>',
+			),
+		).toBe('an HTML page titled "Service Unavailable": Try again later .');
+		expect(htmlText('<p>Hello <b>world</b></p>')).toBe('an HTML page: Hello world');
+		expect(htmlText('<html><head><title>Only a title</title></head></html>')).toBe('an HTML page titled "Only a title"');
+		expect(htmlText('<html><body></body></html>')).toBe('an HTML page');
+	});
+
+	it.each(['<!DOCTYPE html><html>', '  <html lang="en">', '<?xml version="1.0"?>', '<div class="x">', '<body>', '<H1>Oops</H1>'])(
+		'%j looks like HTML',
+		(text) => {
+			expect(looksLikeHtml(text)).toBe(true);
+		},
+	);
+
+	it.each(['{"a": "<b>"}', 'a < b', '<3 love', 'plain', ''])('%j does not', (text) => {
+		expect(looksLikeHtml(text)).toBe(false);
+	});
+
+	it('trusts an HTML content type', () => {
+		expect(looksLikeHtml('plain words', 'text/html; charset=utf-8')).toBe(true);
+		expect(looksLikeHtml('plain words', 'application/json')).toBe(false);
+	});
+});
+
+describe('redaction', () => {
+	/** A secret with every character an encoding treats specially. */
+	const SECRET = `S3cr3t/Tok+en=&<x>"q'\\ é`;
+	const forms = secretForms({ accessToken: SECRET });
+	const json = JSON.stringify(SECRET).slice(1, -1);
+	const bytes = Buffer.from(SECRET, 'utf8');
+
+	it.each([
+		['raw', SECRET],
+		['URL-encoded', encodeURIComponent(SECRET)],
+		['URL-encoded, lower-case hex', encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())],
+		['URL-encoded, space as +', encodeURIComponent(SECRET).replace(/%20/g, '+')],
+		['encodeURI', encodeURI(SECRET)],
+		['HTML-escaped', SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
+		[
+			'HTML-escaped, hex entities',
+			SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;').replace(/\//g, '&#x2F;'),
+		],
+		['HTML-escaped, &apos;', SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')],
+		['JSON-escaped', json],
+		['JSON-escaped, \\/', json.replace(/\//g, '\\/')],
+		['JSON-escaped, \\u003c', json.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)],
+		['base64', bytes.toString('base64')],
+		['base64 without padding', bytes.toString('base64').replace(/=+$/, '')],
+		['base64url', bytes.toString('base64url')],
+		['hex', bytes.toString('hex')],
+		['HEX', bytes.toString('hex').toUpperCase()],
+	])('replaces the %s form', (_form, encoded) => {
+		expect(redact(`before ${encoded} after`, forms)).toBe(`before ${R} after`);
+	});
+
+	it.each([0, 1, 2])('finds the secret inside a longer base64 text (%i bytes before it)', (before) => {
+		const secret = 'a-long-secret-value-0123';
+		const encoded = Buffer.from(`${'p'.repeat(before)}${secret} trailing text`).toString('base64');
+		const result = redact(encoded, secretForms({ accessToken: secret }));
+		expect(result).toContain(R);
+		// What is left before the placeholder encodes at most the bytes that came before the secret.
+		expect(result.indexOf(R)).toBeLessThanOrEqual(Math.ceil((before * 8) / 6));
+		expect(result).not.toBe(encoded);
+	});
+
+	it('redacts bearer tokens and JWTs it does not know', () => {
+		expect(redact('Authorization: Bearer abc.DEF-123_~+/=', NO_FORMS)).toBe(`Authorization: Bearer ${R}`);
+		expect(redact('authorization=bearer%20xyz789&next=1', NO_FORMS)).toBe(`authorization=bearer ${R}&next=1`);
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJ0In0.c2lnbmF0dXJl_- back', NO_FORMS)).toBe(`got ${R} back`);
+		expect(redact('nothing secret here', NO_FORMS)).toBe('nothing secret here');
+	});
+
+	it('secretForms: the secret fields, raw and trimmed, longest first, once per credential', () => {
+		const creds = { accessToken: '  padded-token  ', clientSecret: 'client-secret-1', signingSecret: 'signing-1', sessionToken: 'session-1', clientId: 'client-id-visible', crmUrl: 'https://crm.test' };
+		const all = secretForms(creds);
+		for (const secret of ['  padded-token  ', 'padded-token', 'client-secret-1', 'signing-1', 'session-1']) expect(all).toContain(secret);
+		expect(all).not.toContain('client-id-visible');
+		expect(all).not.toContain('https://crm.test');
+		const lengths = all.map((form) => form.length);
+		expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+		expect(secretForms(creds)).toBe(all);
+		expect(redact('padded-token / client-id-visible', all)).toBe(`${R} / client-id-visible`);
+	});
+
+	it('secretForms: values shorter than 4 characters are not secrets (they would blank out words)', () => {
+		expect(secretForms({ accessToken: 'abc' })).toEqual([]);
+		expect(redact('abc', secretForms({ accessToken: 'abc' }))).toBe('abc');
+	});
+
+	it('withSecret adds one more secret (a token signed for this attempt) in all its forms', () => {
+		const base = secretForms({ accessToken: 'stored-token-1' });
+		const signed = 'eyJ-not-a-jwt-but-a-fresh-token';
+		const added = withSecret(base, signed);
+		expect(added).toContain(signed);
+		expect(added).toContain(Buffer.from(signed).toString('base64'));
+		expect(added).toContain('stored-token-1');
+		expect(redact(`sent ${encodeURIComponent(signed)} and stored-token-1`, added)).toBe(`sent ${R} and ${R}`);
+		const lengths = added.map((form) => form.length);
+		expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+		// The same token again (requests of one second) gives the same list; no new list for a known or short secret.
+		expect(withSecret(base, signed)).toBe(added);
+		expect(withSecret(base, 'stored-token-1')).toBe(base);
+		expect(withSecret(base, 'abc')).toBe(base);
+	});
+
+	it('property: a printable secret of 8+ characters never survives redaction', () => {
+		const secrets = fc.oneof(fc.string({ minLength: 8, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 8, maxLength: 20 }));
+		fc.assert(
+			fc.property(secrets, fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), (secret, prefix, suffix) => {
+				fc.pre(!prefix.includes(secret) && !suffix.includes(secret));
+				expect(redact(prefix + secret + suffix, secretForms({ accessToken: secret }))).not.toContain(secret);
+			}),
+			PROPERTY,
+		);
+	});
+
+	it('property: nor does any of its encoded forms', () => {
+		const encodings: Array<(secret: string) => string> = [
+			encodeURIComponent,
+			(secret) => JSON.stringify(secret).slice(1, -1),
+			(secret) => Buffer.from(secret).toString('base64'),
+			(secret) => Buffer.from(secret).toString('base64url'),
+			(secret) => Buffer.from(secret).toString('hex'),
+		];
+		// Text around it from another alphabet, so that it cannot complete an encoded form by chance.
+		const around = fc.string({ unit: fc.constantFrom(' ', ':', ';', '|', '!'), maxLength: 10 });
+		fc.assert(
+			fc.property(fc.string({ minLength: 8, maxLength: 40 }), fc.constantFrom(...encodings), around, around, (secret, encode, prefix, suffix) => {
+				const encoded = encode(secret);
+				const result = redact(prefix + encoded + suffix, secretForms({ accessToken: secret }));
+				expect(result).not.toContain(encoded);
+				expect(result).not.toContain(secret);
+			}),
+			PROPERTY,
+		);
+	});
+});

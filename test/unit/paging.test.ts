@@ -1,0 +1,414 @@
+/**
+ * nodes/IntegrationService/transport/paging.ts (and the request path under it) against a fake context:
+ * the fake's httpRequestWithAuthentication records what would be sent and answers from a script.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { announcedBound } from '../../nodes/IntegrationService/transport/paging';
+import type { PageRequest, ServiceRequest } from '../../nodes/IntegrationService/transport';
+import {
+	DEFAULT_SETTINGS,
+	MAX_RECORDS,
+	newRun,
+	recordsOf,
+	serviceRequest,
+	serviceRequestPages,
+} from '../../nodes/IntegrationService/transport';
+import type { Scripted } from './fakes';
+import { credentials, fakeServiceContext } from './fakes';
+
+const PEOPLE = 'https://crm.test/api/people';
+const LIST: ServiceRequest = { method: 'GET', host: 'crm', path: ['people'] };
+
+const people = (...ids: Array<string | number>) => ids.map((id) => ({ id: String(id), firstName: `P${id}` }));
+
+const run = () => newRun({ ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1 });
+
+/** Pages a list through the fake: what was sent, what each onPage got, and how it ended. */
+async function page(script: Scripted[], list: Partial<PageRequest> = {}) {
+	const fake = fakeServiceContext(script);
+	const pages: IDataObject[][] = [];
+	const answers: IDataObject[] = [];
+	const onPage = (records: IDataObject[], answer: IDataObject) => {
+		pages.push(records);
+		answers.push(answer);
+	};
+	const outcome = await serviceRequestPages
+		.call(fake.ctx, 0, { request: LIST, pageSize: 2, recordsKey: 'people', ...list }, run(), onPage)
+		.then(
+			({ received }) => ({ received, error: undefined }),
+			(error: Error) => ({ received: undefined, error }),
+		);
+	return { ...outcome, pages, answers, sent: fake.sent, unused: fake.remaining };
+}
+
+const ids = (pages: IDataObject[][]) => pages.map((records) => records.map((record) => record.id));
+
+describe('serviceRequestPages', () => {
+	it('pages by offset until the announced total', async () => {
+		const script = [
+			{ people: people(1, 2), _metadata: { total: 5, offset: 0 } },
+			{ people: people(3, 4), _metadata: { total: 5, offset: 2 } },
+			{ people: people(5), _metadata: { total: 5, offset: 4 } },
+		];
+		const result = await page(script, { request: { ...LIST, qs: { sort: 'name' } } });
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(5);
+		expect(ids(result.pages)).toEqual([['1', '2'], ['3', '4'], ['5']]);
+		// onPage also gets each page as the service sent it.
+		expect(result.answers).toEqual(script);
+		expect(result.sent.map((request) => [request.method, request.url, request.qs])).toEqual([
+			['GET', PEOPLE, { sort: 'name', limit: 2, offset: 0 }],
+			['GET', PEOPLE, { sort: 'name', limit: 2, offset: 2 }],
+			['GET', PEOPLE, { sort: 'name', limit: 2, offset: 4 }],
+		]);
+		// Every page goes out with the same credential, headers and options.
+		for (const request of result.sent) {
+			expect(request.credentialType).toBe('integrationServiceApi');
+			expect(request.headers).toEqual({ Accept: 'application/json', 'X-Service-Credential-Id': 'cred-1' });
+			expect(request.encoding).toBe('stream');
+		}
+	});
+
+	it('without a total, stops at the first short page', async () => {
+		const result = await page([{ people: people(1, 2) }, { people: people(3) }]);
+		expect(result.received).toBe(3);
+		expect(result.sent.map((request) => request.qs)).toEqual([
+			{ limit: 2, offset: 0 },
+			{ limit: 2, offset: 2 },
+		]);
+	});
+
+	it('stops on an empty page', async () => {
+		const result = await page([{ people: people(1, 2) }, { people: [] }]);
+		expect(result.received).toBe(2);
+		expect(result.pages).toEqual([people(1, 2), []]);
+		expect(result.sent).toHaveLength(2);
+	});
+
+	it('refuses an offset the service did not move to', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { total: 9, offset: 0 } },
+			{ people: people(3, 4), _metadata: { total: 9, offset: 0 } },
+		]);
+		expect(result.error?.message).toBe('Paging stopped: the service answered offset 0 when asked for offset 2');
+	});
+
+	it('follows the next cursor', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { next: 'c2' } },
+			{ people: people(3, 4), _metadata: { next: 'c3' } },
+			{ people: people(5), _metadata: {} },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(5);
+		expect(result.sent.map((request) => [request.url, request.qs])).toEqual([
+			[PEOPLE, { limit: 2, offset: 0 }],
+			[PEOPLE, { limit: 2, next: 'c2' }],
+			[PEOPLE, { limit: 2, next: 'c3' }],
+		]);
+	});
+
+	it('follows a relative nextLink, resolved against the page it came on, as it is', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { nextLink: '/api/people?page=2' } },
+			{ people: people(3, 4), _metadata: { nextLink: 'people?page=3' } },
+			{ people: [], _metadata: {} },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(4);
+		expect(result.sent.map((request) => [request.url, request.qs])).toEqual([
+			[PEOPLE, { limit: 2, offset: 0 }],
+			['https://crm.test/api/people?page=2', undefined],
+			['https://crm.test/api/people?page=3', undefined],
+		]);
+	});
+
+	it('follows an absolute nextLink on the same origin, and stops when none is left', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { nextLink: 'https://crm.test/api/people?cursor=abc' } },
+			{ people: people(3, 4), _metadata: {} },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(4);
+		expect(result.sent.map((request) => request.url)).toEqual([PEOPLE, 'https://crm.test/api/people?cursor=abc']);
+	});
+
+	it.each([
+		['https://evil.test/api/people?page=2', 'https://evil.test'],
+		['//evil.test/api/people?page=2', 'https://evil.test'],
+		['http://crm.test/api/people?page=2', 'http://crm.test'],
+		['https://user:pw@crm.test/api/people?page=2', 'https://crm.test'],
+	])('refuses the nextLink %j before it is sent', async (nextLink, origin) => {
+		const result = await page([{ people: people(1, 2), _metadata: { nextLink } }, { people: people(3) }]);
+		expect(result.error?.message).toBe(
+			`The service pointed to a next page on another origin (${origin}); it is not followed with your token`,
+		);
+		expect(result.sent.map((request) => request.url)).toEqual([PEOPLE]);
+		expect(result.unused).toHaveLength(1);
+		expect(result.pages).toEqual([people(1, 2)]);
+	});
+
+	it('sends nothing to a nextLink that is no URL', async () => {
+		const result = await page([{ people: people(1, 2), _metadata: { nextLink: 'http://[::1' } }, { people: people(3) }]);
+		expect(result.error).toBeDefined();
+		expect(result.sent).toHaveLength(1);
+	});
+
+	it('stops when the same cursor comes twice', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { next: 'c2' } },
+			{ people: people(3, 4), _metadata: { next: 'c2' } },
+			{ people: people(5, 6) },
+		]);
+		expect(result.error?.message).toBe('Paging stopped: the service returned the same next-page cursor twice');
+		expect(result.sent).toHaveLength(2);
+	});
+
+	it('stops when the same nextLink comes twice, however it is written', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { nextLink: '/api/people?page=2' } },
+			{ people: people(3, 4), _metadata: { nextLink: 'https://crm.test/api/people?page=2' } },
+			{ people: people(5, 6) },
+		]);
+		expect(result.error?.message).toBe('Paging stopped: the service returned the same next-page cursor twice');
+		expect(result.sent).toHaveLength(2);
+	});
+
+	it.each(['http://[::1', 'https://exa mple.test/api/people'])('stops at a nextLink that is not a URL (%j), sending nothing more', async (nextLink) => {
+		const result = await page([{ people: people(1, 2), _metadata: { nextLink } }, { people: people(3) }]);
+		expect(result.error?.message).toBe('Paging stopped: the service gave a next-page link that is not a URL');
+		expect(result.error?.constructor.name).toBe('NodeApiError');
+		expect(result.pages).toEqual([people(1, 2)]);
+		expect(result.sent).toHaveLength(1);
+	});
+
+	it('stops when a page brings only records already seen', async () => {
+		const result = await page([{ people: people(1, 2) }, { people: people(2, 1) }, { people: people(3) }]);
+		expect(result.error?.message).toBe('Paging stopped: the service returned the same records again (it does not move to the next page)');
+		expect(result.sent).toHaveLength(2);
+	});
+
+	it('does not compare records without an id', async () => {
+		const result = await page([{ people: [{ name: 'a' }, { name: 'b' }] }, { people: [{ name: 'a' }] }]);
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(3);
+	});
+
+	it('a Limit asks for what is left, cuts the last page and stops early', async () => {
+		const result = await page(
+			[
+				{ people: people(1, 2), _metadata: { total: 10 } },
+				// The service ignores the smaller limit and sends a whole page.
+				{ people: people(3, 4), _metadata: { total: 10 } },
+				{ people: people(5, 6), _metadata: { total: 10 } },
+			],
+			{ maxRecords: 3 },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(3);
+		expect(ids(result.pages)).toEqual([['1', '2'], ['3']]);
+		// The page itself is handed on whole; only the records are cut to the Limit.
+		expect(result.answers[1]).toEqual({ people: people(3, 4), _metadata: { total: 10 } });
+		expect(result.sent.map((request) => request.qs)).toEqual([
+			{ limit: 2, offset: 0 },
+			{ limit: 1, offset: 2 },
+		]);
+		expect(result.unused).toHaveLength(1);
+	});
+
+	it('a Limit below the page size asks for that many', async () => {
+		const result = await page([{ people: people(1, 2, 3) }], { maxRecords: 1, pageSize: 50 });
+		expect(result.received).toBe(1);
+		expect(result.sent.map((request) => request.qs)).toEqual([{ limit: 1, offset: 0 }]);
+	});
+
+	it('errors on a page without the records list', async () => {
+		const result = await page([{ items: people(1, 2) }]);
+		expect(result.error?.message).toBe('The service\'s answer has no "people" list');
+		expect(result.pages).toEqual([]);
+		const notAList = await page([{ people: { id: '1' } }]);
+		expect(notAList.error?.message).toBe('The service\'s answer has no "people" list');
+	});
+
+	it('finds the records with a function as the records key', async () => {
+		const recordsKey = (answer: IDataObject) => (answer.data as IDataObject | undefined)?.items;
+		const result = await page(
+			[
+				{ data: { items: people(1, 2) }, _metadata: { total: 3 } },
+				{ data: { items: people(3) }, _metadata: { total: 3 } },
+			],
+			{ recordsKey },
+		);
+		expect(result.error).toBeUndefined();
+		expect(ids(result.pages)).toEqual([['1', '2'], ['3']]);
+		const missing = await page([{ people: people(1) }], { recordsKey });
+		expect(missing.error?.message).toBe("The service's answer has no records list");
+	});
+
+	it('announcedBound: the total plus a tenth, at least one page', () => {
+		expect(announcedBound(3, 2)).toBe(5);
+		expect(announcedBound(100, 5)).toBe(110);
+		expect(announcedBound(1000, 50)).toBe(1100);
+		expect(announcedBound(0, 50)).toBe(50);
+		expect(announcedBound(25, 100)).toBe(125);
+	});
+
+	it('stops past the bound the first page announced', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { total: 3, next: 'c2' } },
+			{ people: people(3, 4), _metadata: { total: 3, next: 'c3' } },
+			{ people: people(5, 6), _metadata: { total: 3, next: 'c4' } },
+			{ people: people(7, 8), _metadata: { total: 3 } },
+		]);
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service announced 3 records but goes on past 4; narrow the list with Query Parameters or use a Limit',
+		);
+		expect(ids(result.pages)).toEqual([['1', '2'], ['3', '4']]);
+		expect(result.sent).toHaveLength(3);
+	});
+
+	it('keeps the total of the first page, not a later one', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { total: 3, next: 'c2' } },
+			{ people: people(3, 4), _metadata: { total: 1000, next: 'c3' } },
+			{ people: people(5, 6), _metadata: { total: 1000 } },
+		]);
+		expect(result.error?.message).toMatch(/^Paging stopped: the service announced 3 records but goes on past 4;/);
+	});
+
+	it(`stops past ${MAX_RECORDS} records held at once`, async () => {
+		const huge = Array.from({ length: MAX_RECORDS + 1 }, () => ({}));
+		const result = await page([{ people: huge }], { pageSize: 100 });
+		expect(result.error?.message).toBe(
+			`Paging stopped: more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`,
+		);
+		expect(result.pages).toEqual([]);
+	});
+
+	it('retries a page that failed with a 500 and keeps the pages already read', async () => {
+		const result = await page([
+			{ people: people(1, 2), _metadata: { total: 4 } },
+			{ raw: { statusCode: 500, body: '{"error": "database busy"}' } },
+			{ people: people(3, 4), _metadata: { total: 4 } },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(4);
+		expect(result.sent.map((request) => request.qs)).toEqual([
+			{ limit: 2, offset: 0 },
+			{ limit: 2, offset: 2 },
+			{ limit: 2, offset: 2 },
+		]);
+	});
+});
+
+describe('serviceRequest', () => {
+	const CREATE: ServiceRequest = { method: 'POST', host: 'crm', path: ['people'], body: { firstName: 'Ann' } };
+
+	async function send(script: Scripted[], request: ServiceRequest, creds?: IDataObject) {
+		const fake = fakeServiceContext(script, creds);
+		const outcome = await serviceRequest.call(fake.ctx, 0, request, run()).then(
+			(json) => ({ json, error: undefined }),
+			(error: Error & { description?: string; httpCode?: string }) => ({ json: undefined, error }),
+		);
+		return { ...outcome, sent: fake.sent };
+	}
+
+	it('retries a GET after a 500', async () => {
+		const result = await send(
+			[{ raw: { statusCode: 500, body: 'Internal Server Error' } }, { id: 'p-1' }],
+			{ method: 'GET', host: 'crm', path: ['people', { id: 'p-1', field: 'Person ID' }] },
+		);
+		expect(result.json).toEqual({ id: 'p-1' });
+		expect(result.sent.map((request) => request.url)).toEqual(['https://crm.test/api/people/p-1', 'https://crm.test/api/people/p-1']);
+	});
+
+	it('sends a POST once after a 500 and says it may have been processed', async () => {
+		const result = await send([{ raw: { statusCode: 500, body: '{"error": "database timeout"}' } }, { id: 'p-1' }], CREATE);
+		expect(result.sent).toHaveLength(1);
+		expect(result.sent[0]).toMatchObject({
+			method: 'POST',
+			url: PEOPLE,
+			body: '{"firstName":"Ann"}',
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-Service-Credential-Id': 'cred-1' },
+		});
+		expect(result.error?.message).toBe(
+			'The service had an internal error (HTTP 500): database timeout (not sent twice: the service may already have processed it; check before running it again)',
+		);
+		expect(result.error?.httpCode).toBe('500');
+	});
+
+	it('retries a POST after a 429 (it was not processed)', async () => {
+		const result = await send(
+			[{ raw: { statusCode: 429, headers: { 'retry-after': '0' }, body: '{"error": "slow down"}' } }, { id: 'p-2' }],
+			CREATE,
+		);
+		expect(result.json).toEqual({ id: 'p-2' });
+		expect(result.sent).toHaveLength(2);
+	});
+
+	it('gives up after Max Attempts and says how often it tried', async () => {
+		const fail = { raw: { statusCode: 503, body: '' } };
+		const fake = fakeServiceContext([fail, fail, fail]);
+		const settings = { ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1, maxAttempts: 3 };
+		await expect(serviceRequest.call(fake.ctx, 0, { method: 'GET', host: 'crm', path: ['people'] }, newRun(settings))).rejects.toThrow(
+			'The service had an internal error (HTTP 503) (after 3 attempts)',
+		);
+		expect(fake.sent).toHaveLength(3);
+	});
+
+	it('takes the token out of the service’s error', async () => {
+		const result = await send(
+			[{ raw: { statusCode: 401, body: '{"message": "token token-123456 is expired"}' } }],
+			{ method: 'GET', host: 'crm', path: ['people'] },
+		);
+		expect(result.error?.message).toBe('The access token is invalid or expired (HTTP 401): token [redacted] is expired');
+		expect(result.sent).toHaveLength(1);
+	});
+
+	it('sends nothing for an ID that is not one segment, nor for a host with user info', async () => {
+		const badId = await send([{ id: 'x' }], { method: 'GET', host: 'crm', path: ['people', { id: '..', field: 'Person ID' }] });
+		expect(badId.error?.message).toBe('Person ID: ".." is not a valid ID');
+		expect(badId.sent).toHaveLength(0);
+		const badHost = await send([{ id: 'x' }], { method: 'GET', host: 'crm', path: ['people'] }, credentials({ crmUrl: 'https://a:b@crm.test' }));
+		expect(badHost.error?.message).toBe(
+			"The credential's CRM Host URL must not contain a user name or password (user:password@); the token authenticates every request",
+		);
+		expect(badHost.sent).toHaveLength(0);
+	});
+
+	it('sends no credential ID to the universal host', async () => {
+		const result = await send([{ ok: true }], { method: 'GET', host: 'universal', path: ['credentials'] });
+		expect(result.sent[0].url).toBe('https://u.test/api/credentials');
+		expect(result.sent[0].headers).toEqual({ Accept: 'application/json' });
+	});
+});
+
+describe('recordsOf (records of an answer whose list key is not known: an event\'s uri, a Custom API Call)', () => {
+	it('takes the people, borrowers or documents list first', () => {
+		expect(recordsOf({ _metadata: { total: 1 }, people: [{ id: 'p' }] })).toEqual([{ id: 'p' }]);
+		expect(recordsOf({ borrowers: [{ id: 'b' }] })).toEqual([{ id: 'b' }]);
+		expect(recordsOf({ items: [{ id: 'i' }], documents: [{ id: 'd' }] })).toEqual([{ id: 'd' }]);
+		expect(recordsOf({ documents: [{ id: 'd' }], people: [{ id: 'p' }] })).toEqual([{ id: 'p' }]);
+		expect(recordsOf({ people: [] })).toEqual([]);
+	});
+
+	it('else the first other list, never _metadata', () => {
+		expect(recordsOf({ _metadata: [{ total: 1 }], tasks: [{ id: 't' }] })).toEqual([{ id: 't' }]);
+		expect(recordsOf({ name: 'x', notes: [{ id: 'n' }], more: [{ id: 'm' }] })).toEqual([{ id: 'n' }]);
+	});
+
+	it('else the answer itself as one record, or nothing for an empty answer', () => {
+		expect(recordsOf({ id: 'p-1', firstName: 'Ann' })).toEqual([{ id: 'p-1', firstName: 'Ann' }]);
+		expect(recordsOf({ _metadata: [] })).toEqual([{ _metadata: [] }]);
+		expect(recordsOf({})).toEqual([]);
+	});
+
+	it('pages a list whose key it finds itself', async () => {
+		const result = await page([{ loans: [{ id: 'l1' }, { id: 'l2' }], _metadata: { next: 'c2' } }, { loans: [{ id: 'l3' }] }], {
+			recordsKey: recordsOf,
+		});
+		expect(result.error).toBeUndefined();
+		expect(ids(result.pages)).toEqual([['l1', 'l2'], ['l3']]);
+	});
+});
