@@ -297,6 +297,11 @@ export interface RunOptions {
 	cancelAfterMs?: number;
 	/** The node under test: ours unless given (PREDEFINED_REQUEST_TYPE: as the HTTP Request node). */
 	nodeType?: string;
+	/**
+	 * The n8n credential's ID. Runs of one credential share the tenant's pace and 429 pause, so each run
+	 * gets its own ID unless a test gives one to run several executions of one tenant.
+	 */
+	credentialId?: string;
 }
 
 export interface RunResult {
@@ -312,9 +317,12 @@ export interface RunResult {
 const NODE_NAME = 'Integration Service';
 
 /** Runs Test Items → Integration Service through WorkflowExecute and returns what the node produced. */
+let runCount = 0;
+
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
-	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { cred1: options.credentials });
+	const credentialId = options.credentialId ?? `cred${++runCount}`;
+	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { [credentialId]: options.credentials });
 	const nodes: INode[] = [
 		{
 			id: 'input',
@@ -331,7 +339,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: options.parameters,
-			credentials: { [CREDENTIAL_TYPE]: { id: 'cred1', name: 'Integration Service account' } },
+			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Integration Service account' } },
 			...(options.onError ? { onError: options.onError } : {}),
 		},
 	];

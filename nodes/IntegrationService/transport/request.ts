@@ -16,6 +16,7 @@ import {
 	headerValueProblem,
 	hostBaseUrl,
 	HOSTS_WITH_CREDENTIAL_ID,
+	originOf,
 	sameOriginUrl,
 } from '../../shared/service';
 import type { ServiceContext } from './attempt';
@@ -31,7 +32,7 @@ export interface RequestSettings {
 	timeoutMs: number;
 	/** Largest answer read, counted after decompression. */
 	maxResponseBytes: number;
-	/** Requests started per second by the whole run; 0 means no cap. */
+	/** Requests started per second by every run of the tenant in this process together; 0 means no cap. */
 	maxRequestsPerSecond: number;
 }
 
@@ -52,10 +53,6 @@ class RunStopped extends Error {}
 export interface ServiceRun {
 	readonly settings: Readonly<RequestSettings>;
 	readonly state: {
-		/** A 429 anywhere pauses every request of the run until this time (epoch ms). */
-		pausedUntil: number;
-		/** The earliest time the next request may start, under Max Requests Per Second (epoch ms). */
-		nextStartAt: number;
 		/** The credential, loaded once per run: in the n8n app each load is a query, a decryption and expressions. */
 		credentials?: Promise<IDataObject>;
 		/** Aborted when the run stops: waits end at once and no further request starts. */
@@ -64,7 +61,7 @@ export interface ServiceRun {
 }
 
 export function newRun(settings: Readonly<RequestSettings> = DEFAULT_SETTINGS): ServiceRun {
-	return { settings, state: { pausedUntil: 0, nextStartAt: 0, stop: new AbortController() } };
+	return { settings, state: { stop: new AbortController() } };
 }
 
 /** Ends the run: every wait ends now, and nothing more is sent. */
@@ -79,42 +76,102 @@ function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined
 	return signal.aborted ? (signal.reason as Error).message : undefined;
 }
 
-/** A signal that fires when the run stops or n8n cancels the execution; `done()` removes the listeners. */
-function runSignal(ctx: ServiceContext, run: ServiceRun): { signal: AbortSignal; done(): void } {
-	const controller = new AbortController();
-	const sources = [run.state.stop.signal, cancelSignal(ctx)].filter((s): s is AbortSignal => s !== undefined);
-	const onAbort = () => controller.abort();
-	for (const source of sources) {
-		if (source.aborted) controller.abort();
-		else source.addEventListener('abort', onAbort, { once: true });
-	}
-	return {
-		signal: controller.signal,
-		done: () => sources.forEach((source) => source.removeEventListener('abort', onAbort)),
-	};
+/**
+ * A new signal that fires when the run stops or n8n cancels the execution. AbortSignal.any adds no
+ * listener to its sources, so any number of waits may be pending at once without a leak warning.
+ */
+function runSignal(ctx: ServiceContext, run: ServiceRun): AbortSignal {
+	return AbortSignal.any([run.state.stop.signal, cancelSignal(ctx)].filter((s): s is AbortSignal => s !== undefined));
 }
 
 /** Waits `ms`, or less if the run stops or the execution is cancelled; says whether the full wait passed. */
 async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
 	if (ms <= 0) return stoppedReason(ctx, run) === undefined;
-	const { signal, done } = runSignal(ctx, run);
 	try {
-		await sleep(ms, signal);
+		await sleep(ms, runSignal(ctx, run));
 		return true;
 	} catch {
 		return false;
-	} finally {
-		done();
 	}
 }
 
-/** Reserves the next start slot under Max Requests Per Second and returns how long to wait for it. */
-function reserveStart(run: ServiceRun, now = Date.now()): number {
+/**
+ * The pace every run of one tenant in this n8n process shares: the service limits requests per
+ * tenant, so concurrent executions keep one budget and one 429 pause between them.
+ */
+interface TenantPace {
+	/** A 429 anywhere pauses every request of the tenant until this time (epoch ms). */
+	pausedUntil: number;
+	/** The earliest time the next paced request may start (epoch ms). */
+	nextStartAt: number;
+	/** When the requests of the last second actually started, oldest first (epoch ms). */
+	recentStarts: number[];
+}
+
+const tenantPaces = new Map<string, TenantPace>();
+
+/**
+ * Which tenant a request counts against: the n8n credential, the Connection ID sent and the origin it
+ * goes to. Held in memory only, and never output.
+ */
+function tenantKey(ctx: ServiceContext, origin: string, connectionId: string | undefined): string {
+	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return JSON.stringify([credential?.id ?? credential?.name ?? '', connectionId ?? '', origin]);
+}
+
+/**
+ * The tenant's pace. Read and changed synchronously, so runs never act on a stale copy. An entry
+ * whose times have all passed is the same as none, so entries are dropped then and the map holds only
+ * tenants in use.
+ */
+function paceOf(tenant: string, now = Date.now()): TenantPace {
+	let pace = tenantPaces.get(tenant);
+	if (pace === undefined) {
+		for (const [key, idle] of tenantPaces) {
+			const lastStart = idle.recentStarts.at(-1) ?? 0;
+			if (Math.max(idle.pausedUntil, idle.nextStartAt, lastStart + 1000) <= now) tenantPaces.delete(key);
+		}
+		pace = { pausedUntil: 0, nextStartAt: 0, recentStarts: [] };
+		tenantPaces.set(tenant, pace);
+	}
+	return pace;
+}
+
+/**
+ * Reserves the next start slot of the tenant and returns how long to wait for it. Each run spaces its
+ * own requests by its own cap; a run with no cap (0) takes no slot.
+ */
+function reserveStart(run: ServiceRun, tenant: string, now = Date.now()): number {
 	const rate = run.settings.maxRequestsPerSecond;
 	if (rate <= 0) return 0;
-	const start = Math.max(now, run.state.nextStartAt);
-	run.state.nextStartAt = start + 1000 / rate;
+	const pace = paceOf(tenant, now);
+	const start = Math.max(now, pace.nextStartAt);
+	pace.nextStartAt = start + 1000 / rate;
 	return start - now;
+}
+
+/**
+ * Starts a request now if fewer than the cap started in the last second, else says how long to wait.
+ * Slots keep the pace even; this keeps it under the cap in every second when a busy process wakes
+ * late and requests whose slots have passed would otherwise start together.
+ */
+function startNowOrWait(run: ServiceRun, tenant: string, now = Date.now()): number {
+	const pace = paceOf(tenant, now);
+	const starts = pace.recentStarts;
+	while (starts.length > 0 && starts[0] <= now - 1000) starts.shift();
+	const perSecond = Math.floor(run.settings.maxRequestsPerSecond);
+	if (perSecond >= 1 && starts.length >= perSecond) return starts[starts.length - perSecond] + 1000 - now;
+	starts.push(now);
+	return 0;
+}
+
+/** Waits until the tenant's pace lets the next request of the run start; false when the run stopped. */
+async function waitForStart(ctx: ServiceContext, run: ServiceRun, tenant: string): Promise<boolean> {
+	if (!(await waitFor(ctx, run, reserveStart(run, tenant)))) return false;
+	for (let wait = startNowOrWait(run, tenant); wait > 0; wait = startNowOrWait(run, tenant)) {
+		if (!(await waitFor(ctx, run, wait))) return false;
+	}
+	return stoppedReason(ctx, run) === undefined;
 }
 
 /** The credential for this run, loaded on first use and then reused for every item and page. */
@@ -219,8 +276,10 @@ export async function serviceRequest(
 	if (refused !== undefined || !('url' in target)) {
 		throw new NodeOperationError(this.getNode(), redact(refused ?? '', forms), { itemIndex });
 	}
+	const connectionId = 'value' in credentialId ? credentialId.value : undefined;
 	const headers: IDataObject = { Accept: 'application/json' };
-	if ('value' in credentialId && credentialId.value !== undefined) headers['X-Service-Credential-Id'] = credentialId.value;
+	if (connectionId !== undefined) headers['X-Service-Credential-Id'] = connectionId;
+	const tenant = tenantKey(this, originOf(target.url), connectionId);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: target.url,
@@ -245,7 +304,7 @@ export async function serviceRequest(
 	let failure: AttemptFailure | undefined;
 	/** Waits before the next attempt, within this request's budget; false when it must not go on. */
 	const waitBeforeAttempt = async (wanted: number): Promise<boolean> => {
-		const wait = Math.max(wanted, run.state.pausedUntil - Date.now());
+		const wait = Math.max(wanted, paceOf(tenant).pausedUntil - Date.now());
 		if (wait <= 0) return true;
 		if (waitedMs + wait > maxTotalWaitMs) {
 			failure ??= { status: 429, message: 'Rate limited by the service (HTTP 429): the run is paused', retryable: false };
@@ -260,8 +319,7 @@ export async function serviceRequest(
 	// Every token this request sent is redacted from its errors, with the credential's secrets.
 	let sentForms = forms;
 	while (attempts < maxAttempts && (await waitBeforeAttempt(nextWait))) {
-		if (stoppedReason(this, run) !== undefined) break;
-		if (!(await waitFor(this, run, reserveStart(run)))) break;
+		if (!(await waitForStart(this, run, tenant))) break;
 		attempts++;
 		// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer).
 		const token = tokenFor(this, itemIndex, credentials);
@@ -280,8 +338,11 @@ export async function serviceRequest(
 		failure = outcome.failure;
 		if (!failure.retryable || attempts >= maxAttempts) break;
 		nextWait = failure.retryAfterMs ?? backoffMs(run, attempts, failure.status);
-		// A rate limit slows the whole run down, not just this request.
-		if (failure.status === 429) run.state.pausedUntil = Math.max(run.state.pausedUntil, Date.now() + nextWait);
+		// A rate limit slows every run of the tenant down, not just this request.
+		if (failure.status === 429) {
+			const pace = paceOf(tenant);
+			pace.pausedUntil = Math.max(pace.pausedUntil, Date.now() + nextWait);
+		}
 	}
 	throw failedRequest(this, itemIndex, request, target.url, attempts, sentForms, failure, stoppedReason(this, run));
 }

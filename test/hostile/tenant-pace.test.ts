@@ -1,0 +1,144 @@
+/**
+ * Runs of the node that use one tenant (the same n8n credential, Connection ID and host) share one
+ * request budget and one 429 pause in the process: concurrent executions together keep Max Requests
+ * Per Second. Checked through n8n's real engine, several executions started at once, against a
+ * scripted service that records when each request arrived.
+ *
+ * Load on the machine can only slow requests down and bunch a few together after a stall, so the
+ * rules are checked as lower bounds on time (a shared budget of `cap` per second needs at least
+ * (n - 1) / cap seconds for n requests), which a loaded machine cannot break.
+ */
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode, type RunResult } from '../harness/engine';
+import { credentialsFor, sendJson, startHostile, type HostileServer } from './server';
+
+let service: HostileServer;
+let other: HostileServer;
+beforeAll(async () => {
+	[service, other] = await Promise.all([startHostile(), startHostile()]);
+});
+afterAll(async () => await Promise.all([service.close(), other.close()]));
+beforeEach(() => {
+	service.received.length = 0;
+	other.received.length = 0;
+});
+
+const CREATE: INodeParameters = {
+	resource: 'person',
+	operation: 'create',
+	mappingMode: 'defineBelow',
+	firstName: '={{ $json.name }}',
+	lastName: 'Tenant',
+};
+
+function created(server: HostileServer): void {
+	server.script((request, res) => sendJson(res, 201, { id: `p_${JSON.parse(request.body || '{}').firstName as string}` }));
+}
+
+async function createPeople(
+	runName: string,
+	count: number,
+	requestOptions: INodeParameters,
+	credentials: ICredentialDataDecryptedObject = credentialsFor(service.origin),
+	connectionId?: string,
+): Promise<RunResult> {
+	const items = Array.from({ length: count }, (_, index) => ({ name: `${runName}-${index}` }));
+	return await runNode({
+		parameters: { ...CREATE, requestOptions, ...(connectionId ? { credentialId: connectionId } : {}) },
+		credentials,
+		credentialId: 'one-tenant',
+		items,
+	});
+}
+
+/** Names the service received, each as often as it arrived. */
+const namesReceived = (server: HostileServer) => server.received.map((request) => JSON.parse(request.body).firstName as string);
+
+/** Most requests that arrived within any one second. */
+function busiestSecond(server: HostileServer): number {
+	const times = server.received.map((request) => request.at).sort((a, b) => a - b);
+	let busiest = 0;
+	for (let first = 0, last = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		busiest = Math.max(busiest, last - first + 1);
+	}
+	return busiest;
+}
+
+test('four executions of one tenant started at once share Max Requests Per Second, and every person is created once', async () => {
+	created(service);
+	const cap = 20;
+	const perRun = 15;
+	const runs = ['a', 'b', 'c', 'd'];
+	const started = Date.now();
+	const results = await Promise.all(runs.map((name) => createPeople(name, perRun, { maxRequestsPerSecond: cap, concurrency: 16 })));
+
+	for (const [index, result] of results.entries()) {
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.id)).toEqual(Array.from({ length: perRun }, (_, i) => `p_${runs[index]}-${i}`));
+	}
+	const names = namesReceived(service);
+	expect(names).toHaveLength(runs.length * perRun);
+	expect(new Set(names).size).toBe(runs.length * perRun);
+	// 60 requests at a shared 20 per second start no sooner than 2.95 s after the first could; four
+	// separate budgets would be done in about 0.7 s.
+	const lastArrival = Math.max(...service.received.map((request) => request.at));
+	expect(lastArrival - started).toBeGreaterThanOrEqual(((runs.length * perRun - 1) * 1000) / cap);
+	// Reported for the record; a stall of the machine can bunch a few, so it is not the bound checked.
+	console.info(`tenant pace: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`);
+});
+
+test('another Connection ID or another host is another tenant with its own budget', async () => {
+	created(service);
+	created(other);
+	const cap = 5;
+	const tenants = [
+		{ origin: service.origin, connection: 'connection-a' },
+		{ origin: service.origin, connection: 'connection-b' },
+		{ origin: other.origin, connection: 'connection-a' },
+		{ origin: other.origin, connection: 'connection-c' },
+	];
+	const started = Date.now();
+	await Promise.all(
+		tenants.map(({ origin, connection }, index) =>
+			createPeople(`t${index}`, cap, { maxRequestsPerSecond: cap }, credentialsFor(origin), connection),
+		),
+	);
+
+	for (const server of [service, other]) expect(server.received).toHaveLength(2 * cap);
+	for (const { origin, connection } of tenants) {
+		const server = origin === service.origin ? service : other;
+		const times = server.received.filter((request) => request.headers['x-service-credential-id'] === connection).map((r) => r.at);
+		expect(times).toHaveLength(cap);
+		// Each tenant keeps its own pace: its 5 requests span at least 0.8 s.
+		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(((cap - 1) * 1000) / cap - 50);
+	}
+	// Four budgets are done in about 0.8 s; one shared budget could not finish the 20 before 3.8 s.
+	expect(Date.now() - started).toBeLessThan(((tenants.length * cap - 1) * 1000) / cap);
+});
+
+test('a 429 answered to one execution pauses the other executions of the tenant, including one with no cap', async () => {
+	let limited = false;
+	service.script((request, res) => {
+		const name = JSON.parse(request.body).firstName as string;
+		if (name === 'first-0' && !limited) {
+			limited = true;
+			return sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '1' });
+		}
+		sendJson(res, 201, { id: `p_${name}` });
+	});
+	const first = createPeople('first', 1, { maxRequestsPerSecond: 0, initialRetryDelay: 10 });
+	// The second execution starts once the 429 has been answered.
+	while (!limited) await new Promise((resolve) => setTimeout(resolve, 5));
+	const limitedAt = service.received[0].at;
+	const second = createPeople('second', 3, { maxRequestsPerSecond: 0 });
+	const [firstResult, secondResult] = await Promise.all([first, second]);
+
+	expect(firstResult.items.map((item) => item.json.id)).toEqual(['p_first-0']);
+	expect(secondResult.items.map((item) => item.json.id)).toEqual(['p_second-0', 'p_second-1', 'p_second-2']);
+	const afterPause = service.received.slice(1);
+	expect(afterPause).toHaveLength(4);
+	// Nothing of either execution reached the service during the second of the pause.
+	for (const request of afterPause) expect(request.at - limitedAt).toBeGreaterThanOrEqual(950);
+});
