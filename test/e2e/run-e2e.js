@@ -43,6 +43,8 @@ const { httpRequestScenario } = require('./http-request-e2e');
  *   bodies:    [method, host, path, partialBody] the request body must contain (deep partial match)
  *   exactBodies: [method, host, path, body] the request body must be exactly (nothing more is sent)
  *   minRequests / maxRequests: bounds on the number of sandbox requests (paging; no retried POST)
+ *   people:    reseeds the sandbox with this many people before the run (default: the 25 it starts with)
+ *   verify:    (runData) => [ok, message], a check of the run's own data
  * Examples not listed here get the generic checks: success, >= 1 item, >= 1 sandbox request.
  */
 const EXPECTATIONS = {
@@ -86,6 +88,14 @@ const EXPECTATIONS = {
 	},
 	// n8n's HTTP Request node with our credential as Predefined Credential Type, once per mode: the sandbox
 	// answers only a valid token (and checks a signed one's signature), so success proves both.
+	// A sub-workflow per batch of 1,000 over 3,000 people: the batches must be contiguous and cover the
+	// list once (the ids are p_1..p_3000 in the service's order).
+	'people-export-page-by-page.json': {
+		people: 3000,
+		requests: [['GET', 'crm', '/api/people']],
+		minRequests: 30,
+		verify: (runData) => exportedOnce(runData, 'Export one batch', 3000),
+	},
 	'http-request-predefined-credential.json': { requests: [['GET', 'crm', '/api/people']], minRequests: 2, maxRequests: 2 },
 };
 
@@ -245,6 +255,9 @@ async function executeAndCheck(inst, env, sb, w) {
 	const group = w.rel;
 	const exp = EXPECTATIONS[w.base];
 	await L.sandboxReset(sb);
+	if (exp && exp.people !== undefined) {
+		await L.httpRequest(`${sb.urls.crm}/__sandbox/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ people: exp.people }) });
+	}
 	const brokerPort = await L.freePort();
 	const r = await L.runN8n(inst, { ...env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info' }, ['execute', `--id=${w.id}`, '--rawOutput'], { timeoutMs: 240000 });
 	const run = L.parseRawOutput(r.stdout);
@@ -292,10 +305,34 @@ async function executeAndCheck(inst, env, sb, w) {
 			const exact = sent.some((q) => partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body) && partialMatch(typeof q.body === 'string' ? safeJson(q.body) : q.body, body));
 			check(group, exact, `request ${method} ${host} ${p} has exactly the body ${JSON.stringify(body)}${exact || !sent.length ? '' : ` (sent: ${JSON.stringify(sent[0].body)})`}`);
 		}
+		if (exp.verify) check(group, ...exp.verify(runData || {}));
 		if (exp.minRequests !== undefined) check(group, reqs.length >= exp.minRequests, `at least ${exp.minRequests} sandbox request(s) (saw ${reqs.length})`);
 		if (exp.maxRequests !== undefined) check(group, reqs.length <= exp.maxRequests, `at most ${exp.maxRequests} sandbox request(s) (saw ${reqs.length})`);
 	}
 	return { ok: results.find((g) => g.name === group).ok, ms: r.ms };
+}
+
+/**
+ * Every person exactly once across the batches of a page-at-a-time loop: each run of `node` returned
+ * { count, firstId, lastId, done }; the ids p_1..p_total must follow on from batch to batch.
+ */
+function exportedOnce(runData, node, total) {
+	const batches = (runData[node] || []).map((run) => (run.data && run.data.main && run.data.main[0] && run.data.main[0][0] ? run.data.main[0][0].json : {}));
+	const index = (id) => Number(String(id).replace(/^p_/, ''));
+	let next = 1;
+	let counted = 0;
+	let contiguous = batches.length > 0;
+	for (const batch of batches) {
+		if (batch.count === 0) continue;
+		contiguous = contiguous && index(batch.firstId) === next && index(batch.lastId) === next + batch.count - 1;
+		next += batch.count;
+		counted += batch.count;
+	}
+	const done = batches.length > 0 && batches[batches.length - 1].done === true;
+	return [
+		contiguous && counted === total && done,
+		`every one of the ${total} people arrived exactly once: ${batches.length} batch(es) of ${batches.map((b) => b.count).join(', ')}, contiguous ${contiguous}, ${counted} in all, done ${done}`,
+	];
 }
 
 function safeJson(s) {
@@ -386,6 +423,14 @@ async function main() {
 	if (workflows.length) {
 		r = await L.runN8n(inst, env, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
 		if (!check('import', r.code === 0, `import:workflow --separate (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
+	}
+
+	// n8n start once, as every real instance has been: runs of one tenant at once share its pace.
+	try {
+		const { tenantPaceScenario } = require('./tenant-pace-e2e');
+		await tenantPaceScenario({ inst, env, sb, importDir, log, check, children, credential: { id: CRED_ID, name: CRED_NAME } });
+	} catch (e) {
+		check('tenant pace: concurrent executions in n8n start', false, `scenario: ${e.stack || e.message}`);
 	}
 
 	const timings = [];

@@ -25,6 +25,7 @@ export interface ControlTarget {
 	reset(): void;
 	setPaging(style: PagingStyle): void;
 	setLatency(ms: number): void;
+	setPeople(count: number): void;
 }
 
 /** The lines `npm run sandbox` prints about these endpoints. */
@@ -34,7 +35,7 @@ export const CONTROL_USAGE = [
 	'  GET /__sandbox/counts                  records per kind and connection',
 	'  POST|GET|DELETE /__sandbox/faults      inject ({status, retryAfter, drop, delayMs, ...}), list, clear faults',
 	'  POST /__sandbox/reset                  back to the seeded state',
-	'  POST /__sandbox/config                 {"paging": "nextLink"|"next"|"offset", "latencyMs": n}',
+	'  POST /__sandbox/config                 {"paging": "nextLink"|"next"|"offset", "latencyMs": n, "people": n (reseeds until reset)}',
 	'  GET /__sandbox/info                    URLs and credential ids',
 	'Webhook events: PUT {calendar}/api/webhooks/w-1 with {"url": "http://127.0.0.1:<port>/...", "event": "peopleCreated"}',
 	'  (or borrowersUpdated, documentsCreated) registers a receiver; creating a person (updating a borrower,',
@@ -83,6 +84,7 @@ async function answer(target: ControlTarget, method: string, path: string, query
 			try {
 				if (body.paging !== undefined) target.setPaging(body.paging as PagingStyle);
 				if (body.latencyMs !== undefined) target.setLatency(body.latencyMs as number);
+				if (body.people !== undefined) target.setPeople(body.people as number);
 			} catch (error) {
 				throw new HttpError(400, (error as Error).message);
 			}

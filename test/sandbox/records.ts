@@ -47,8 +47,8 @@ export class Records {
 
 	constructor(
 		private readonly initialIds: string[],
-		/** Shared by every reseed. */
-		private readonly seededPeople: string[],
+		/** Shared by every reseed until `reseedWith` gives others. */
+		private seededPeople: string[],
 	) {
 		this.reseed();
 	}
@@ -71,6 +71,12 @@ export class Records {
 		}
 		this.connection(this.defaultCredentialId).seededPeople = this.seededPeople.length;
 		this.counters = { person: this.seededPeople.length, document: 0, credential: 0, authRequest: 0 };
+	}
+
+	/** Back to the start with other seeded people (POST /__sandbox/config {"people": n}). */
+	reseedWith(people: string[]): void {
+		this.seededPeople = people;
+		this.reseed();
 	}
 
 	connection(credentialId: string): Connection {

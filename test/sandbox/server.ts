@@ -66,6 +66,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 	private sockets = new Set<Socket>();
 	private timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
 	private closed = false;
+	/** The people seeded at start-up, restored by reset(). */
+	private readonly initialPeople: string[];
 
 	constructor(private readonly options: SandboxOptions) {
 		this.token = options.token ?? SANDBOX_DEFAULTS.token;
@@ -74,7 +76,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.signingSecret = this.jwtSecret;
 		const seed = options.seed ?? 1;
 		const initialIds = options.credentialIds?.length ? [...options.credentialIds] : [...SANDBOX_DEFAULTS.credentialIds];
-		this.records = new Records(initialIds, generatePeople(Math.max(0, Math.floor(options.people ?? 0)), seed));
+		this.initialPeople = generatePeople(Math.max(0, Math.floor(options.people ?? 0)), seed);
+		this.records = new Records(initialIds, this.initialPeople);
 		this.faults = new FaultQueue(seed);
 		this.paging = options.paging ?? 'nextLink';
 		this.latency = options.latencyMs ?? 0;
@@ -117,7 +120,13 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.events.reset();
 		this.paging = this.options.paging ?? 'nextLink';
 		this.latency = this.options.latencyMs ?? 0;
-		this.records.reseed();
+		this.records.reseedWith(this.initialPeople);
+	}
+
+	/** Reseeds with `count` generated people (and nothing created) until the next reset. */
+	setPeople(count: number): void {
+		if (!Number.isInteger(count) || count < 0 || count > 2_000_000) throw new Error('people must be a whole number from 0 to 2000000');
+		this.records.reseedWith(generatePeople(count, this.options.seed ?? 1));
 	}
 
 	count(kind: RecordKind, credentialId?: string): number {
@@ -241,6 +250,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	}
 
 	private async onRequest(host: HostName, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+		const receivedAt = Date.now();
 		// A client that gives up mid-delay must not produce an unhandled error.
 		request.on('error', () => undefined);
 		response.on('error', () => undefined);
@@ -267,6 +277,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		}
 		const logged: RecordedRequest = {
 			seq: ++this.requestSeq,
+			receivedAt,
 			host,
 			method,
 			url: rawUrl,

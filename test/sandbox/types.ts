@@ -32,6 +32,8 @@ export interface SandboxOptions {
 
 export interface RecordedRequest {
 	seq: number;
+	/** When its request line arrived (epoch ms): rates are measured from it. */
+	receivedAt: number;
 	host: HostName;
 	method: string;
 	/** Raw request-target as received, e.g. '/api/borrowers/a%2Fb?x=1'. */
