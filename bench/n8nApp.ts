@@ -43,6 +43,8 @@ interface E2eLib {
 	installPackageInto(userFolder: string): string;
 	parseRawOutput(stdout: string): unknown;
 	freePort(): Promise<number>;
+	startN8n(options: { inst: InstallPaths; env: NodeJS.ProcessEnv; log: (m: string) => void; children: unknown[]; host?: string }): Promise<{ child: unknown }>;
+	stop(child: unknown): Promise<void>;
 }
 
 const FLOOR_PACKAGE = 'n8n-nodes-bench-floor';
@@ -122,14 +124,32 @@ function at(samples: ProcSample[], t: number, pick: (s: ProcSample) => number): 
 	return pick(samples[samples.length - 1]);
 }
 
-interface RunDataEntry {
+export interface RunDataEntry {
 	startTime?: number;
 	executionTime?: number;
 	data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
 }
 
+type ResultData = { error?: { message?: string; description?: string }; runData?: Record<string, RunDataEntry[]> };
+
 interface RawOutput {
-	data?: { resultData?: { error?: { message?: string; description?: string }; runData?: Record<string, RunDataEntry[]> } };
+	data?: { resultData?: ResultData };
+}
+
+/** One `n8n execute` watched from outside: its run data and the /proc samples of the n8n process. */
+export interface WatchedRun {
+	wallMs: number;
+	runData: Record<string, RunDataEntry[]>;
+	samples: ProcSample[];
+	profilePath?: string;
+}
+
+/** The highest RSS between `from` and `to` (epoch ms), and RSS at `from`. */
+export function rssWindow(samples: ProcSample[], from: number, to: number): { rssStart: number; rssPeak: number } {
+	const inside = samples.filter((s) => s.epochMs >= from && s.epochMs <= to);
+	const hwmFrom = at(samples, from, (s) => s.hwm);
+	const hwmTo = at(samples, to, (s) => s.hwm);
+	return { rssStart: at(samples, from, (s) => s.rss), rssPeak: Math.max(...inside.map((s) => s.rss), hwmTo > hwmFrom ? hwmTo : 0) };
 }
 
 /** A temporary n8n user folder with both packages, the credentials and the contenders' sub-workflows. */
@@ -244,8 +264,38 @@ export class N8nApp {
 		rmSync(dir, { recursive: true, force: true });
 	}
 
+	/**
+	 * `n8n start` once and stop: it writes the roles' scopes into the new database, as on every real
+	 * instance (without them `n8n execute` refuses an inline sub-workflow's credential).
+	 */
+	async startOnce(log: (m: string) => void): Promise<void> {
+		const n8n = await this.lib.startN8n({ inst: this.inst, env: this.env, log, children: [], host: '127.0.0.1' });
+		await this.lib.stop(n8n.child);
+	}
+
 	/** `n8n execute --id=<parent>`: times each measured branch from n8n's run data, CPU and memory from /proc. */
 	async execute(parentId: string, keys: string[], options: { profileDir?: string; timeoutMs?: number } = {}): Promise<ExecuteResult> {
+		const { wallMs, runData, samples, profilePath } = await this.watch(parentId, options);
+		const branches = new Map<string, BranchResult>();
+		for (const key of keys) {
+			const entry = runData[measuredName(key)]?.[0];
+			if (!entry || entry.startTime === undefined || entry.executionTime === undefined) throw new Error(`${parentId}: no run data for ${measuredName(key)}`);
+			const from = entry.startTime;
+			const to = from + entry.executionTime;
+			branches.set(key, {
+				key,
+				ms: entry.executionTime,
+				startEpochMs: from,
+				count: Number(entry.data?.main?.[0]?.[0]?.json.count_id),
+				cpuMs: at(samples, to, (s) => s.cpuMs) - at(samples, from, (s) => s.cpuMs),
+				...rssWindow(samples, from, to),
+			});
+		}
+		return { wallMs, branches, profilePath };
+	}
+
+	/** `n8n execute --id=<parent>` with the n8n process sampled from /proc; throws when the run failed. */
+	async watch(parentId: string, options: { profileDir?: string; timeoutMs?: number } = {}): Promise<WatchedRun> {
 		const brokerPort = await this.lib.freePort();
 		const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
 		// n8n exits right after printing the run data: into a pipe a large print is cut short, into a file it is written whole.
@@ -279,32 +329,13 @@ export class N8nApp {
 			const why = resultData?.error ? `${resultData.error.message ?? ''} ${resultData.error.description ?? ''}` : (stdout + stderr).trim().split('\n').slice(-20).join('\n');
 			throw new Error(`n8n execute --id=${parentId} failed (exit ${code}): ${why}`);
 		}
-		const branches = new Map<string, BranchResult>();
-		for (const key of keys) {
-			const entry = resultData.runData?.[measuredName(key)]?.[0];
-			if (!entry || entry.startTime === undefined || entry.executionTime === undefined) throw new Error(`${parentId}: no run data for ${measuredName(key)}`);
-			const from = entry.startTime;
-			const to = from + entry.executionTime;
-			const inside = samples.filter((s) => s.epochMs >= from && s.epochMs <= to);
-			const hwmFrom = at(samples, from, (s) => s.hwm);
-			const hwmTo = at(samples, to, (s) => s.hwm);
-			branches.set(key, {
-				key,
-				ms: entry.executionTime,
-				startEpochMs: from,
-				count: Number(entry.data?.main?.[0]?.[0]?.json.count_id),
-				cpuMs: at(samples, to, (s) => s.cpuMs) - at(samples, from, (s) => s.cpuMs),
-				rssStart: at(samples, from, (s) => s.rss),
-				rssPeak: Math.max(...inside.map((s) => s.rss), hwmTo > hwmFrom ? hwmTo : 0),
-			});
-		}
 		let profilePath: string | undefined;
 		if (options.profileDir) {
 			// Only the n8n process's own profile (a task runner it starts would write its own).
 			const file = readdirSync(options.profileDir).find((f) => f.endsWith('.cpuprofile') && f.includes(`.${child.pid}.`));
 			if (file) profilePath = join(options.profileDir, file);
 		}
-		return { wallMs, branches, profilePath };
+		return { wallMs, runData: resultData.runData ?? {}, samples, profilePath };
 	}
 
 	close(): void {

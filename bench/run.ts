@@ -13,6 +13,7 @@
  * 4. The physical reference: raw HTTP loops in plain Node (with and without keep-alive).
  * 5. Concurrency sweep at 20, 50 and 200 ms (one sandbox per latency), to choose the defaults.
  * 6. A CPU profile of the n8n process (--cpu-prof): where the time goes, per contender.
+ * 7. The export of every person, page by page against Return All (bench/export.ts, its own process).
  * Writes bench/RESULTS.md and bench/results.json (with --quick: build/bench/), and prints the former.
  */
 import { spawn } from 'child_process';
@@ -391,6 +392,11 @@ async function main(): Promise<void> {
 	} finally {
 		for (const sandbox of sandboxes) await sandbox.stop();
 	}
+	// The export (bench/export.ts, its own sandbox and n8n) adds its section and keys to the files just written.
+	const exported = await new Promise<number | null>((resolve) =>
+		spawn(process.execPath, [join(__dirname, 'export.js'), ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' }).on('close', resolve),
+	);
+	if (exported !== 0) throw new Error(`the export benchmark failed (exit ${exported})`);
 }
 
 interface ReportInput {

@@ -88,13 +88,13 @@ const EXPECTATIONS = {
 	},
 	// n8n's HTTP Request node with our credential as Predefined Credential Type, once per mode: the sandbox
 	// answers only a valid token (and checks a signed one's signature), so success proves both.
-	// A sub-workflow per batch of 1,000 over 3,000 people: the batches must be contiguous and cover the
-	// list once (the ids are p_1..p_3000 in the service's order).
+	// A sub-workflow per batch of 5,000 over 12,000 people: the batches must be contiguous and cover the
+	// list once (the ids are p_1..p_12000 in the service's order).
 	'people-export-page-by-page.json': {
-		people: 3000,
+		people: 12000,
 		requests: [['GET', 'crm', '/api/people']],
-		minRequests: 30,
-		verify: (runData) => exportedOnce(runData, 'Export one batch', 3000),
+		minRequests: 120,
+		verify: (runData) => exportedOnce(runData, 'Export one batch', 12000),
 	},
 	'http-request-predefined-credential.json': { requests: [['GET', 'crm', '/api/people']], minRequests: 2, maxRequests: 2 },
 };
