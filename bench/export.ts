@@ -3,7 +3,7 @@
  * CRM in the real n8n application, the shipped page-by-page example against Return All of the same
  * people, interleaved, on the sandbox in its own process with a fixed latency per request.
  *
- *   node build/bench/export.js [--quick] [--people 200000] [--latency 5] [--reps 2]
+ *   node build/bench/export.js [--quick] [--people 200000] [--latency 5] [--reps 2] [--heap-mib 0]
  *
  * Page by page: examples/people-export-page-by-page.json as a user imports it (its Schedule Trigger
  * replaced by a Manual Trigger, the credential set in both places): its time is from the first node
@@ -28,16 +28,19 @@ interface Args {
 	people: number;
 	latency: number;
 	reps: number;
+	/** n8n's V8 heap limit (--max-old-space-size), as a small instance sets it; 0 keeps Node's default. */
+	heapMib: number;
 }
 
 function parseArgs(argv: string[]): Args {
 	const quick = argv.includes('--quick');
-	const args: Args = { quick, people: quick ? 20_000 : 200_000, latency: 5, reps: quick ? 1 : 2 };
+	const args: Args = { quick, people: quick ? 20_000 : 200_000, latency: 5, reps: quick ? 1 : 2, heapMib: 0 };
 	for (let i = 0; i < argv.length; i++) {
 		const value = Number(argv[i + 1]);
 		if (argv[i] === '--people') args.people = value;
 		else if (argv[i] === '--latency') args.latency = value;
 		else if (argv[i] === '--reps') args.reps = value;
+		else if (argv[i] === '--heap-mib') args.heapMib = value;
 		else continue;
 		if (!Number.isFinite(value) || value < 0) throw new Error(`${argv[i]} needs a number`);
 		i++;
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
 	log(`starting the sandbox with ${args.people} people, ${args.latency} ms per request`);
 	const sandbox = await startSandboxProcess({ latencyMs: args.latency, people: args.people, port: 0 });
 	const app = await N8nApp.open(sandbox.info, [], [returnAll], log);
+	const nodeOptions = args.heapMib > 0 ? [`--max-old-space-size=${args.heapMib}`] : [];
 	const exports: Array<Measured & { batches: number }> = [];
 	const returnAlls: Measured[] = [];
 	try {
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
 			// Interleaved, the order alternating, so that neither always runs on a warmer machine.
 			for (const which of rep % 2 === 0 ? ['export', 'returnAll'] : ['returnAll', 'export']) {
 				if (which === 'export') {
-					const watched = await app.watch(EXPORT_ID, { timeoutMs: 3_600_000 });
+					const watched = await app.watch(EXPORT_ID, { timeoutMs: 3_600_000, nodeOptions });
 					const m = exportMeasured(watched.runData, watched.samples);
 					log(`page by page: ${m.people} people in ${m.batches} batches, ${(m.ms / 1000).toFixed(1)} s, peak RSS growth ${(m.rssGrowthBytes / MIB).toFixed(0)} MiB`);
 					exports.push(m);

@@ -295,9 +295,9 @@ export class N8nApp {
 	}
 
 	/** `n8n execute --id=<parent>` with the n8n process sampled from /proc; throws when the run failed. */
-	async watch(parentId: string, options: { profileDir?: string; timeoutMs?: number } = {}): Promise<WatchedRun> {
+	async watch(parentId: string, options: { profileDir?: string; timeoutMs?: number; nodeOptions?: string[] } = {}): Promise<WatchedRun> {
 		const brokerPort = await this.lib.freePort();
-		const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+		const nodeArgs = [...(options.nodeOptions ?? []), ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [])];
 		// n8n exits right after printing the run data: into a pipe a large print is cut short, into a file it is written whole.
 		const outFile = join(this.userFolder, `execute-${parentId}.json`);
 		const out = openSync(outFile, 'w');
