@@ -274,7 +274,7 @@ export class N8nApp {
 	}
 
 	/** `n8n execute --id=<parent>`: times each measured branch from n8n's run data, CPU and memory from /proc. */
-	async execute(parentId: string, keys: string[], options: { profileDir?: string; timeoutMs?: number } = {}): Promise<ExecuteResult> {
+	async execute(parentId: string, keys: string[], options: { profileDir?: string; timeoutMs?: number; nodeOptions?: string[] } = {}): Promise<ExecuteResult> {
 		const { wallMs, runData, samples, profilePath } = await this.watch(parentId, options);
 		const branches = new Map<string, BranchResult>();
 		for (const key of keys) {

@@ -59,6 +59,19 @@ function workflow(credential) {
 	};
 }
 
+async function waitForWebhook(url, timeoutMs) {
+	const started = Date.now();
+	let status = 0;
+	while (Date.now() - started < timeoutMs) {
+		status = await L.httpRequest(url, { method: 'OPTIONS', headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': 'POST' } }, 10000)
+			.then((res) => res.status)
+			.catch(() => 0);
+		if (status !== 404 && status !== 0) return { ok: true, status, ms: Date.now() - started };
+		await L.sleep(500);
+	}
+	return { ok: false, status, ms: Date.now() - started };
+}
+
 /** Most requests whose arrival falls within any one second. */
 function busiestSecond(times) {
 	const sorted = [...times].sort((a, b) => a - b);
@@ -81,8 +94,12 @@ async function tenantPaceScenario({ inst, env, sb, importDir, log, check, childr
 
 	const n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true, logPrefix: 'tenant pace: ' });
 	try {
-		await L.sandboxReset(sb);
 		const url = `${n8n.base}/webhook/tenant-pace`;
+		// n8n reports ready before it has activated the published workflows: wait until the webhook is
+		// registered (a preflight for an unknown path answers 404).
+		const registered = await waitForWebhook(url, 90000);
+		check(group, registered.ok, `the webhook is registered (OPTIONS ${url} -> ${registered.status} after ${(registered.ms / 1000).toFixed(1)} s)`);
+		await L.sandboxReset(sb);
 		const calls = Array.from({ length: EXECUTIONS }, (_, execution) => ({
 			people: Array.from({ length: PEOPLE_PER_EXECUTION }, (__, index) => ({ firstName: `e${execution}-${index}` })),
 		}));
