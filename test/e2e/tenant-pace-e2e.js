@@ -72,6 +72,23 @@ async function waitForWebhook(url, timeoutMs) {
 	return { ok: false, status, ms: Date.now() - started };
 }
 
+/**
+ * How many requests a rate limiter of `rate` per second with a burst of `rate` (a token bucket, the
+ * usual way a service counts "about 50 per second") would have refused, given their arrival times.
+ */
+function refusedByTokenBucket(times, rate) {
+	let tokens = rate;
+	let last = -Infinity;
+	let refused = 0;
+	for (const t of [...times].sort((a, b) => a - b)) {
+		tokens = Math.min(rate, tokens + ((t - last) / 1000) * rate);
+		last = t;
+		if (tokens >= 1) tokens -= 1;
+		else refused++;
+	}
+	return refused;
+}
+
 /** Most requests whose arrival falls within any one second. */
 function busiestSecond(times) {
 	const sorted = [...times].sort((a, b) => a - b);
@@ -125,8 +142,11 @@ async function tenantPaceScenario({ inst, env, sb, importDir, log, check, childr
 		const floorMs = ((expected.length - 1) * 1000) / CAP;
 		log(`tenant pace: ${EXECUTIONS} executions x ${PEOPLE_PER_EXECUTION} creates at once: busiest second ${busiest} requests (cap ${CAP}); the last create arrived ${((lastAt - postedAt) / 1000).toFixed(2)} s after the calls (shared budget: >= ${(floorMs / 1000).toFixed(2)} s)`);
 		check(group, lastAt - postedAt >= floorMs, `one budget for the tenant: the ${expected.length} creates took ${((lastAt - postedAt) / 1000).toFixed(2)} s (>= ${(floorMs / 1000).toFixed(2)} s at ${CAP} per second; separate budgets would take about ${(floorMs / EXECUTIONS / 1000).toFixed(1)} s)`);
-		// Scheduling on a loaded machine can bunch a request or two; separate budgets would show about EXECUTIONS x CAP.
-		check(group, busiest <= CAP + Math.ceil(CAP / 10), `the service's busiest second: ${busiest} requests (cap ${CAP}, ${EXECUTIONS} executions at once)`);
+		// A busy n8n process delays a request or two on its way to the socket, so a few can arrive together
+		// (the busiest second above); a limiter that counts 50 per second with a burst of 50 refuses none
+		// of them, where separate budgets per execution would see most of them refused.
+		const refused = refusedByTokenBucket(times, CAP);
+		check(group, refused === 0, `a limiter of ${CAP} per second (burst ${CAP}) at the service would have refused ${refused} of the ${times.length} creates (busiest second ${busiest})`);
 	} finally {
 		await L.stop(n8n.child);
 	}
