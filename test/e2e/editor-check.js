@@ -1,4 +1,5 @@
 'use strict';
+/* global document -- the page.evaluate() callbacks below run in the browser page, not in Node */
 /**
  * Editor check: starts `n8n start` with the e2e user folder, creates the owner, checks that the node
  * types served to the editor contain our node (and its Tool variant) and that its icon is an SVG, then
@@ -21,7 +22,7 @@ const L = require('./lib');
 const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
 
-async function apiChecks({ base, check, log }) {
+async function apiChecks({ base, check }) {
 	// Owner setup returns the session cookie (or, in a re-used user folder, signing in does).
 	const session = await L.ownerSession(base);
 	const { cookie } = session;
@@ -70,11 +71,11 @@ async function apiChecks({ base, check, log }) {
 }
 
 function loadPlaywright(inst) {
-	// eslint-disable-next-line import/no-dynamic-require
+	// playwright-core comes from the n8n install under test, found at run time.
 	return require(inst.playwrightCore);
 }
 
-async function uiChecks({ inst, base, cookie, check, log, screenshotsDir, main }) {
+async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 	const { chromium } = loadPlaywright(inst);
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
 	fs.mkdirSync(screenshotsDir, { recursive: true });
@@ -276,7 +277,7 @@ async function dismissPopups(page) {
 	}
 }
 
-async function editorCheck({ inst, env, userFolder, log, check, screenshotsDir, children }) {
+async function editorCheck({ inst, env, log, check, screenshotsDir, children }) {
 	const n8n = await L.startN8n({ inst, env, log, children, host: 'localhost' });
 	try {
 		const { cookie, main } = await apiChecks({ base: n8n.base, check, log });
