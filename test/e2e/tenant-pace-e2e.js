@@ -7,8 +7,9 @@
  * called EXECUTIONS times at once by `n8n start`; each call creates PEOPLE_PER_EXECUTION people. The
  * sandbox's request log must show every person created exactly once, and a pace the cap allows: the
  * last create arrives no sooner than (n - 1) / cap seconds after the calls were made (a bound that a
- * loaded machine cannot break, and that separate budgets per execution would break), and the busiest
- * second is reported next to the cap.
+ * loaded machine cannot break, and that separate budgets per execution would break), and no second
+ * holds more than the cap: a request counts against it from its start until a second after its
+ * answer, so a busy n8n process that holds a started request cannot bunch arrivals.
  *
  * Starting n8n here also does what every real instance has done before it runs a workflow: `n8n
  * start` writes the roles' scopes into a new database. Without that, `n8n execute` on a database that
@@ -142,11 +143,9 @@ async function tenantPaceScenario({ inst, env, sb, importDir, log, check, childr
 		const floorMs = ((expected.length - 1) * 1000) / CAP;
 		log(`tenant pace: ${EXECUTIONS} executions x ${PEOPLE_PER_EXECUTION} creates at once: busiest second ${busiest} requests (cap ${CAP}); the last create arrived ${((lastAt - postedAt) / 1000).toFixed(2)} s after the calls (shared budget: >= ${(floorMs / 1000).toFixed(2)} s)`);
 		check(group, lastAt - postedAt >= floorMs, `one budget for the tenant: the ${expected.length} creates took ${((lastAt - postedAt) / 1000).toFixed(2)} s (>= ${(floorMs / 1000).toFixed(2)} s at ${CAP} per second; separate budgets would take about ${(floorMs / EXECUTIONS / 1000).toFixed(1)} s)`);
-		// A busy n8n process delays a request or two on its way to the socket, so a few can arrive together
-		// (the busiest second above); a limiter that counts 50 per second with a burst of 50 refuses none
-		// of them, where separate budgets per execution would see most of them refused.
+		check(group, busiest <= CAP, `the service's busiest second held ${busiest} creates (cap ${CAP})`);
 		const refused = refusedByTokenBucket(times, CAP);
-		check(group, refused === 0, `a limiter of ${CAP} per second (burst ${CAP}) at the service would have refused ${refused} of the ${times.length} creates (busiest second ${busiest})`);
+		check(group, refused === 0, `a limiter of ${CAP} per second (burst ${CAP}) at the service would have refused ${refused} of the ${times.length} creates`);
 	} finally {
 		await L.stop(n8n.child);
 	}

@@ -4,10 +4,13 @@
  * Per Second. Checked through n8n's real engine, several executions started at once, against a
  * scripted service that records when each request arrived.
  *
- * Load on the machine can only slow requests down and bunch a few together after a stall, so the
- * rules are checked as lower bounds on time (a shared budget of `cap` per second needs at least
- * (n - 1) / cap seconds for n requests), which a loaded machine cannot break.
+ * Load on the machine can only slow requests down, so time is checked as a lower bound (a shared
+ * budget of `cap` per second needs at least (n - 1) / cap seconds for n requests). The busiest second
+ * at the service is checked exactly: a request counts against the cap from its start until a second
+ * after its answer, so neither a stalled process nor a proxy that holds requests and releases them
+ * together can put more than the cap into one second.
  */
+import * as net from 'net';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunResult } from '../harness/engine';
@@ -102,10 +105,61 @@ test('four executions of one tenant started at once share Max Requests Per Secon
 	// separate budgets would be done in about 0.7 s.
 	const lastArrival = Math.max(...service.received.map((request) => request.at));
 	expect(lastArrival - started).toBeGreaterThanOrEqual(((runs.length * perRun - 1) * 1000) / cap);
-	// A stall of the machine can bunch a few arrivals (the busiest second, reported below), but the
-	// bucket refills while nothing arrives: a limiter of the cap refuses none of them.
+	expect(busiestSecond(service)).toBeLessThanOrEqual(cap);
 	expect(refusedByTokenBucket(service, cap)).toBe(0);
 	console.info(`tenant pace: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`);
+});
+
+/**
+ * A TCP proxy in front of `upstream` that holds what a client sends on some connections for `holdMs`
+ * before passing it on, as a buffering proxy or a stalled network does. n8n opens a connection per
+ * request, so every `every`-th request reaches the service late, together with later ones.
+ */
+async function holdingProxy(upstream: string, every: number, holdMs: number): Promise<{ origin: string; close: () => Promise<void> }> {
+	const { port: upstreamPort } = new URL(upstream);
+	const sockets = new Set<net.Socket>();
+	let connections = 0;
+	const server = net.createServer((client) => {
+		const held = ++connections % every === 0;
+		const target = net.connect(Number(upstreamPort), '127.0.0.1');
+		for (const socket of [client, target]) {
+			sockets.add(socket);
+			socket.on('close', () => sockets.delete(socket));
+			socket.on('error', () => undefined);
+		}
+		target.pipe(client);
+		client.pause();
+		setTimeout(() => client.pipe(target), held ? holdMs : 0);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		origin: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+test('a proxy that holds some requests and releases them late cannot put more than the cap into one second at the service', async () => {
+	created(service);
+	const proxy = await holdingProxy(service.origin, 3, 400);
+	try {
+		const cap = 10;
+		const [a, b] = await Promise.all(
+			['a', 'b'].map((name) => createPeople(name, 15, { maxRequestsPerSecond: cap, concurrency: 16 }, credentialsFor(proxy.origin))),
+		);
+		expect(a.error).toBeUndefined();
+		expect(b.error).toBeUndefined();
+		const names = namesReceived(service);
+		expect(names).toHaveLength(30);
+		expect(new Set(names).size).toBe(30);
+		// Counting starts alone lets a held request land in the same second as the next ten.
+		expect(busiestSecond(service)).toBeLessThanOrEqual(cap);
+		console.info(`tenant pace behind a holding proxy: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`);
+	} finally {
+		await proxy.close();
+	}
 });
 
 test('another Connection ID or another host is another tenant with its own budget', async () => {

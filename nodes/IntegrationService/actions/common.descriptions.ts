@@ -94,7 +94,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 1000 },
 			default: 50,
 			description:
-				'Cap on requests started per second, shared by every run in this n8n process that uses the same credential and Connection ID (each queue-mode worker keeps its own); 0 for no cap. The service typically allows about 50 per second per tenant.',
+				'The most requests the service receives in any one second, shared by every run in this n8n process that uses the same credential and Connection ID (each queue-mode worker keeps its own); 0 for no cap. A request counts from its start until a second after its answer, so a slow service gets fewer. The service typically allows about 50 per second per tenant.',
 		},
 		{
 			displayName: 'Max Response Size (MB)',

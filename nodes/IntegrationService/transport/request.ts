@@ -23,6 +23,8 @@ import type { ServiceContext } from './attempt';
 import { cancelSignal, sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, redact, secretForms, withSecret } from './errors';
+import type { PacedRequest } from './pace';
+import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait, tenantKey } from './pace';
 
 /** How hard to try: the node reads it from its Request Options once per run. */
 export interface RequestSettings {
@@ -32,7 +34,7 @@ export interface RequestSettings {
 	timeoutMs: number;
 	/** Largest answer read, counted after decompression. */
 	maxResponseBytes: number;
-	/** Requests started per second by every run of the tenant in this process together; 0 means no cap. */
+	/** The most requests of the tenant the service receives in any second, from every run in this process together (pace.ts); 0 means no cap. */
 	maxRequestsPerSecond: number;
 }
 
@@ -96,82 +98,27 @@ async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promis
 }
 
 /**
- * The pace every run of one tenant in this n8n process shares: the service limits requests per
- * tenant, so concurrent executions keep one budget and one 429 pause between them.
+ * Which tenant a request counts against (pace.ts): the n8n credential, the Connection ID sent and the
+ * origin it goes to.
  */
-interface TenantPace {
-	/** A 429 anywhere pauses every request of the tenant until this time (epoch ms). */
-	pausedUntil: number;
-	/** The earliest time the next paced request may start (epoch ms). */
-	nextStartAt: number;
-	/** When the requests of the last second actually started, oldest first (epoch ms). */
-	recentStarts: number[];
-}
-
-const tenantPaces = new Map<string, TenantPace>();
-
-/**
- * Which tenant a request counts against: the n8n credential, the Connection ID sent and the origin it
- * goes to. Held in memory only, and never output.
- */
-function tenantKey(ctx: ServiceContext, origin: string, connectionId: string | undefined): string {
+function tenantOf(ctx: ServiceContext, origin: string, connectionId: string | undefined): string {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	return JSON.stringify([credential?.id ?? credential?.name ?? '', connectionId ?? '', origin]);
+	return tenantKey(credential?.id ?? credential?.name ?? '', connectionId, origin);
 }
 
 /**
- * The tenant's pace. Read and changed synchronously, so runs never act on a stale copy. An entry
- * whose times have all passed is the same as none, so entries are dropped then and the map holds only
- * tenants in use.
+ * Waits until the tenant's pace lets the next request of the run start, and starts it; undefined when
+ * the run stopped first.
  */
-function paceOf(tenant: string, now = Date.now()): TenantPace {
-	let pace = tenantPaces.get(tenant);
-	if (pace === undefined) {
-		for (const [key, idle] of tenantPaces) {
-			const lastStart = idle.recentStarts.at(-1) ?? 0;
-			if (Math.max(idle.pausedUntil, idle.nextStartAt, lastStart + 1000) <= now) tenantPaces.delete(key);
-		}
-		pace = { pausedUntil: 0, nextStartAt: 0, recentStarts: [] };
-		tenantPaces.set(tenant, pace);
+async function startWhenPaced(ctx: ServiceContext, run: ServiceRun, tenant: string): Promise<PacedRequest | undefined> {
+	const cap = run.settings.maxRequestsPerSecond;
+	if (!(await waitFor(ctx, run, reserveSlot(tenant, cap)))) return undefined;
+	for (;;) {
+		if (stoppedReason(ctx, run) !== undefined) return undefined;
+		const start = startOrWait(tenant, cap);
+		if ('started' in start) return start.started;
+		if (!(await waitFor(ctx, run, start.waitMs))) return undefined;
 	}
-	return pace;
-}
-
-/**
- * Reserves the next start slot of the tenant and returns how long to wait for it. Each run spaces its
- * own requests by its own cap; a run with no cap (0) takes no slot.
- */
-function reserveStart(run: ServiceRun, tenant: string, now = Date.now()): number {
-	const rate = run.settings.maxRequestsPerSecond;
-	if (rate <= 0) return 0;
-	const pace = paceOf(tenant, now);
-	const start = Math.max(now, pace.nextStartAt);
-	pace.nextStartAt = start + 1000 / rate;
-	return start - now;
-}
-
-/**
- * Starts a request now if fewer than the cap started in the last second, else says how long to wait.
- * Slots keep the pace even; this keeps it under the cap in every second when a busy process wakes
- * late and requests whose slots have passed would otherwise start together.
- */
-function startNowOrWait(run: ServiceRun, tenant: string, now = Date.now()): number {
-	const pace = paceOf(tenant, now);
-	const starts = pace.recentStarts;
-	while (starts.length > 0 && starts[0] <= now - 1000) starts.shift();
-	const perSecond = Math.floor(run.settings.maxRequestsPerSecond);
-	if (perSecond >= 1 && starts.length >= perSecond) return starts[starts.length - perSecond] + 1000 - now;
-	starts.push(now);
-	return 0;
-}
-
-/** Waits until the tenant's pace lets the next request of the run start; false when the run stopped. */
-async function waitForStart(ctx: ServiceContext, run: ServiceRun, tenant: string): Promise<boolean> {
-	if (!(await waitFor(ctx, run, reserveStart(run, tenant)))) return false;
-	for (let wait = startNowOrWait(run, tenant); wait > 0; wait = startNowOrWait(run, tenant)) {
-		if (!(await waitFor(ctx, run, wait))) return false;
-	}
-	return stoppedReason(ctx, run) === undefined;
 }
 
 /** The credential for this run, loaded on first use and then reused for every item and page. */
@@ -279,7 +226,7 @@ export async function serviceRequest(
 	const connectionId = 'value' in credentialId ? credentialId.value : undefined;
 	const headers: IDataObject = { Accept: 'application/json' };
 	if (connectionId !== undefined) headers['X-Service-Credential-Id'] = connectionId;
-	const tenant = tenantKey(this, originOf(target.url), connectionId);
+	const tenant = tenantOf(this, originOf(target.url), connectionId);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: target.url,
@@ -304,7 +251,7 @@ export async function serviceRequest(
 	let failure: AttemptFailure | undefined;
 	/** Waits before the next attempt, within this request's budget; false when it must not go on. */
 	const waitBeforeAttempt = async (wanted: number): Promise<boolean> => {
-		const wait = Math.max(wanted, paceOf(tenant).pausedUntil - Date.now());
+		const wait = Math.max(wanted, pausedUntil(tenant) - Date.now());
 		if (wait <= 0) return true;
 		if (waitedMs + wait > maxTotalWaitMs) {
 			failure ??= { status: 429, message: 'Rate limited by the service (HTTP 429): the run is paused', retryable: false };
@@ -319,10 +266,12 @@ export async function serviceRequest(
 	// Every token this request sent is redacted from its errors, with the credential's secrets.
 	let sentForms = forms;
 	while (attempts < maxAttempts && (await waitBeforeAttempt(nextWait))) {
-		if (!(await waitForStart(this, run, tenant))) break;
-		attempts++;
-		// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer).
+		// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
+		// made before the start is counted, so that nothing between the two can throw.
 		const token = tokenFor(this, itemIndex, credentials);
+		const paced = await startWhenPaced(this, run, tenant);
+		if (paced === undefined) break;
+		attempts++;
 		sentForms = withSecret(sentForms, token);
 		const outcome = await sendAttempt(this, {
 			method: request.method,
@@ -333,16 +282,13 @@ export async function serviceRequest(
 			timeoutMs: run.settings.timeoutMs,
 			maxResponseBytes: run.settings.maxResponseBytes,
 			stoppedReason: () => stoppedReason(this, run),
-		});
+		}).finally(() => finished(paced));
 		if ('json' in outcome) return outcome.json;
 		failure = outcome.failure;
 		if (!failure.retryable || attempts >= maxAttempts) break;
 		nextWait = failure.retryAfterMs ?? backoffMs(run, attempts, failure.status);
 		// A rate limit slows every run of the tenant down, not just this request.
-		if (failure.status === 429) {
-			const pace = paceOf(tenant);
-			pace.pausedUntil = Math.max(pace.pausedUntil, Date.now() + nextWait);
-		}
+		if (failure.status === 429) pauseTenant(tenant, Date.now() + nextWait);
 	}
 	throw failedRequest(this, itemIndex, request, target.url, attempts, sentForms, failure, stoppedReason(this, run));
 }

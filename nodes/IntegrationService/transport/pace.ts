@@ -1,0 +1,115 @@
+/**
+ * The pace every run of one tenant in this n8n process shares: the service limits requests per
+ * tenant, so concurrent executions keep one budget and one 429 pause between them. Held in memory
+ * only (a module-level map), never output.
+ *
+ * Max Requests Per Second is a promise about what the service sees: at most that many of the
+ * tenant's requests reach it within any one second. A request reaches the service somewhere between
+ * the moment it starts and the moment its answer comes back, and a busy process can hold a started
+ * request for a while before it is written. So a request counts against the second from its start
+ * until one second after its answer: a new one starts only while fewer than the cap are in flight or
+ * answered within the last second. Then no window of one second can hold more than the cap of
+ * arrivals, however the machine or the service delays them.
+ */
+
+/** One request of the tenant, from its start until its answer (`end`, epoch ms) came back. */
+export interface PacedRequest {
+	readonly start: number;
+	end?: number;
+}
+
+interface TenantPace {
+	/** A 429 anywhere pauses every request of the tenant until this time (epoch ms). */
+	pausedUntil: number;
+	/** The earliest time the next paced request may start (epoch ms): keeps the pace even. */
+	nextStartAt: number;
+	/** Requests in flight or answered within the last second, oldest start first. */
+	recent: PacedRequest[];
+}
+
+const WINDOW_MS = 1000;
+
+const tenantPaces = new Map<string, TenantPace>();
+
+/** Which tenant a request counts against: the n8n credential, the Connection ID sent and the origin it goes to. */
+export function tenantKey(credential: string, connectionId: string | undefined, origin: string): string {
+	return JSON.stringify([credential, connectionId ?? '', origin]);
+}
+
+/** Whether a request no longer counts against any second from `now` on. */
+const done = (request: PacedRequest, now: number) => request.end !== undefined && request.end <= now - WINDOW_MS;
+
+/**
+ * The tenant's pace. Read and changed synchronously, so runs never act on a stale copy. An entry whose
+ * times have all passed is the same as none, so such entries are dropped and the map holds only
+ * tenants in use.
+ */
+function paceOf(tenant: string, now: number): TenantPace {
+	let pace = tenantPaces.get(tenant);
+	if (pace === undefined) {
+		for (const [key, idle] of tenantPaces) {
+			if (Math.max(idle.pausedUntil, idle.nextStartAt) <= now && idle.recent.every((request) => done(request, now))) {
+				tenantPaces.delete(key);
+			}
+		}
+		pace = { pausedUntil: 0, nextStartAt: 0, recent: [] };
+		tenantPaces.set(tenant, pace);
+	}
+	return pace;
+}
+
+/** Until when a 429 paused the tenant (epoch ms; in the past when it is not paused). */
+export function pausedUntil(tenant: string, now = Date.now()): number {
+	return paceOf(tenant, now).pausedUntil;
+}
+
+/** A 429 slows every run of the tenant down, not just the request that got it. */
+export function pauseTenant(tenant: string, until: number, now = Date.now()): void {
+	const pace = paceOf(tenant, now);
+	pace.pausedUntil = Math.max(pace.pausedUntil, until);
+}
+
+/**
+ * Reserves the next start slot of the tenant for a run with this cap and returns how long to wait for
+ * it. Slots space requests evenly; a run with no cap (0) takes no slot.
+ */
+export function reserveSlot(tenant: string, cap: number, now = Date.now()): number {
+	if (cap <= 0) return 0;
+	const pace = paceOf(tenant, now);
+	const start = Math.max(now, pace.nextStartAt);
+	pace.nextStartAt = start + 1000 / cap;
+	return start - now;
+}
+
+/**
+ * Starts a request now if fewer than `cap` of the tenant's requests are in flight or were answered
+ * within the last second, else says how long to wait before asking again. A run with no cap (0)
+ * always starts, and still counts for the runs that have one. The caller ends what it started with
+ * `finished`.
+ */
+export function startOrWait(tenant: string, cap: number, now = Date.now()): { started: PacedRequest } | { waitMs: number } {
+	const pace = paceOf(tenant, now);
+	let recent = pace.recent;
+	while (recent.length > 0 && done(recent[0], now)) recent.shift();
+	const limit = Math.floor(cap);
+	if (limit >= 1 && recent.length >= limit) {
+		// Entries answered long ago can sit behind one still in flight: drop them before counting.
+		recent = pace.recent = recent.filter((request) => !done(request, now));
+		if (recent.length >= limit) {
+			// The earliest moment enough answered requests leave the window; a request still in flight
+			// leaves it no sooner than a second from now.
+			const leaving = recent
+				.map((request) => (request.end === undefined ? now + WINDOW_MS : request.end + WINDOW_MS))
+				.sort((a, b) => a - b);
+			return { waitMs: Math.max(1, leaving[recent.length - limit] - now) };
+		}
+	}
+	const started: PacedRequest = { start: now };
+	recent.push(started);
+	return { started };
+}
+
+/** The answer (or the failure) of a started request came back. */
+export function finished(request: PacedRequest, now = Date.now()): void {
+	request.end ??= now;
+}
