@@ -1,12 +1,9 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_SETTINGS, newRun, recordsOf, serviceRequestPages } from '../IntegrationService/transport';
+import { DEFAULT_SETTINGS, MAX_PAGE_SIZE, newRun, recordsOf, serviceRequestPages } from '../IntegrationService/transport';
 import type { ServiceHost } from '../shared/service';
 import { jsonObjectOf } from '../shared/service';
-
-/** Only for the margin over an announced total: a named list's pages are as long as the service makes them. */
-const DEFAULT_PAGE_SIZE = 100;
 
 /** The sender waits for the answer while records are fetched: retry less than an action would. */
 const FETCH_SETTINGS = { ...DEFAULT_SETTINGS, maxAttempts: 3, maxTotalWaitMs: 10_000, timeoutMs: 15_000 };
@@ -30,7 +27,7 @@ export async function fetchRecords(ctx: IWebhookFunctions, host: ServiceHost, ur
 	await serviceRequestPages.call(
 		ctx,
 		0,
-		{ request: { method: 'GET', host, path: [], link }, pageSize: DEFAULT_PAGE_SIZE, recordsKey: recordsOf },
+		{ request: { method: 'GET', host, path: [], link }, pageSize: MAX_PAGE_SIZE, recordsKey: recordsOf },
 		newRun(FETCH_SETTINGS),
 		(page) => records.push(...page.filter((record) => record !== null && typeof record === 'object')),
 	);

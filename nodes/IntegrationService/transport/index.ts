@@ -4,6 +4,6 @@
  */
 export type { ServiceContext } from './attempt';
 export type { PageRequest, PagingResult } from './paging';
-export { MAX_RECORDS, recordsOf, serviceRequestPages } from './paging';
+export { MAX_PAGE_SIZE, MAX_RECORDS, recordsOf, serviceRequestPages } from './paging';
 export type { RequestSettings, ServiceRequest, ServiceRun } from './request';
 export { DEFAULT_SETTINGS, newRun, serviceRequest, stopRun } from './request';

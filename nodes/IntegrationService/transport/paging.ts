@@ -30,6 +30,9 @@ export interface PagingResult {
 	nextCursor?: string;
 }
 
+/** decisions.md: services of this kind cap a page at 100 records; the page size asked for by default. */
+export const MAX_PAGE_SIZE = 100;
+
 /**
  * Return All holds every record in n8n's memory (about 4 KB of RSS per person in our benchmark), so a
  * list that goes on past this many records is stopped rather than let run n8n out of memory (~1 GB).

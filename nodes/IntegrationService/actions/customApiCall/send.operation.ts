@@ -5,7 +5,7 @@ import type { PathSegment, ServiceHost } from '../../../shared/service';
 import { hasControlCharacter } from '../../../shared/service';
 import { inputError, parseJsonParameter, requireText, toBoolean, toWholeNumber } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
+import { MAX_PAGE_SIZE, recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
 import {
 	batchItem,
 	credentialIdOverrideFor,
@@ -20,9 +20,6 @@ import {
 	withoutOriginal,
 } from '../common.descriptions';
 import { shownFor } from '../node.type';
-
-/** decisions.md: services of this kind cap a page at 100 records. */
-const MAX_PAGE_SIZE = 100;
 
 const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
 const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -3,7 +3,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toBoolean, toWholeNumber } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { serviceRequestPages } from '../../transport';
+import { MAX_PAGE_SIZE, serviceRequestPages } from '../../transport';
 import {
 	batchItem,
 	credentialIdOverrideFor,
@@ -18,9 +18,6 @@ import {
 	withoutOriginal,
 } from '../common.descriptions';
 import { shownFor } from '../node.type';
-
-/** decisions.md: services of this kind cap a page at 100 people. */
-const MAX_PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	returnAllProperty,
