@@ -5,7 +5,7 @@
  */
 import { runNode } from '../harness/engine';
 import { expectInputError, operationRunner, useSandbox } from '../harness/fixtures';
-import { credentialsFor, sendJson, startHostile, type HostileServer } from '../hostile/server';
+import { credentialsFor, sendJson, useHostile } from '../hostile/server';
 import { LOANS } from '../sandbox/routes';
 import type { PagingStyle, Sandbox } from '../sandbox/server';
 
@@ -127,13 +127,8 @@ describe('Path: under /api of the chosen host, or nothing is sent', () => {
 });
 
 describe('every method on every host (scripted server)', () => {
-	let service: HostileServer;
-	beforeAll(async () => {
-		service = await startHostile();
-	});
-	afterAll(async () => await service.close());
+	const service = useHostile();
 	beforeEach(() => {
-		service.received.length = 0;
 		service.script((request, res) => sendJson(res, 200, { ok: true, method: request.method }));
 	});
 	const hosts = { crm: '/crm', universal: '/universal', los: '/los', calendar: '/calendar' } as const;

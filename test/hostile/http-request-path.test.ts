@@ -10,16 +10,9 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { serviceToken, sessionTokenOf } from '../../credentials/serviceToken';
 import { PREDEFINED_REQUEST_TYPE, runNode } from '../harness/engine';
-import { credentialsFor, sendJson, startHostile, type HostileServer } from './server';
+import { credentialsFor, sendJson, useHostile } from './server';
 
-let service: HostileServer;
-beforeAll(async () => {
-	service = await startHostile();
-});
-afterAll(async () => await service.close());
-beforeEach(() => {
-	service.received.length = 0;
-});
+const service = useHostile();
 
 type Mode = 'accessToken' | 'clientCredentials';
 

@@ -12,19 +12,12 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { announcedBound, MAX_RECORDS } from '../../nodes/IntegrationService/transport/paging';
 import { runNode } from '../harness/engine';
 import { startReceiver } from '../trigger/receiver';
-import { credentialsFor, sendJson, startHostile, type HostileServer } from './server';
+import { credentialsFor, sendJson, useHostile } from './server';
 
 const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 5, maxRequestsPerSecond: 0 };
 const SECRET = 'whsec-paging-secret';
 
-let service: HostileServer;
-beforeAll(async () => {
-	service = await startHostile();
-});
-afterAll(async () => await service.close());
-beforeEach(() => {
-	service.received.length = 0;
-});
+const service = useHostile();
 
 function credentials(): ICredentialDataDecryptedObject {
 	return credentialsFor(service.origin, { accessToken: 'paging-token-1', signingSecret: SECRET });

@@ -68,6 +68,35 @@ export async function startHostile(): Promise<HostileServer> {
 	};
 }
 
+/**
+ * A hostile server for the test file or describe block that calls this: started before its tests,
+ * closed after them, and its record of requests emptied before each test.
+ */
+export function useHostile(): HostileServer {
+	let server: HostileServer | undefined;
+	beforeAll(async () => {
+		server = await startHostile();
+	});
+	afterAll(async () => await server?.close());
+	beforeEach(() => {
+		current().received.length = 0;
+	});
+	const current = (): HostileServer => {
+		if (!server) throw new Error('useHostile: the server starts in beforeAll');
+		return server;
+	};
+	return {
+		get origin() {
+			return current().origin;
+		},
+		get received() {
+			return current().received;
+		},
+		script: (handler) => current().script(handler),
+		close: async () => await current().close(),
+	};
+}
+
 /** A port on 127.0.0.1 where nothing listens: connections to it are refused. */
 export async function refusingOrigin(): Promise<string> {
 	const probe = http.createServer();
