@@ -82,9 +82,7 @@ export interface ExecuteResult {
 
 function loadE2e(): { install: InstallModule; lib: E2eLib } {
 	const dir = join(packageRoot(), 'test', 'e2e');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const install = require(join(dir, 'install-n8n.js')) as InstallModule;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const lib = require(join(dir, 'lib.js')) as E2eLib;
 	return { install, lib };
 }

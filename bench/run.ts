@@ -109,7 +109,6 @@ interface NodeFacts {
 }
 
 function nodeFacts(): NodeFacts {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const mod = require(join(packageRoot(), 'dist', 'nodes', 'IntegrationService', 'IntegrationService.node.js')) as Record<string, new () => { description: { properties: Array<Record<string, unknown>> } }>;
 	const { properties } = new mod.IntegrationService().description;
 	const options = (properties.find((p) => p.name === 'requestOptions')?.options ?? []) as Array<{ name: string; default: unknown }>;

@@ -11,7 +11,6 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 import { COMPOUND_FIELDS } from '../../nodes/IntegrationService/helpers/fieldMapper';
 import { packageRoot } from '../harness/package-root';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { IntegrationService } = require(join(packageRoot(), 'dist/nodes/IntegrationService/IntegrationService.node.js')) as {
 	IntegrationService: new () => { description: { properties: INodeProperties[] } };
 };
