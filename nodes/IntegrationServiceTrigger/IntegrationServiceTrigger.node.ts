@@ -161,7 +161,7 @@ export class IntegrationServiceTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The spec has no delete for webhooks: there is nothing to undo on the service (the README says so).
+				// The specification shows no delete for webhooks: deactivating cannot undo the registration (docs/trigger.md).
 				return true;
 			},
 		},
