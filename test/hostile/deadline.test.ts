@@ -130,3 +130,32 @@ describe('An answer that is not valid HTTP is a network failure', () => {
 		expect(service.requests).toHaveLength(2);
 	});
 });
+
+describe('The body is read as it arrives', () => {
+	it('characters split across chunks, one byte at a time, arrive whole', async () => {
+		const name = 'Zoë 東京 🔑 Müller';
+		const body = Buffer.from(JSON.stringify({ people: [{ id: 'p-1', firstName: name }] }));
+		service.script((_request, socket) => {
+			socket.setNoDelay(true);
+			socket.write(`${HEAD}Content-Length: ${body.length}\r\n\r\n`);
+			let sent = 0;
+			const next = () => {
+				if (socket.destroyed) return;
+				if (sent === body.length) return void socket.end();
+				socket.write(body.subarray(sent, ++sent));
+				setTimeout(next, 1);
+			};
+			next();
+		});
+		const result = await run({ ...VALID['person.getAll'], limit: 1 });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.firstName)).toEqual([name]);
+	});
+
+	it('a byte order mark before the JSON is refused as not JSON, as before', async () => {
+		const text = '{"people":[{"id":"p-1"}]}';
+		service.script((_request, socket) => socket.end(Buffer.concat([Buffer.from(`${HEAD}Content-Length: ${text.length + 3}\r\n\r\n`), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])));
+		const result = await run({ ...VALID['person.getAll'], limit: 1 });
+		expect(result.error?.message).toMatch(/^The service answered HTTP 200 with a body that is not valid JSON/);
+	});
+});

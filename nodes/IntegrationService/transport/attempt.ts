@@ -74,7 +74,11 @@ async function readBody(body: unknown, maxBytes: number): Promise<string> {
 		return body.toString('utf8');
 	}
 	if (!isStream(body)) return body === undefined || body === null ? '' : String(body);
-	const chunks: Buffer[] = [];
+	// Each chunk is decoded as it arrives and let go, rather than kept and copied into one more buffer
+	// the size of the answer: on a long list that is memory outside the heap that V8 frees only lazily.
+	// ignoreBOM keeps a byte order mark in the text, as Buffer#toString does (JSON.parse then refuses it).
+	const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+	const parts: string[] = [];
 	let size = 0;
 	for await (const chunk of body) {
 		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -83,9 +87,10 @@ async function readBody(body: unknown, maxBytes: number): Promise<string> {
 			body.destroy();
 			throw new TooLarge();
 		}
-		chunks.push(buffer);
+		parts.push(decoder.decode(buffer, { stream: true }));
 	}
-	return Buffer.concat(chunks, size).toString('utf8');
+	parts.push(decoder.decode());
+	return parts.join('');
 }
 
 /** A 2xx answer where a record is expected: a JSON object, nothing else. */
