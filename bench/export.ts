@@ -127,7 +127,13 @@ const log = (message: string) => process.stderr.write(`[bench:export] ${message}
 const mib = (bytes: number) => Math.round(bytes / MIB);
 
 /** One run of each way; a run that n8n could not finish (out of memory) is `failed`, not thrown. */
-type Outcome = Measured | { failed: string };
+type Outcome = Measured | { failed: string; outOfMemory?: boolean };
+
+/** A failed run: the start of its message, and whether V8 said anywhere in it that the heap ran out. */
+function failure(error: unknown): Outcome {
+	const message = (error as Error).message;
+	return { failed: message.slice(0, 300), outOfMemory: /heap limit|heap out of memory|allocation failure|Mark-Compact/i.test(message) };
+}
 
 async function runExport(app: N8nApp, nodeOptions: string[]): Promise<Outcome> {
 	try {
@@ -137,7 +143,7 @@ async function runExport(app: N8nApp, nodeOptions: string[]): Promise<Outcome> {
 		return m;
 	} catch (error) {
 		log(`page by page failed: ${(error as Error).message.slice(0, 300)}`);
-		return { failed: (error as Error).message.slice(0, 300) };
+		return failure(error);
 	}
 }
 
@@ -149,7 +155,7 @@ async function runReturnAll(app: N8nApp, nodeOptions: string[]): Promise<Outcome
 		return m;
 	} catch (error) {
 		log(`return all failed: ${(error as Error).message.slice(0, 300)}`);
-		return { failed: (error as Error).message.slice(0, 300) };
+		return failure(error);
 	}
 }
 
@@ -200,7 +206,7 @@ async function main(): Promise<void> {
 	const returnAllGrowth = Math.max(...measured(returnAlls).map((m) => m.rssGrowthBytes));
 	const perRecordRatio = exportMs / returnAllMs;
 	const exportGrowth = limitedExport.rssGrowthBytes;
-	const outOfMemory = !('ms' in limitedReturnAll) && /heap|allocation failure|Mark-Compact/i.test(limitedReturnAll.failed);
+	const outOfMemory = !('ms' in limitedReturnAll) && limitedReturnAll.outOfMemory === true;
 	const limitedReturnAllText =
 		'ms' in limitedReturnAll
 			? `finished, ${mib(limitedReturnAll.rssGrowthBytes)} MiB peak RSS growth`

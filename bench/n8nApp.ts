@@ -314,7 +314,7 @@ export class N8nApp {
 		let stderr = '';
 		child.stderr?.setEncoding('utf8').on('data', (t: string) => (stderr += t));
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 900_000);
-		const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+		const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
 		clearTimeout(timer);
 		clearInterval(sampler);
 		const wallMs = performance.now() - started;
@@ -325,7 +325,7 @@ export class N8nApp {
 		if (process.env.BENCH_N8N_KEEP) writeFileSync(join(this.userFolder, `execute-${parentId}.out`), `${stdout}\n----- stderr\n${stderr}`);
 		if (code !== 0 || !resultData || resultData.error) {
 			const why = resultData?.error ? `${resultData.error.message ?? ''} ${resultData.error.description ?? ''}` : (stdout + stderr).trim().split('\n').slice(-20).join('\n');
-			throw new Error(`n8n execute --id=${parentId} failed (exit ${code}): ${why}`);
+			throw new Error(`n8n execute --id=${parentId} failed (${signal ? `ended by ${signal}` : `exit ${code}`}): ${why}`);
 		}
 		let profilePath: string | undefined;
 		if (options.profileDir) {

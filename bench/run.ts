@@ -199,6 +199,9 @@ function sweepCount(concurrency: number, latency: number, cap: number | undefine
 	return Math.min(quick ? 100 : 400, Math.max(quick ? 10 : 40, Math.round(seconds * perSecond)));
 }
 
+/** The sandbox's second known connection: the capped contenders use it, the uncapped ones the default. */
+const QUIET_CONNECTION = 'cred-other';
+
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	const started = Date.now();
@@ -226,7 +229,7 @@ async function main(): Promise<void> {
 		// The contenders.
 		const defaults = `Concurrency ${facts.concurrency}${facts.maxRequestsPerSecond === undefined ? '' : `, ${facts.maxRequestsPerSecond || 'no'} requests/s cap`}`;
 		let create: wf.Contender[] = [
-			wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`),
+			wf.onConnection(wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`), QUIET_CONNECTION),
 			wf.oursCreate('ours8', 'Our node, concurrency 8, no cap', 8, 0),
 			wf.oursCreate('ours32', 'Our node, concurrency 32, no cap', 32, 0),
 			...(facts.mapParameter
@@ -260,7 +263,7 @@ async function main(): Promise<void> {
 				sweep.push({ ...wf.oursCreate(`s${o.latency}c${c}`, `${o.latency} ms, concurrency ${c}, no cap`, c, 0, undefined, o.ref), latency: o.latency, concurrency: c, cap: 0, items: sweepCount(c, o.latency, undefined, args.quick) });
 			}
 			sweep.push({
-				...wf.oursCreate(`s${o.latency}default`, `${o.latency} ms, defaults`, undefined, undefined, undefined, o.ref),
+				...wf.onConnection(wf.oursCreate(`s${o.latency}default`, `${o.latency} ms, defaults`, undefined, undefined, undefined, o.ref), QUIET_CONNECTION),
 				latency: o.latency,
 				concurrency: facts.concurrency,
 				cap: facts.maxRequestsPerSecond,

@@ -65,6 +65,15 @@ export function oursCreate(key: string, label: string, concurrency?: number, max
 }
 
 /**
+ * The same contender on its own connection (Connection ID `connectionId`): the tenant's pace counts
+ * every request of the credential and Connection ID in the process, so a capped contender that follows
+ * uncapped ones on the same connection would first wait out their last second.
+ */
+export function onConnection(contender: Contender, connectionId: string): Contender {
+	return { ...contender, nodes: contender.nodes.map((n) => ({ ...n, parameters: { ...(n.parameters as Record<string, unknown>), credentialId: connectionId } })) };
+}
+
+/**
  * n8n's HTTP Request node (v4.2) on the sandbox's `{crm}/api/people`: the credential id header, and the
  * bearer token from the header credential or as a second plain header. `parameters` follow the headers.
  */
