@@ -12,26 +12,41 @@ import { mkdtempSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = resolve(new URL('..', import.meta.url).pathname);
 const args = process.argv.slice(2);
-const keepDir = args.includes('--keep-tarball') ? resolve(args[args.indexOf('--keep-tarball') + 1]) : undefined;
+const keepDir = args.includes('--keep-tarball')
+	? resolve(args[args.indexOf('--keep-tarball') + 1])
+	: undefined;
 const work = mkdtempSync(join(tmpdir(), 'n8n-scan-'));
 let failed = false;
 
 try {
 	// --ignore-scripts=false: whatever the caller's npm config says, packing runs prepack, which builds dist/.
-	execFileSync('npm', ['pack', '--ignore-scripts=false', '--pack-destination', work], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--ignore-scripts=false', '--pack-destination', work], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
 	if (!tarball) throw new Error('npm pack made no tarball');
 	if (keepDir) copyFileSync(join(work, tarball), join(keepDir, tarball));
 	const unpacked = join(work, 'package');
 	execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
-	const files = execFileSync('find', ['.', '-type', 'f'], { cwd: unpacked, encoding: 'utf8' }).trim().split('\n').sort();
+	const files = execFileSync('find', ['.', '-type', 'f'], { cwd: unpacked, encoding: 'utf8' })
+		.trim()
+		.split('\n')
+		.sort();
 	console.log(`packed ${tarball}: ${files.length} files`);
 	for (const file of files) console.log(`  ${file}`);
-	for (const required of ['./package.json', './dist/nodes/IntegrationService/IntegrationService.node.js', './dist/credentials/IntegrationServiceApi.credentials.js']) {
+	for (const required of [
+		'./package.json',
+		'./dist/nodes/IntegrationService/IntegrationService.node.js',
+		'./dist/credentials/IntegrationServiceApi.credentials.js',
+	]) {
 		if (!files.includes(required)) {
 			console.log(`scan: the tarball lacks ${required}`);
 			failed = true;
@@ -48,7 +63,9 @@ try {
 			console.log(`scan: @n8n/scan-community-package analyzer clean on the ${label}`);
 		} else {
 			failed = true;
-			console.log(`scan: @n8n/scan-community-package analyzer FAILED on the ${label}: ${result.message}`);
+			console.log(
+				`scan: @n8n/scan-community-package analyzer FAILED on the ${label}: ${result.message}`,
+			);
 			if (result.details) console.log(result.details);
 		}
 	}

@@ -17,7 +17,12 @@ export interface SandboxInfo {
 const controlAgent = new http.Agent({ keepAlive: false });
 
 /** Calls a sandbox control endpoint (/__sandbox/...; no auth, no latency) and returns its JSON. */
-export function control<T = unknown>(info: SandboxInfo, method: string, path: string, body?: unknown): Promise<T> {
+export function control<T = unknown>(
+	info: SandboxInfo,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<T> {
 	return new Promise((resolve, reject) => {
 		const payload = body === undefined ? undefined : JSON.stringify(body);
 		const req = http.request(
@@ -25,7 +30,10 @@ export function control<T = unknown>(info: SandboxInfo, method: string, path: st
 			{
 				method,
 				agent: controlAgent,
-				headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+				headers:
+					payload === undefined
+						? {}
+						: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
 			},
 			(res) => {
 				const chunks: Buffer[] = [];

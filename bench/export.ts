@@ -38,7 +38,13 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
 	const quick = argv.includes('--quick');
-	const args: Args = { quick, people: quick ? 20_000 : 200_000, latency: 5, reps: quick ? 1 : 2, heapMib: 512 };
+	const args: Args = {
+		quick,
+		people: quick ? 20_000 : 200_000,
+		latency: 5,
+		reps: quick ? 1 : 2,
+		heapMib: 512,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const value = Number(argv[i + 1]);
 		if (argv[i] === '--people') args.people = value;
@@ -58,14 +64,28 @@ const RETURN_ALL_KEY = 'exportReturnAll';
 const RETURN_ALL_ID = 'benchExportReturnAll';
 const MIB = 1024 * 1024;
 
-type WorkflowJson = { nodes: Array<Record<string, unknown> & { parameters?: Record<string, unknown>; credentials?: Record<string, unknown> }> };
+type WorkflowJson = {
+	nodes: Array<
+		Record<string, unknown> & {
+			parameters?: Record<string, unknown>;
+			credentials?: Record<string, unknown>;
+		}
+	>;
+};
 
 /** Every node of ours, also in an inline sub-workflow (JSON in a parameter), set to the bench credential. */
 function withOurCredential(workflow: WorkflowJson): WorkflowJson {
 	for (const n of workflow.nodes) {
-		if (n.credentials?.[CREDENTIALS.ours.type]) n.credentials[CREDENTIALS.ours.type] = { id: CREDENTIALS.ours.id, name: CREDENTIALS.ours.name };
+		if (n.credentials?.[CREDENTIALS.ours.type])
+			n.credentials[CREDENTIALS.ours.type] = {
+				id: CREDENTIALS.ours.id,
+				name: CREDENTIALS.ours.name,
+			};
 		const inline = n.parameters?.workflowJson;
-		if (typeof inline === 'string') n.parameters!.workflowJson = JSON.stringify(withOurCredential(JSON.parse(inline) as WorkflowJson));
+		if (typeof inline === 'string')
+			n.parameters!.workflowJson = JSON.stringify(
+				withOurCredential(JSON.parse(inline) as WorkflowJson),
+			);
 	}
 	return workflow;
 }
@@ -74,7 +94,8 @@ function withOurCredential(workflow: WorkflowJson): WorkflowJson {
 function exportWorkflow(): Record<string, unknown> {
 	const workflow = withOurCredential(JSON.parse(readFileSync(EXAMPLE, 'utf8')) as WorkflowJson);
 	for (const n of workflow.nodes) {
-		if (n.type === 'n8n-nodes-base.scheduleTrigger') Object.assign(n, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+		if (n.type === 'n8n-nodes-base.scheduleTrigger')
+			Object.assign(n, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
 	}
 	return { ...workflow, id: EXPORT_ID, active: false };
 }
@@ -90,7 +111,9 @@ const returnAll: Contender = {
 			typeVersion: 1,
 			position: [300, 0],
 			parameters: { resource: 'person', operation: 'getAll', returnAll: true, simplify: true },
-			credentials: { [CREDENTIALS.ours.type]: { id: CREDENTIALS.ours.id, name: CREDENTIALS.ours.name } },
+			credentials: {
+				[CREDENTIALS.ours.type]: { id: CREDENTIALS.ours.id, name: CREDENTIALS.ours.name },
+			},
 		},
 	],
 };
@@ -101,14 +124,21 @@ interface Measured {
 	rssGrowthBytes: number;
 }
 
-function exportMeasured(runData: Record<string, RunDataEntry[]>, samples: Parameters<typeof rssWindow>[0]): Measured & { batches: number } {
+function exportMeasured(
+	runData: Record<string, RunDataEntry[]>,
+	samples: Parameters<typeof rssWindow>[0],
+): Measured & { batches: number } {
 	const first = runData['Start at the beginning']?.[0];
 	const last = runData['Export finished']?.[0];
 	const batches = runData['Export one batch'] ?? [];
-	if (!first?.startTime || !last?.startTime || last.executionTime === undefined) throw new Error('the export did not reach "Export finished"');
+	if (!first?.startTime || !last?.startTime || last.executionTime === undefined)
+		throw new Error('the export did not reach "Export finished"');
 	const from = first.startTime;
 	const to = last.startTime + last.executionTime;
-	const people = batches.reduce((sum, run) => sum + Number(run.data?.main?.[0]?.[0]?.json.count ?? 0), 0);
+	const people = batches.reduce(
+		(sum, run) => sum + Number(run.data?.main?.[0]?.[0]?.json.count ?? 0),
+		0,
+	);
 	const { rssStart, rssPeak } = rssWindow(samples, from, to);
 	return { ms: to - from, people, rssGrowthBytes: rssPeak - rssStart, batches: batches.length };
 }
@@ -122,7 +152,8 @@ const CI_FIGURES = [
 	'(before the budget was shared, four such runs sent 211 in their busiest second; while the pace counted only starts, 53).',
 ].join('\n');
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const log = (message: string) => process.stderr.write(`[bench:export] ${message}\n`);
 const mib = (bytes: number) => Math.round(bytes / MIB);
 
@@ -132,14 +163,19 @@ type Outcome = Measured | { failed: string; outOfMemory?: boolean };
 /** A failed run: the start of its message, and whether V8 said anywhere in it that the heap ran out. */
 function failure(error: unknown): Outcome {
 	const message = (error as Error).message;
-	return { failed: message.slice(0, 300), outOfMemory: /heap limit|heap out of memory|allocation failure|Mark-Compact/i.test(message) };
+	return {
+		failed: message.slice(0, 300),
+		outOfMemory: /heap limit|heap out of memory|allocation failure|Mark-Compact/i.test(message),
+	};
 }
 
 async function runExport(app: N8nApp, nodeOptions: string[]): Promise<Outcome> {
 	try {
 		const watched = await app.watch(EXPORT_ID, { timeoutMs: 3_600_000, nodeOptions });
 		const m = exportMeasured(watched.runData, watched.samples);
-		log(`page by page${nodeOptions.length ? ` (${nodeOptions.join(' ')})` : ''}: ${m.people} people in ${m.batches} batches, ${(m.ms / 1000).toFixed(1)} s, peak RSS growth ${mib(m.rssGrowthBytes)} MiB`);
+		log(
+			`page by page${nodeOptions.length ? ` (${nodeOptions.join(' ')})` : ''}: ${m.people} people in ${m.batches} batches, ${(m.ms / 1000).toFixed(1)} s, peak RSS growth ${mib(m.rssGrowthBytes)} MiB`,
+		);
 		return m;
 	} catch (error) {
 		log(`page by page failed: ${(error as Error).message.slice(0, 300)}`);
@@ -149,9 +185,17 @@ async function runExport(app: N8nApp, nodeOptions: string[]): Promise<Outcome> {
 
 async function runReturnAll(app: N8nApp, nodeOptions: string[]): Promise<Outcome> {
 	try {
-		const result = (await app.execute(RETURN_ALL_ID, [RETURN_ALL_KEY], { timeoutMs: 3_600_000, nodeOptions })).branches.get(RETURN_ALL_KEY)!;
-		const m = { ms: result.ms, people: result.count, rssGrowthBytes: result.rssPeak - result.rssStart };
-		log(`return all${nodeOptions.length ? ` (${nodeOptions.join(' ')})` : ''}: ${m.people} people, ${(m.ms / 1000).toFixed(1)} s, peak RSS growth ${mib(m.rssGrowthBytes)} MiB`);
+		const result = (
+			await app.execute(RETURN_ALL_ID, [RETURN_ALL_KEY], { timeoutMs: 3_600_000, nodeOptions })
+		).branches.get(RETURN_ALL_KEY)!;
+		const m = {
+			ms: result.ms,
+			people: result.count,
+			rssGrowthBytes: result.rssPeak - result.rssStart,
+		};
+		log(
+			`return all${nodeOptions.length ? ` (${nodeOptions.join(' ')})` : ''}: ${m.people} people, ${(m.ms / 1000).toFixed(1)} s, peak RSS growth ${mib(m.rssGrowthBytes)} MiB`,
+		);
 		return m;
 	} catch (error) {
 		log(`return all failed: ${(error as Error).message.slice(0, 300)}`);
@@ -159,12 +203,17 @@ async function runReturnAll(app: N8nApp, nodeOptions: string[]): Promise<Outcome
 	}
 }
 
-const measured = (outcomes: Outcome[]): Measured[] => outcomes.filter((o): o is Measured => 'ms' in o);
+const measured = (outcomes: Outcome[]): Measured[] =>
+	outcomes.filter((o): o is Measured => 'ms' in o);
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	log(`starting the sandbox with ${args.people} people, ${args.latency} ms per request`);
-	const sandbox = await startSandboxProcess({ latencyMs: args.latency, people: args.people, port: 0 });
+	const sandbox = await startSandboxProcess({
+		latencyMs: args.latency,
+		people: args.people,
+		port: 0,
+	});
 	const app = await N8nApp.open(sandbox.info, [], [returnAll], log);
 	const limited = [`--max-old-space-size=${args.heapMib}`];
 	const exports: Outcome[] = [];
@@ -175,7 +224,10 @@ async function main(): Promise<void> {
 	const quarter = Math.round(args.people / 4);
 	try {
 		await app.startOnce(log);
-		await app.importParents([exportWorkflow(), parentWorkflow(RETURN_ALL_ID, [{ key: RETURN_ALL_KEY, items: 0 }], [])]);
+		await app.importParents([
+			exportWorkflow(),
+			parentWorkflow(RETURN_ALL_ID, [{ key: RETURN_ALL_KEY, items: 0 }], []),
+		]);
 		// 1. Node's default heap: time per person, interleaved, the order alternating.
 		for (let rep = 0; rep < args.reps; rep++) {
 			for (const which of rep % 2 === 0 ? ['export', 'returnAll'] : ['returnAll', 'export']) {
@@ -194,12 +246,20 @@ async function main(): Promise<void> {
 		await sandbox.stop();
 	}
 	const done = measured([...exports, ...returnAlls]);
-	if (done.length !== exports.length + returnAlls.length) throw new Error('a run with Node\'s default heap failed');
+	if (done.length !== exports.length + returnAlls.length)
+		throw new Error("a run with Node's default heap failed");
 	for (const m of [...done, ...measured([limitedExport])]) {
-		if (m.people !== args.people) throw new Error(`a run returned ${m.people} people, not ${args.people}`);
+		if (m.people !== args.people)
+			throw new Error(`a run returned ${m.people} people, not ${args.people}`);
 	}
-	if (!('ms' in limitedExport)) throw new Error(`page by page did not finish within a ${args.heapMib} MiB heap: ${limitedExport.failed}`);
-	if (!('ms' in limitedQuarter) || limitedQuarter.people !== quarter) throw new Error(`page by page of ${quarter} people within a ${args.heapMib} MiB heap: ${'ms' in limitedQuarter ? `${limitedQuarter.people} people` : limitedQuarter.failed}`);
+	if (!('ms' in limitedExport))
+		throw new Error(
+			`page by page did not finish within a ${args.heapMib} MiB heap: ${limitedExport.failed}`,
+		);
+	if (!('ms' in limitedQuarter) || limitedQuarter.people !== quarter)
+		throw new Error(
+			`page by page of ${quarter} people within a ${args.heapMib} MiB heap: ${'ms' in limitedQuarter ? `${limitedQuarter.people} people` : limitedQuarter.failed}`,
+		);
 	const exportMs = median(measured(exports).map((m) => m.ms));
 	const returnAllMs = median(measured(returnAlls).map((m) => m.ms));
 	const defaultExportGrowth = Math.max(...measured(exports).map((m) => m.rssGrowthBytes));
@@ -228,11 +288,23 @@ async function main(): Promise<void> {
 				recordsPerSecond: Math.round(args.people / (exportMs / 1000)),
 				peakRssGrowthMiBRuns: measured(exports).map((m) => mib(m.rssGrowthBytes)),
 			},
-			returnAll: { msRuns: measured(returnAlls).map((m) => m.ms), msMedian: returnAllMs, recordsPerSecond: Math.round(args.people / (returnAllMs / 1000)), peakRssGrowthMiBRuns: measured(returnAlls).map((m) => mib(m.rssGrowthBytes)) },
+			returnAll: {
+				msRuns: measured(returnAlls).map((m) => m.ms),
+				msMedian: returnAllMs,
+				recordsPerSecond: Math.round(args.people / (returnAllMs / 1000)),
+				peakRssGrowthMiBRuns: measured(returnAlls).map((m) => mib(m.rssGrowthBytes)),
+			},
 			withHeapLimit: {
 				pageByPage: { ms: limitedExport.ms, peakRssGrowthMiB: mib(exportGrowth) },
-				pageByPageQuarter: { people: quarter, ms: limitedQuarter.ms, peakRssGrowthMiB: mib(limitedQuarter.rssGrowthBytes) },
-				returnAll: 'ms' in limitedReturnAll ? { ms: limitedReturnAll.ms, peakRssGrowthMiB: mib(limitedReturnAll.rssGrowthBytes) } : { failed: limitedReturnAll.failed },
+				pageByPageQuarter: {
+					people: quarter,
+					ms: limitedQuarter.ms,
+					peakRssGrowthMiB: mib(limitedQuarter.rssGrowthBytes),
+				},
+				returnAll:
+					'ms' in limitedReturnAll
+						? { ms: limitedReturnAll.ms, peakRssGrowthMiB: mib(limitedReturnAll.rssGrowthBytes) }
+						: { failed: limitedReturnAll.failed },
 			},
 			targets: {
 				exportPeakRssGrowthMiB: { goal: '<= 300', met: exportGrowth / MIB <= 300 },
@@ -243,7 +315,9 @@ async function main(): Promise<void> {
 
 	const outDir = args.quick ? __dirname : join(packageRoot(), 'bench');
 	const resultsFile = join(outDir, 'results.json');
-	const results = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>) : {};
+	const results = existsSync(resultsFile)
+		? (JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>)
+		: {};
 	writeFileSync(resultsFile, `${JSON.stringify({ ...results, ...figures }, null, 2)}\n`);
 
 	const runs = (list: Measured[]) => list.map((m) => (m.ms / 1000).toFixed(1)).join(', ');
@@ -253,7 +327,8 @@ async function main(): Promise<void> {
 		'',
 		`${args.people.toLocaleString('en-US')} people from the sandbox (${args.latency} ms per request, pages of 100), in the real n8n application at the node's default pace (50 requests per second, which bounds both: ${(args.people / 100 / 50).toFixed(0)} s at least). Page by page is \`examples/people-export-page-by-page.json\` (batches of 5,000, each in its own sub-workflow); Return All is Get Many with Simplify on. Memory is the n8n process's peak RSS growth over the run.`,
 		'',
-		'| Way | Time, Node\'s default heap (median; runs) | People per second | Peak RSS growth, default heap | With a ' + `${args.heapMib} MiB heap limit |`,
+		"| Way | Time, Node's default heap (median; runs) | People per second | Peak RSS growth, default heap | With a " +
+			`${args.heapMib} MiB heap limit |`,
 		'|---|---|---|---|---|',
 		`| Page by page | ${(exportMs / 1000).toFixed(1)} s (${runs(measured(exports))}) | ${Math.round(args.people / (exportMs / 1000)).toLocaleString('en-US')} | ${mib(defaultExportGrowth)} MiB | finished, ${mib(exportGrowth)} MiB peak RSS growth |`,
 		`| Return All | ${(returnAllMs / 1000).toFixed(1)} s (${runs(measured(returnAlls))}) | ${Math.round(args.people / (returnAllMs / 1000)).toLocaleString('en-US')} | ${mib(returnAllGrowth)} MiB | ${limitedReturnAllText} |`,
@@ -267,7 +342,10 @@ async function main(): Promise<void> {
 	const md = existsSync(mdFile) ? readFileSync(mdFile, 'utf8') : '';
 	const start = md.indexOf('<!-- export: ');
 	const end = md.indexOf('<!-- /export -->');
-	const updated = start >= 0 && end > start ? `${md.slice(0, start)}${section}${md.slice(end + '<!-- /export -->'.length)}` : `${md.trimEnd()}\n\n${section}\n`;
+	const updated =
+		start >= 0 && end > start
+			? `${md.slice(0, start)}${section}${md.slice(end + '<!-- /export -->'.length)}`
+			: `${md.trimEnd()}\n\n${section}\n`;
 	writeFileSync(mdFile, updated);
 	process.stdout.write(`${section}\n`);
 	log(`wrote ${mdFile} and ${resultsFile}`);

@@ -38,19 +38,40 @@ export const CATEGORIES = [
 export type Category = (typeof CATEGORIES)[number];
 export type Breakdown = Record<Category, number>;
 
-const [IDLE, EXPRESSIONS, CREDENTIALS, HELPER, NODE_NET, JSON_, ENGINE, OURS, FLOOR, HTTP_NODE, GC, PROGRAM, OTHER] = CATEGORIES;
+const [
+	IDLE,
+	EXPRESSIONS,
+	CREDENTIALS,
+	HELPER,
+	NODE_NET,
+	JSON_,
+	ENGINE,
+	OURS,
+	FLOOR,
+	HTTP_NODE,
+	GC,
+	PROGRAM,
+	OTHER,
+] = CATEGORIES;
 
 function isExpression(url: string, fn: string): boolean {
 	return (
-		/node_modules\/(@n8n\/expression-runtime|isolated-vm|@n8n\/tournament|esprima-next|recast|ast-types|jmespath)\//.test(url) ||
+		/node_modules\/(@n8n\/expression-runtime|isolated-vm|@n8n\/tournament|esprima-next|recast|ast-types|jmespath)\//.test(
+			url,
+		) ||
 		/n8n-workflow\/dist\/.*(expression|workflow-data-proxy|extensions\/)/.test(url) ||
 		/\/n8n\/dist\/expression-/.test(url) ||
-		(url.includes('n8n-workflow') && /^(resolveSimpleParameterValue|getParameterValue|evaluateExpression)$/.test(fn))
+		(url.includes('n8n-workflow') &&
+			/^(resolveSimpleParameterValue|getParameterValue|evaluateExpression)$/.test(fn))
 	);
 }
 
 function isCredentialLoad(url: string, fn: string): boolean {
-	return /\/n8n\/dist\/credentials-helper\.js/.test(url) || /^_?getCredentials$/.test(fn) || /\/n8n-core\/dist\/encryption\//.test(url);
+	return (
+		/\/n8n\/dist\/credentials-helper\.js/.test(url) ||
+		/^_?getCredentials$/.test(fn) ||
+		/\/n8n-core\/dist\/encryption\//.test(url)
+	);
 }
 
 function packageOf(url: string): string | undefined {
@@ -64,10 +85,22 @@ function byPackage(url: string, fn: string): Category {
 	if (pkg === 'n8n-nodes-bench-floor') return FLOOR;
 	if (pkg === 'n8n-nodes-base') return HTTP_NODE;
 	if (pkg && /^(sqlite3|@n8n\/typeorm|tarn|@n8n\/db)$/.test(pkg)) return CREDENTIALS;
-	if (pkg && /^(@n8n\/backend-network|axios|follow-redirects|proxy-from-env|form-data|http-proxy-agent|https-proxy-agent|agent-base)$/.test(pkg)) return HELPER;
-	if (/n8n-core\/dist\/execution-engine\/node-execution-context\/utils\/request-helper/.test(url)) return HELPER;
+	if (
+		pkg &&
+		/^(@n8n\/backend-network|axios|follow-redirects|proxy-from-env|form-data|http-proxy-agent|https-proxy-agent|agent-base)$/.test(
+			pkg,
+		)
+	)
+		return HELPER;
+	if (/n8n-core\/dist\/execution-engine\/node-execution-context\/utils\/request-helper/.test(url))
+		return HELPER;
 	if (pkg && /^(n8n-core|n8n-workflow|n8n|@n8n\/.*|lodash)$/.test(pkg)) return ENGINE;
-	if (/^node:(_http|http|net|internal\/stream|stream|internal\/streams|events|internal\/url|url|internal\/dns|dns|buffer|internal\/async_hooks|internal\/timers|timers)/.test(url)) return NODE_NET;
+	if (
+		/^node:(_http|http|net|internal\/stream|stream|internal\/streams|events|internal\/url|url|internal\/dns|dns|buffer|internal\/async_hooks|internal\/timers|timers)/.test(
+			url,
+		)
+	)
+		return NODE_NET;
 	return OTHER;
 }
 
@@ -85,11 +118,16 @@ export interface WindowSummary {
 }
 
 /** Milliseconds per category within each window. `epochMinusMonotonicMs`: Date.now() − process.hrtime in ms, on this machine. */
-export function summariseProfile(path: string, windows: Window[], epochMinusMonotonicMs: number): Map<string, WindowSummary> {
+export function summariseProfile(
+	path: string,
+	windows: Window[],
+	epochMinusMonotonicMs: number,
+): Map<string, WindowSummary> {
 	const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 	const parent = new Map<number, number>();
-	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
 	const cache = new Map<number, Category>();
 	const categoryOf = (id: number): Category => {
 		const cached = cache.get(id);
@@ -114,13 +152,20 @@ export function summariseProfile(path: string, windows: Window[], epochMinusMono
 				}
 				if (!innermost && frame.url) innermost = { url: frame.url, fn: frame.functionName };
 			}
-			category = found ?? (url === '' && (fn === 'parse' || fn === 'stringify') ? JSON_ : innermost ? byPackage(innermost.url, innermost.fn) : OTHER);
+			category =
+				found ??
+				(url === '' && (fn === 'parse' || fn === 'stringify')
+					? JSON_
+					: innermost
+						? byPackage(innermost.url, innermost.fn)
+						: OTHER);
 		}
 		cache.set(id, category);
 		return category;
 	};
 	const ourFunction = (id: number): string => {
-		const { functionName, url, lineNumber } = byId.get(id)!.callFrame as ProfileNode['callFrame'] & { lineNumber?: number };
+		const { functionName, url, lineNumber } = byId.get(id)!
+			.callFrame as ProfileNode['callFrame'] & { lineNumber?: number };
 		return `${functionName || '(anonymous)'} (${url.replace(/^.*\/dist\//, '')}:${(lineNumber ?? -1) + 1})`;
 	};
 	const result = new Map<string, WindowSummary>();
@@ -140,11 +185,15 @@ export function summariseProfile(path: string, windows: Window[], epochMinusMono
 			const category = categoryOf(id);
 			const ms = profile.timeDeltas[i] / 1000;
 			r.totals[category] += ms;
-			if (category === OURS && byId.get(id)!.callFrame.url) r.ours.set(ourFunction(id), (r.ours.get(ourFunction(id)) ?? 0) + ms);
+			if (category === OURS && byId.get(id)!.callFrame.url)
+				r.ours.set(ourFunction(id), (r.ours.get(ourFunction(id)) ?? 0) + ms);
 		}
 	}
 	for (const r of ranges) {
-		const oursTop = [...r.ours].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([fn, ms]) => ({ fn, ms }));
+		const oursTop = [...r.ours]
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 8)
+			.map(([fn, ms]) => ({ fn, ms }));
 		result.set(r.key, { breakdown: r.totals, oursTop });
 	}
 	return result;

@@ -23,9 +23,14 @@ export function rawClient(info: SandboxInfo, keepAlive: boolean): RawClient {
 	return {
 		request(method, url, body) {
 			return new Promise((resolve, reject) => {
-				const headers = body === undefined
-					? baseHeaders
-					: { ...baseHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+				const headers =
+					body === undefined
+						? baseHeaders
+						: {
+								...baseHeaders,
+								'content-type': 'application/json',
+								'content-length': Buffer.byteLength(body),
+							};
 				const req = http.request(url, { method, agent, headers }, (res) => {
 					const chunks: Buffer[] = [];
 					res.on('data', (c: Buffer) => chunks.push(c));
@@ -60,7 +65,12 @@ interface PeoplePage {
 }
 
 /** Return All, the raw way: limit=100, then follow `_metadata.nextLink` until there is none. */
-export async function rawList(client: RawClient, info: SandboxInfo, pageSize = 100, maxRecords = Infinity): Promise<Record<string, unknown>[]> {
+export async function rawList(
+	client: RawClient,
+	info: SandboxInfo,
+	pageSize = 100,
+	maxRecords = Infinity,
+): Promise<Record<string, unknown>[]> {
 	const people: Record<string, unknown>[] = [];
 	let url: string | undefined = `${info.urls.crm}/api/people?limit=${pageSize}`;
 	while (url !== undefined && people.length < maxRecords) {
@@ -85,7 +95,11 @@ export async function rawCreate(
 		while (next < inputs.length) {
 			const index = next++;
 			const { first, last } = inputs[index];
-			results[index] = await client.request('POST', url, JSON.stringify({ firstName: first, lastName: last }));
+			results[index] = await client.request(
+				'POST',
+				url,
+				JSON.stringify({ firstName: first, lastName: last }),
+			);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, worker));

@@ -40,7 +40,8 @@ interface Args {
 	profile: boolean;
 }
 
-const USAGE = 'usage: run.js [--quick] [--latency 5] [--people 50000] [--creates 2000] [--reps 3] [--sweep-reps 3] [--no-sweep] [--no-profile]';
+const USAGE =
+	'usage: run.js [--quick] [--latency 5] [--people 50000] [--creates 2000] [--reps 3] [--sweep-reps 3] [--no-sweep] [--no-profile]';
 
 function parseArgs(argv: string[]): Args {
 	const quick = argv.includes('--quick');
@@ -63,9 +64,16 @@ function parseArgs(argv: string[]): Args {
 			continue;
 		}
 		const eq = raw.indexOf('=');
-		const name = (eq >= 0 ? raw.slice(0, eq) : raw).replace(/^--/, '').replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+		const name = (eq >= 0 ? raw.slice(0, eq) : raw)
+			.replace(/^--/, '')
+			.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 		const value = Number(eq >= 0 ? raw.slice(eq + 1) : argv[++i]);
-		if (!(name in args) || typeof args[name as keyof Args] !== 'number' || !Number.isInteger(value) || value < 1) {
+		if (
+			!(name in args) ||
+			typeof args[name as keyof Args] !== 'number' ||
+			!Number.isInteger(value) ||
+			value < 1
+		) {
 			throw new Error(`bad option ${raw}; ${USAGE}`);
 		}
 		(args as unknown as Record<string, number>)[name] = value;
@@ -109,33 +117,56 @@ interface NodeFacts {
 }
 
 function nodeFacts(): NodeFacts {
-	const mod = require(join(packageRoot(), 'dist', 'nodes', 'IntegrationService', 'IntegrationService.node.js')) as Record<string, new () => { description: { properties: Array<Record<string, unknown>> } }>;
+	const mod = require(
+		join(packageRoot(), 'dist', 'nodes', 'IntegrationService', 'IntegrationService.node.js'),
+	) as Record<string, new () => { description: { properties: Array<Record<string, unknown>> } }>;
 	const { properties } = new mod.IntegrationService().description;
-	const options = (properties.find((p) => p.name === 'requestOptions')?.options ?? []) as Array<{ name: string; default: unknown }>;
-	const option = (name: string) => options.find((o) => o.name === name)?.default as number | undefined;
+	const options = (properties.find((p) => p.name === 'requestOptions')?.options ?? []) as Array<{
+		name: string;
+		default: unknown;
+	}>;
+	const option = (name: string) =>
+		options.find((o) => o.name === name)?.default as number | undefined;
 	// Map Automatically: the Mapping Mode selector of Person › Create offering 'autoMapInputData'.
 	const mapper = properties.find((p) => {
 		const values = ((p.options ?? []) as Array<{ value?: unknown }>).map((o) => o.value);
 		const show = (p.displayOptions as { show?: Record<string, unknown[]> } | undefined)?.show;
-		return p.type === 'options' && values.includes('autoMapInputData') && !!show?.resource?.includes('person') && !!show.operation?.includes('create');
+		return (
+			p.type === 'options' &&
+			values.includes('autoMapInputData') &&
+			!!show?.resource?.includes('person') &&
+			!!show.operation?.includes('create')
+		);
 	});
-	return { concurrency: option('concurrency') ?? 1, maxRequestsPerSecond: option('maxRequestsPerSecond'), mapParameter: mapper?.name as string | undefined };
+	return {
+		concurrency: option('concurrency') ?? 1,
+		maxRequestsPerSecond: option('maxRequestsPerSecond'),
+		mapParameter: mapper?.name as string | undefined,
+	};
 }
 
 // ----- the raw loops (the physical reference), in plain Node -----
 
 function runWorker(task: Task): Promise<WorkerResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, ['--expose-gc', join(__dirname, 'worker.js'), JSON.stringify(task)], { stdio: ['ignore', 'pipe', 'pipe'], cwd: packageRoot() });
+		const child = spawn(
+			process.execPath,
+			['--expose-gc', join(__dirname, 'worker.js'), JSON.stringify(task)],
+			{ stdio: ['ignore', 'pipe', 'pipe'], cwd: packageRoot() },
+		);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
 		child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
 		child.on('exit', (code) => {
 			const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-			if (code !== 0 || !line) return reject(new Error(`${task.name} failed (exit ${code}): ${stderr.trim().slice(-2000)}`));
+			if (code !== 0 || !line)
+				return reject(
+					new Error(`${task.name} failed (exit ${code}): ${stderr.trim().slice(-2000)}`),
+				);
 			const result = JSON.parse(line.slice(RESULT_PREFIX.length)) as WorkerResult;
-			if (result.failedRequests > 0) return reject(new Error(`${task.name}: ${result.failedRequests} failed requests`));
+			if (result.failedRequests > 0)
+				return reject(new Error(`${task.name}: ${result.failedRequests} failed requests`));
 			resolve(result);
 		});
 	});
@@ -151,17 +182,54 @@ interface RawRow {
 }
 
 async function rawBaselines(info: SandboxInfo, args: Args): Promise<RawRow[]> {
-	const tasks: Array<{ key: string; label: string; kind: 'list' | 'create'; side: Side; concurrency?: number }> = [
-		{ key: 'rawCreate8', label: 'Raw keep-alive loop, concurrency 8', kind: 'create', side: 'raw', concurrency: 8 },
-		{ key: 'rawCreate8NoKeepAlive', label: 'Raw loop without keep-alive, concurrency 8', kind: 'create', side: 'rawNoKeepAlive', concurrency: 8 },
+	const tasks: Array<{
+		key: string;
+		label: string;
+		kind: 'list' | 'create';
+		side: Side;
+		concurrency?: number;
+	}> = [
+		{
+			key: 'rawCreate8',
+			label: 'Raw keep-alive loop, concurrency 8',
+			kind: 'create',
+			side: 'raw',
+			concurrency: 8,
+		},
+		{
+			key: 'rawCreate8NoKeepAlive',
+			label: 'Raw loop without keep-alive, concurrency 8',
+			kind: 'create',
+			side: 'rawNoKeepAlive',
+			concurrency: 8,
+		},
 		{ key: 'rawList', label: 'Raw keep-alive loop, same pages', kind: 'list', side: 'raw' },
-		{ key: 'rawListNoKeepAlive', label: 'Raw loop without keep-alive, same pages', kind: 'list', side: 'rawNoKeepAlive' },
+		{
+			key: 'rawListNoKeepAlive',
+			label: 'Raw loop without keep-alive, same pages',
+			kind: 'list',
+			side: 'rawNoKeepAlive',
+		},
 	];
 	const rows = new Map<string, RawRow>();
 	for (let rep = 0; rep < args.reps; rep++) {
 		for (const t of tasks) {
-			const r = await runWorker({ name: t.label, kind: t.kind, side: t.side, info, count: args.creates, concurrency: t.concurrency });
-			const row = rows.get(t.key) ?? { key: t.key, label: t.label, runs: [], requests: r.requests, rssGrowth: 0, jsonBytes: r.jsonBytes };
+			const r = await runWorker({
+				name: t.label,
+				kind: t.kind,
+				side: t.side,
+				info,
+				count: args.creates,
+				concurrency: t.concurrency,
+			});
+			const row = rows.get(t.key) ?? {
+				key: t.key,
+				label: t.label,
+				runs: [],
+				requests: r.requests,
+				rssGrowth: 0,
+				jsonBytes: r.jsonBytes,
+			};
 			row.runs.push(r.wallMs);
 			row.rssGrowth = Math.max(row.rssGrowth, r.peakRss - r.baselineRss);
 			rows.set(t.key, row);
@@ -181,19 +249,34 @@ interface Measured {
 	requests: number;
 }
 
-const mid = (m: Measured, pick: (r: BranchResult) => number = (r) => r.ms) => median(m.runs.map(pick));
-const range = (m: Measured) => `${s(Math.min(...m.runs.map((r) => r.ms)))} – ${s(Math.max(...m.runs.map((r) => r.ms)))}`;
+const mid = (m: Measured, pick: (r: BranchResult) => number = (r) => r.ms) =>
+	median(m.runs.map(pick));
+const range = (m: Measured) =>
+	`${s(Math.min(...m.runs.map((r) => r.ms)))} – ${s(Math.max(...m.runs.map((r) => r.ms)))}`;
 const cpuPerRequest = (m: Measured) => mid(m, (r) => r.cpuMs) / m.requests;
 
 /** Checks a run's requests in the sandbox log: all answered 2xx, as many as expected. */
 async function checkLog(info: SandboxInfo, what: string, expected?: number): Promise<void> {
-	const records = await control<Array<{ status: number; path: string }>>(info, 'GET', '/__sandbox/requests');
+	const records = await control<Array<{ status: number; path: string }>>(
+		info,
+		'GET',
+		'/__sandbox/requests',
+	);
 	const failed = records.filter((r) => r.status < 200 || r.status >= 300);
-	if (failed.length > 0) throw new Error(`${what}: ${failed.length} of ${records.length} requests failed (first: HTTP ${failed[0].status} ${failed[0].path})`);
-	if (expected !== undefined && records.length !== expected) throw new Error(`${what}: the sandbox saw ${records.length} requests, expected ${expected}`);
+	if (failed.length > 0)
+		throw new Error(
+			`${what}: ${failed.length} of ${records.length} requests failed (first: HTTP ${failed[0].status} ${failed[0].path})`,
+		);
+	if (expected !== undefined && records.length !== expected)
+		throw new Error(`${what}: the sandbox saw ${records.length} requests, expected ${expected}`);
 }
 
-function sweepCount(concurrency: number, latency: number, cap: number | undefined, quick: boolean): number {
+function sweepCount(
+	concurrency: number,
+	latency: number,
+	cap: number | undefined,
+	quick: boolean,
+): number {
 	const seconds = quick ? 0.7 : 3;
 	const perSecond = Math.min(concurrency * (1000 / (latency + 5)), cap ?? Infinity);
 	return Math.min(quick ? 100 : 400, Math.max(quick ? 10 : 40, Math.round(seconds * perSecond)));
@@ -213,7 +296,11 @@ async function main(): Promise<void> {
 
 	log(`starting the sandbox: ${args.people} people, ${args.latency} ms latency`);
 	const sandboxes: SandboxProcess[] = [];
-	const mainSandbox = await startSandboxProcess({ latencyMs: args.latency, people: args.people, port: 0 });
+	const mainSandbox = await startSandboxProcess({
+		latencyMs: args.latency,
+		people: args.people,
+		port: 0,
+	});
 	sandboxes.push(mainSandbox);
 	const { info } = mainSandbox;
 	const others: Array<OtherSandbox & { latency: number }> = [];
@@ -222,32 +309,82 @@ async function main(): Promise<void> {
 			for (const latency of sweepLatencies) {
 				const sandbox = await startSandboxProcess({ latencyMs: latency, people: 0, port: 0 });
 				sandboxes.push(sandbox);
-				others.push({ latency, info: sandbox.info, ref: { id: `benchSweep${latency}`, name: `Integration Service sandbox at ${latency} ms (bench)` } });
+				others.push({
+					latency,
+					info: sandbox.info,
+					ref: {
+						id: `benchSweep${latency}`,
+						name: `Integration Service sandbox at ${latency} ms (bench)`,
+					},
+				});
 			}
 		}
 
 		// The contenders.
 		const defaults = `Concurrency ${facts.concurrency}${facts.maxRequestsPerSecond === undefined ? '' : `, ${facts.maxRequestsPerSecond || 'no'} requests/s cap`}`;
 		let create: wf.Contender[] = [
-			wf.onConnection(wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`), QUIET_CONNECTION),
+			wf.onConnection(
+				wf.oursCreate('oursDefault', `Our node, defaults (${defaults})`),
+				QUIET_CONNECTION,
+			),
 			wf.oursCreate('ours8', 'Our node, concurrency 8, no cap', 8, 0),
 			wf.oursCreate('ours32', 'Our node, concurrency 32, no cap', 32, 0),
 			...(facts.mapParameter
 				? [
-						wf.oursCreate('oursAuto8', 'Our node, Map Automatically, concurrency 8, no cap', 8, 0, facts.mapParameter),
-						wf.oursCreate('oursAuto32', 'Our node, Map Automatically, concurrency 32, no cap', 32, 0, facts.mapParameter),
+						wf.oursCreate(
+							'oursAuto8',
+							'Our node, Map Automatically, concurrency 8, no cap',
+							8,
+							0,
+							facts.mapParameter,
+						),
+						wf.oursCreate(
+							'oursAuto32',
+							'Our node, Map Automatically, concurrency 32, no cap',
+							32,
+							0,
+							facts.mapParameter,
+						),
 					]
 				: []),
-			wf.httpCreate('http8', 'HTTP Request node, batching 8 items / 0 ms, Header Auth credential', info, 8, 'credential'),
-			wf.httpCreate('httpAll', 'HTTP Request node, no batching, Header Auth credential', info, undefined, 'credential'),
-			wf.httpCreate('httpPlain8', 'HTTP Request node, batching 8 / 0 ms, token typed into a header (no credential)', info, 8, 'headers'),
+			wf.httpCreate(
+				'http8',
+				'HTTP Request node, batching 8 items / 0 ms, Header Auth credential',
+				info,
+				8,
+				'credential',
+			),
+			wf.httpCreate(
+				'httpAll',
+				'HTTP Request node, no batching, Header Auth credential',
+				info,
+				undefined,
+				'credential',
+			),
+			wf.httpCreate(
+				'httpPlain8',
+				'HTTP Request node, batching 8 / 0 ms, token typed into a header (no credential)',
+				info,
+				8,
+				'headers',
+			),
 			wf.floorCreate('floor8', 'Floor node, concurrency 8', 8),
 		];
 		const list: wf.Contender[] = [
 			wf.oursList('oursListDefault', `Our node, defaults (${defaults})`),
 			wf.oursList('oursList', 'Our node, no cap', 0),
-			wf.httpList('httpList', 'HTTP Request node, pagination + Split Out, Header Auth credential', info, 'credential'),
-			wf.httpList('httpListPlain', 'HTTP Request node, pagination + Split Out, token typed into a header (no credential)', info, 'headers'),
+			wf.httpList(
+				'httpList',
+				'HTTP Request node, pagination + Split Out, Header Auth credential',
+				info,
+				'credential',
+			),
+			wf.httpList(
+				'httpListPlain',
+				'HTTP Request node, pagination + Split Out, token typed into a header (no credential)',
+				info,
+				'headers',
+			),
 			wf.floorList('floorList', 'Floor node'),
 		];
 		const listWarm = new Map<string, wf.Contender>([
@@ -257,20 +394,55 @@ async function main(): Promise<void> {
 			['httpListPlain', wf.httpList('httpListPlainWarm', 'warm-up', info, 'headers', 3)],
 			['floorList', wf.floorList('floorListWarm', 'warm-up', 3)],
 		]);
-		const sweep: Array<wf.Contender & { latency: number; concurrency: number; cap?: number; items: number }> = [];
+		const sweep: Array<
+			wf.Contender & { latency: number; concurrency: number; cap?: number; items: number }
+		> = [];
 		for (const o of others) {
 			for (const c of sweepConcurrencies) {
-				sweep.push({ ...wf.oursCreate(`s${o.latency}c${c}`, `${o.latency} ms, concurrency ${c}, no cap`, c, 0, undefined, o.ref), latency: o.latency, concurrency: c, cap: 0, items: sweepCount(c, o.latency, undefined, args.quick) });
+				sweep.push({
+					...wf.oursCreate(
+						`s${o.latency}c${c}`,
+						`${o.latency} ms, concurrency ${c}, no cap`,
+						c,
+						0,
+						undefined,
+						o.ref,
+					),
+					latency: o.latency,
+					concurrency: c,
+					cap: 0,
+					items: sweepCount(c, o.latency, undefined, args.quick),
+				});
 			}
 			sweep.push({
-				...wf.onConnection(wf.oursCreate(`s${o.latency}default`, `${o.latency} ms, defaults`, undefined, undefined, undefined, o.ref), QUIET_CONNECTION),
+				...wf.onConnection(
+					wf.oursCreate(
+						`s${o.latency}default`,
+						`${o.latency} ms, defaults`,
+						undefined,
+						undefined,
+						undefined,
+						o.ref,
+					),
+					QUIET_CONNECTION,
+				),
 				latency: o.latency,
 				concurrency: facts.concurrency,
 				cap: facts.maxRequestsPerSecond,
-				items: sweepCount(facts.concurrency, o.latency, facts.maxRequestsPerSecond || undefined, args.quick),
+				items: sweepCount(
+					facts.concurrency,
+					o.latency,
+					facts.maxRequestsPerSecond || undefined,
+					args.quick,
+				),
 			});
 		}
-		const all = [...create, ...list, ...new Map([...listWarm.values()].map((c) => [c.key, c])).values(), ...sweep];
+		const all = [
+			...create,
+			...list,
+			...new Map([...listWarm.values()].map((c) => [c.key, c])).values(),
+			...sweep,
+		];
 
 		log('raw loops (the physical reference)');
 		const raw = await rawBaselines(info, args);
@@ -282,13 +454,26 @@ async function main(): Promise<void> {
 		try {
 			if (facts.mapParameter) {
 				// Map Automatically is new: a short try first, so a problem with it drops it instead of the whole run.
-				await app.importParents([wf.parentWorkflow('benchProbeMap', [{ key: 'oursAuto8', items: 3 }], [])]);
+				await app.importParents([
+					wf.parentWorkflow('benchProbeMap', [{ key: 'oursAuto8', items: 3 }], []),
+				]);
 				try {
 					await control(info, 'POST', '/__sandbox/reset');
-					const probe = (await app.execute('benchProbeMap', ['oursAuto8'])).branches.get('oursAuto8')!;
-					const sent = await control<Array<{ body?: Record<string, unknown> }>>(info, 'GET', '/__sandbox/requests');
-					if (probe.count !== 3 || !sent.some((r) => r.body?.firstName === 'Bench0' && r.body?.lastName === 'Person0')) {
-						throw new Error(`${probe.count} people created; it sent ${JSON.stringify(sent.map((r) => r.body))}`);
+					const probe = (await app.execute('benchProbeMap', ['oursAuto8'])).branches.get(
+						'oursAuto8',
+					)!;
+					const sent = await control<Array<{ body?: Record<string, unknown> }>>(
+						info,
+						'GET',
+						'/__sandbox/requests',
+					);
+					if (
+						probe.count !== 3 ||
+						!sent.some((r) => r.body?.firstName === 'Bench0' && r.body?.lastName === 'Person0')
+					) {
+						throw new Error(
+							`${probe.count} people created; it sent ${JSON.stringify(sent.map((r) => r.body))}`,
+						);
 					}
 					mapNote = `parameter \`${facts.mapParameter}\``;
 				} catch (error) {
@@ -304,27 +489,71 @@ async function main(): Promise<void> {
 			const parents: Array<Record<string, unknown>> = [];
 			for (let rep = 0; rep < args.reps; rep++) {
 				const order = rotate(create, rep * Math.ceil(create.length / args.reps));
-				parents.push(wf.parentWorkflow(`benchCreate${rep}`, order.map((c) => ({ key: c.key, items: args.creates })), create.map((c) => ({ key: c.key, items: warmItems }))));
+				parents.push(
+					wf.parentWorkflow(
+						`benchCreate${rep}`,
+						order.map((c) => ({ key: c.key, items: args.creates })),
+						create.map((c) => ({ key: c.key, items: warmItems })),
+					),
+				);
 			}
-			for (const c of list) parents.push(wf.parentWorkflow(`benchList${c.key}`, [{ key: c.key, items: 1 }], [{ key: listWarm.get(c.key)!.key, items: 1 }]));
+			for (const c of list)
+				parents.push(
+					wf.parentWorkflow(
+						`benchList${c.key}`,
+						[{ key: c.key, items: 1 }],
+						[{ key: listWarm.get(c.key)!.key, items: 1 }],
+					),
+				);
 			for (let rep = 0; rep < args.sweepReps && args.sweep; rep++) {
 				const order = rotate(sweep, rep * Math.ceil(sweep.length / args.sweepReps));
-				parents.push(wf.parentWorkflow(`benchSweep${rep}`, order.map((c) => ({ key: c.key, items: c.items })), sweep.map((c) => ({ key: c.key, items: args.quick ? 3 : 10 }))));
+				parents.push(
+					wf.parentWorkflow(
+						`benchSweep${rep}`,
+						order.map((c) => ({ key: c.key, items: c.items })),
+						sweep.map((c) => ({ key: c.key, items: args.quick ? 3 : 10 })),
+					),
+				);
 			}
-			parents.push(wf.parentWorkflow('benchProfileCreate', profiled.map((c) => ({ key: c.key, items: profileItems })), profiled.map((c) => ({ key: c.key, items: warmItems }))));
+			parents.push(
+				wf.parentWorkflow(
+					'benchProfileCreate',
+					profiled.map((c) => ({ key: c.key, items: profileItems })),
+					profiled.map((c) => ({ key: c.key, items: warmItems })),
+				),
+			);
 			const profiledList = list.filter((c) => c.key !== 'oursListDefault');
-			parents.push(wf.parentWorkflow('benchProfileList', profiledList.map((c) => ({ key: c.key, items: 1 })), profiledList.map((c) => ({ key: listWarm.get(c.key)!.key, items: 1 }))));
+			parents.push(
+				wf.parentWorkflow(
+					'benchProfileList',
+					profiledList.map((c) => ({ key: c.key, items: 1 })),
+					profiledList.map((c) => ({ key: listWarm.get(c.key)!.key, items: 1 })),
+				),
+			);
 			await app.importParents(parents);
 
 			// 1 and 3. Create, every contender per round.
-			const created = new Map<string, Measured>(create.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: args.creates }]));
+			const created = new Map<string, Measured>(
+				create.map((c) => [
+					c.key,
+					{ key: c.key, label: c.label, runs: [], requests: args.creates },
+				]),
+			);
 			for (let rep = 0; rep < args.reps; rep++) {
 				await control(info, 'POST', '/__sandbox/reset');
-				log(`create round ${rep + 1}/${args.reps}: ${create.length} contenders × ${args.creates} people`);
-				const result = await app.execute(`benchCreate${rep}`, create.map((c) => c.key));
+				log(
+					`create round ${rep + 1}/${args.reps}: ${create.length} contenders × ${args.creates} people`,
+				);
+				const result = await app.execute(
+					`benchCreate${rep}`,
+					create.map((c) => c.key),
+				);
 				await checkLog(info, `create round ${rep + 1}`, create.length * (warmItems + args.creates));
 				for (const [key, r] of result.branches) {
-					if (r.count !== args.creates) throw new Error(`create round ${rep + 1}: ${key} created ${r.count} people, expected ${args.creates}`);
+					if (r.count !== args.creates)
+						throw new Error(
+							`create round ${rep + 1}: ${key} created ${r.count} people, expected ${args.creates}`,
+						);
 					created.get(key)!.runs.push(r);
 					log(`  ${key}: ${s(r.ms)}, CPU ${(r.cpuMs / args.creates).toFixed(2)} ms per request`);
 				}
@@ -333,33 +562,46 @@ async function main(): Promise<void> {
 
 			// 2. Get Many, Return All: each contender in its own process.
 			const pages = Math.ceil(args.people / 100);
-			const listed = new Map<string, Measured>(list.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: pages }]));
+			const listed = new Map<string, Measured>(
+				list.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: pages }]),
+			);
 			for (let rep = 0; rep < args.reps; rep++) {
 				for (const c of rotate(list, rep)) {
 					await control(info, 'POST', '/__sandbox/reset');
 					const result = await app.execute(`benchList${c.key}`, [c.key]);
 					await checkLog(info, `list ${c.key}`);
 					const r = result.branches.get(c.key)!;
-					if (r.count !== args.people) throw new Error(`list ${c.key}: counted ${r.count} people, expected ${args.people}`);
+					if (r.count !== args.people)
+						throw new Error(`list ${c.key}: counted ${r.count} people, expected ${args.people}`);
 					listed.get(c.key)!.runs.push(r);
-					log(`list ${c.key} #${rep + 1}: ${s(r.ms)}, CPU ${(r.cpuMs / pages).toFixed(2)} ms per page, RSS +${mib(r.rssPeak - r.rssStart)}`);
+					log(
+						`list ${c.key} #${rep + 1}: ${s(r.ms)}, CPU ${(r.cpuMs / pages).toFixed(2)} ms per page, RSS +${mib(r.rssPeak - r.rssStart)}`,
+					);
 				}
 				noteLoad(`after list round ${rep + 1}`);
 			}
 
 			// 5. Concurrency sweep.
-			const swept = new Map<string, Measured>(sweep.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: c.items }]));
+			const swept = new Map<string, Measured>(
+				sweep.map((c) => [c.key, { key: c.key, label: c.label, runs: [], requests: c.items }]),
+			);
 			for (let rep = 0; rep < args.sweepReps && args.sweep; rep++) {
 				for (const o of others) await control(o.info, 'POST', '/__sandbox/reset');
 				log(`concurrency sweep ${rep + 1}/${args.sweepReps}: ${sweep.length} settings`);
-				const result = await app.execute(`benchSweep${rep}`, sweep.map((c) => c.key));
+				const result = await app.execute(
+					`benchSweep${rep}`,
+					sweep.map((c) => c.key),
+				);
 				for (const o of others) await checkLog(o.info, `sweep at ${o.latency} ms`);
 				for (const c of sweep) {
 					const r = result.branches.get(c.key)!;
-					if (r.count !== c.items) throw new Error(`sweep ${c.key}: created ${r.count}, expected ${c.items}`);
+					if (r.count !== c.items)
+						throw new Error(`sweep ${c.key}: created ${r.count}, expected ${c.items}`);
 					swept.get(c.key)!.runs.push(r);
 				}
-				log(`  ${sweep.map((c) => `${c.key} ${(c.items / (result.branches.get(c.key)!.ms / 1000)).toFixed(0)}/s`).join(', ')}`);
+				log(
+					`  ${sweep.map((c) => `${c.key} ${(c.items / (result.branches.get(c.key)!.ms / 1000)).toFixed(0)}/s`).join(', ')}`,
+				);
 				noteLoad(`after sweep ${rep + 1}`);
 			}
 
@@ -367,7 +609,9 @@ async function main(): Promise<void> {
 			const profiles = new Map<string, WindowSummary>();
 			if (args.profile) {
 				// BENCH_N8N_KEEP keeps the user folder and the profiles in it, to read them in Chrome's DevTools.
-				const dir = process.env.BENCH_N8N_KEEP ? mkdtempSync(join(app.userFolder, 'profiles-')) : mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
+				const dir = process.env.BENCH_N8N_KEEP
+					? mkdtempSync(join(app.userFolder, 'profiles-'))
+					: mkdtempSync(join(os.tmpdir(), 'bench-prof-'));
 				try {
 					for (const [parent, keys] of [
 						['benchProfileCreate', profiled.map((c) => c.key)],
@@ -378,8 +622,17 @@ async function main(): Promise<void> {
 						const result = await app.execute(parent, [...keys], { profileDir: dir });
 						await checkLog(info, parent);
 						if (!result.profilePath) throw new Error(`${parent}: no CPU profile written`);
-						const windows = [...result.branches.values()].map((r) => ({ key: r.key, fromEpochMs: r.startEpochMs, toEpochMs: r.startEpochMs + r.ms }));
-						for (const [key, b] of summariseProfile(result.profilePath, windows, epochMinusMonotonicMs())) profiles.set(key, b);
+						const windows = [...result.branches.values()].map((r) => ({
+							key: r.key,
+							fromEpochMs: r.startEpochMs,
+							toEpochMs: r.startEpochMs + r.ms,
+						}));
+						for (const [key, b] of summariseProfile(
+							result.profilePath,
+							windows,
+							epochMinusMonotonicMs(),
+						))
+							profiles.set(key, b);
 						if (!process.env.BENCH_N8N_KEEP) rmSync(result.profilePath, { force: true });
 					}
 				} finally {
@@ -387,7 +640,23 @@ async function main(): Promise<void> {
 				}
 			}
 			noteLoad('end');
-			report({ args, facts, mapNote, started, raw, jsonBytes, created, listed, swept, sweep, others, profiles, profileItems, pages, versions: app.versions });
+			report({
+				args,
+				facts,
+				mapNote,
+				started,
+				raw,
+				jsonBytes,
+				created,
+				listed,
+				swept,
+				sweep,
+				others,
+				profiles,
+				profileItems,
+				pages,
+				versions: app.versions,
+			});
 		} finally {
 			app.close();
 		}
@@ -396,7 +665,9 @@ async function main(): Promise<void> {
 	}
 	// The export (bench/export.ts, its own sandbox and n8n) adds its section and keys to the files just written.
 	const exported = await new Promise<number | null>((resolve) =>
-		spawn(process.execPath, [join(__dirname, 'export.js'), ...(args.quick ? ['--quick'] : [])], { stdio: 'inherit' }).on('close', resolve),
+		spawn(process.execPath, [join(__dirname, 'export.js'), ...(args.quick ? ['--quick'] : [])], {
+			stdio: 'inherit',
+		}).on('close', resolve),
 	);
 	if (exported !== 0) throw new Error(`the export benchmark failed (exit ${exported})`);
 }
@@ -451,17 +722,59 @@ function report(input: ReportInput): void {
 	const auto = c('oursAuto8');
 
 	const targets = [
-		{ name: 'appCreateVsHttpRequestNode', value: createVsHttp.median, limit: 0.9, what: 'ours at concurrency 8 ÷ HTTP Request node batching 8 with a Header Auth credential, same round (median of the rounds’ ratios)' },
-		{ name: 'appCreateVsHttpRequestNode (no credential)', value: createVsHttpPlain.median, limit: 0.9, what: 'the same, against the HTTP Request node with the token typed into a header parameter (no credential to load)' },
-		{ name: 'appCreateBestVsHttpRequestNode', value: bestRatio, limit: 1.0, what: `ours at its best (${bestOurs.label}) ÷ HTTP Request node at its best (${bestHttp.label}), medians` },
-		{ name: 'appListVsHttpRequestNode', value: listVsHttp, limit: 0.95, what: 'ours (no cap) ÷ HTTP Request node pagination with a Header Auth credential, medians' },
-		{ name: 'appListVsHttpRequestNode (no credential)', value: listVsHttpPlain, limit: 0.95, what: 'the same, against the HTTP Request node with the token typed into a header parameter' },
-		{ name: 'appCreateVsFloor', value: createVsFloor.median, limit: 1.05, what: 'ours at concurrency 8 ÷ floor at concurrency 8, same round' },
-		{ name: 'appListVsFloor', value: listVsFloor, limit: 1.05, what: 'ours (no cap) ÷ floor, medians' },
-		{ name: 'listRssGrowthOverJsonBytes', value: rssRatio, limit: 3, what: `peak RSS growth of n8n during our list (largest of the runs, ${mib(rssGrowth)}) ÷ JSON of the people (${mib(jsonBytes)})` },
+		{
+			name: 'appCreateVsHttpRequestNode',
+			value: createVsHttp.median,
+			limit: 0.9,
+			what: 'ours at concurrency 8 ÷ HTTP Request node batching 8 with a Header Auth credential, same round (median of the rounds’ ratios)',
+		},
+		{
+			name: 'appCreateVsHttpRequestNode (no credential)',
+			value: createVsHttpPlain.median,
+			limit: 0.9,
+			what: 'the same, against the HTTP Request node with the token typed into a header parameter (no credential to load)',
+		},
+		{
+			name: 'appCreateBestVsHttpRequestNode',
+			value: bestRatio,
+			limit: 1.0,
+			what: `ours at its best (${bestOurs.label}) ÷ HTTP Request node at its best (${bestHttp.label}), medians`,
+		},
+		{
+			name: 'appListVsHttpRequestNode',
+			value: listVsHttp,
+			limit: 0.95,
+			what: 'ours (no cap) ÷ HTTP Request node pagination with a Header Auth credential, medians',
+		},
+		{
+			name: 'appListVsHttpRequestNode (no credential)',
+			value: listVsHttpPlain,
+			limit: 0.95,
+			what: 'the same, against the HTTP Request node with the token typed into a header parameter',
+		},
+		{
+			name: 'appCreateVsFloor',
+			value: createVsFloor.median,
+			limit: 1.05,
+			what: 'ours at concurrency 8 ÷ floor at concurrency 8, same round',
+		},
+		{
+			name: 'appListVsFloor',
+			value: listVsFloor,
+			limit: 1.05,
+			what: 'ours (no cap) ÷ floor, medians',
+		},
+		{
+			name: 'listRssGrowthOverJsonBytes',
+			value: rssRatio,
+			limit: 3,
+			what: `peak RSS growth of n8n during our list (largest of the runs, ${mib(rssGrowth)}) ÷ JSON of the people (${mib(jsonBytes)})`,
+		},
 	];
 
-	const loads = loadLog.map((x) => `${x.phase}: ${x.load.map((v) => v.toFixed(2)).join(' ')}`).join('; ');
+	const loads = loadLog
+		.map((x) => `${x.phase}: ${x.load.map((v) => v.toFixed(2)).join(' ')}`)
+		.join('; ');
 	const cpus = os.cpus();
 	const md: string[] = [
 		'# Benchmark results',
@@ -479,7 +792,10 @@ function report(input: ReportInput): void {
 		'',
 		'| Figure | Value | Target | Result | What |',
 		'|---|---:|---:|---|---|',
-		...targets.map((t) => `| \`${t.name}\` | ${t.value.toFixed(2)} | ≤ ${t.limit} | ${t.value <= t.limit ? 'met' : 'missed'} | ${t.what} |`),
+		...targets.map(
+			(t) =>
+				`| \`${t.name}\` | ${t.value.toFixed(2)} | ≤ ${t.limit} | ${t.value <= t.limit ? 'met' : 'missed'} | ${t.what} |`,
+		),
 		'',
 		`## 1. Create ${args.creates} people, Person › Create (${args.latency} ms latency)`,
 		'',
@@ -495,7 +811,9 @@ function report(input: ReportInput): void {
 		}),
 		'',
 		`Raw without keep-alive ÷ raw keep-alive: ${(median(rawRow('rawCreate8NoKeepAlive').runs) / median(rawRow('rawCreate8').runs)).toFixed(2)} (n8n's request helper opens a new connection per request; no node can change that).` +
-			(auto ? ` Map Automatically ÷ expressions at concurrency 8: ${pairedRatio(auto, ours8).median.toFixed(2)}.` : ''),
+			(auto
+				? ` Map Automatically ÷ expressions at concurrency 8: ${pairedRatio(auto, ours8).median.toFixed(2)}.`
+				: ''),
 		'',
 		`## 2. Get Many, Return All of ${args.people} people (${input.pages} pages of 100)`,
 		'',
@@ -547,8 +865,11 @@ function report(input: ReportInput): void {
 			'',
 			`| Where | ${keys.map(labelOf).join(' | ')} |`,
 			`|---|${keys.map(() => '---:').join('|')}|`,
-			...CATEGORIES.filter((cat) => keys.some((k) => profiles.get(k)!.breakdown[cat] / per(k) >= 0.02)).map(
-				(cat) => `| ${cat} | ${keys.map((k) => (profiles.get(k)!.breakdown[cat] / per(k)).toFixed(2)).join(' | ')} |`,
+			...CATEGORIES.filter((cat) =>
+				keys.some((k) => profiles.get(k)!.breakdown[cat] / per(k) >= 0.02),
+			).map(
+				(cat) =>
+					`| ${cat} | ${keys.map((k) => (profiles.get(k)!.breakdown[cat] / per(k)).toFixed(2)).join(' | ')} |`,
 			),
 			`| **busy (all but idle)** | ${keys.map((k) => (CATEGORIES.slice(1).reduce((sum, cat) => sum + profiles.get(k)!.breakdown[cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
 			`| wall | ${keys.map((k) => (CATEGORIES.reduce((sum, cat) => sum + profiles.get(k)!.breakdown[cat], 0) / per(k)).toFixed(2)).join(' | ')} |`,
@@ -565,7 +886,8 @@ function report(input: ReportInput): void {
 				.map(([a, b]) => {
 					const pa = profiles.get(a)!.breakdown;
 					const pb = profiles.get(b)!.breakdown;
-					const busy = (x: typeof pa) => CATEGORIES.slice(1).reduce((sum, cat) => sum + x[cat], 0) / per(a);
+					const busy = (x: typeof pa) =>
+						CATEGORIES.slice(1).reduce((sum, cat) => sum + x[cat], 0) / per(a);
 					const diffs = CATEGORIES.slice(1)
 						.map((cat) => ({ cat, d: (pa[cat] - pb[cat]) / per(a) }))
 						.filter((x) => Math.abs(x.d) >= 0.05)
@@ -574,11 +896,18 @@ function report(input: ReportInput): void {
 					return `- ${labelOf(a)} − ${labelOf(b)}: ${(busy(pa) - busy(pb)).toFixed(2)} ms of CPU per request; ${diffs.map((x) => `${x.cat} ${x.d >= 0 ? '+' : ''}${x.d.toFixed(2)}`).join(', ')}.`;
 				}),
 			'',
-			'Our node\'s own hottest functions (self time, ms per request):',
+			"Our node's own hottest functions (self time, ms per request):",
 			'',
 			...keys
 				.filter((k) => profiles.get(k)!.oursTop.length > 0)
-				.map((k) => `- ${labelOf(k)}: ${profiles.get(k)!.oursTop.slice(0, 5).map((f) => `\`${f.fn}\` ${(f.ms / per(k)).toFixed(2)}`).join(', ')}`),
+				.map(
+					(k) =>
+						`- ${labelOf(k)}: ${profiles
+							.get(k)!
+							.oursTop.slice(0, 5)
+							.map((f) => `\`${f.fn}\` ${(f.ms / per(k)).toFixed(2)}`)
+							.join(', ')}`,
+				),
 			'',
 		);
 	}
@@ -609,7 +938,10 @@ function report(input: ReportInput): void {
 		appCreateVsHttpRequestNode: fixed(createVsHttp.median),
 		appCreateVsHttpRequestNodeRange: [fixed(createVsHttp.min), fixed(createVsHttp.max)],
 		appCreateVsHttpRequestNodeNoCredential: fixed(createVsHttpPlain.median),
-		appCreateVsHttpRequestNodeNoCredentialRange: [fixed(createVsHttpPlain.min), fixed(createVsHttpPlain.max)],
+		appCreateVsHttpRequestNodeNoCredentialRange: [
+			fixed(createVsHttpPlain.min),
+			fixed(createVsHttpPlain.max),
+		],
 		appCreateBestVsHttpRequestNode: fixed(bestRatio),
 		appCreateBest: { ours: bestOurs.key, httpRequestNode: bestHttp.key },
 		appListVsHttpRequestNode: fixed(listVsHttp),
@@ -620,20 +952,47 @@ function report(input: ReportInput): void {
 		appListVsFloor: fixed(listVsFloor),
 		listRssGrowthOverJsonBytes: fixed(rssRatio),
 		mapAutomaticallyVsExpressions: auto ? fixed(pairedRatio(auto, ours8).median) : null,
-		rawNoKeepAliveOverKeepAliveCreate8: fixed(median(rawRow('rawCreate8NoKeepAlive').runs) / median(rawRow('rawCreate8').runs)),
+		rawNoKeepAliveOverKeepAliveCreate8: fixed(
+			median(rawRow('rawCreate8NoKeepAlive').runs) / median(rawRow('rawCreate8').runs),
+		),
 		listJsonBytes: jsonBytes,
-		targets: Object.fromEntries(targets.map((t) => [t.name.replace(' (no credential)', 'NoCredential'), { value: fixed(t.value), goal: `<= ${t.limit}`, met: t.value <= t.limit }])),
+		targets: Object.fromEntries(
+			targets.map((t) => [
+				t.name.replace(' (no credential)', 'NoCredential'),
+				{ value: fixed(t.value), goal: `<= ${t.limit}`, met: t.value <= t.limit },
+			]),
+		),
 		create: [...created.values()].map(row),
 		list: [...listed.values()].map(row),
-		raw: raw.map((r) => ({ key: r.key, label: r.label, msMedian: fixed(median(r.runs), 1), msRuns: r.runs.map((x) => fixed(x, 1)), requests: r.requests, peakRssGrowthBytes: r.rssGrowth })),
+		raw: raw.map((r) => ({
+			key: r.key,
+			label: r.label,
+			msMedian: fixed(median(r.runs), 1),
+			msRuns: r.runs.map((x) => fixed(x, 1)),
+			requests: r.requests,
+			peakRssGrowthBytes: r.rssGrowth,
+		})),
 		sweep: sweep.map((x) => {
 			const m = swept.get(x.key);
-			return { latencyMs: x.latency, concurrency: x.concurrency, maxRequestsPerSecond: x.cap ?? null, items: x.items, requestsPerSecondMedian: m && m.runs.length ? fixed(x.items / (mid(m) / 1000), 1) : null, msRuns: m?.runs.map((r) => r.ms) ?? [] };
+			return {
+				latencyMs: x.latency,
+				concurrency: x.concurrency,
+				maxRequestsPerSecond: x.cap ?? null,
+				items: x.items,
+				requestsPerSecondMedian: m && m.runs.length ? fixed(x.items / (mid(m) / 1000), 1) : null,
+				msRuns: m?.runs.map((r) => r.ms) ?? [],
+			};
 		}),
 		profilesMsPerRequest: Object.fromEntries(
 			[...profiles].map(([k, p]) => {
 				const per = created.has(k) ? input.profileItems : input.pages;
-				return [k, { ...Object.fromEntries(CATEGORIES.map((cat) => [cat, fixed(p.breakdown[cat] / per)])), ourHottestFunctions: p.oursTop.map((f) => ({ fn: f.fn, ms: fixed(f.ms / per) })) }];
+				return [
+					k,
+					{
+						...Object.fromEntries(CATEGORIES.map((cat) => [cat, fixed(p.breakdown[cat] / per)])),
+						ourHottestFunctions: p.oursTop.map((f) => ({ fn: f.fn, ms: fixed(f.ms / per) })),
+					},
+				];
 			}),
 		),
 	};

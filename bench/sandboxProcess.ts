@@ -19,7 +19,16 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
 	const cli = join(__dirname, '..', 'test', 'sandbox', 'cli.js');
 	const child = spawn(
 		process.execPath,
-		[cli, '--port', String(options.port), '--people', String(options.people), '--latency', String(options.latencyMs), '--json'],
+		[
+			cli,
+			'--port',
+			String(options.port),
+			'--people',
+			String(options.people),
+			'--latency',
+			String(options.latencyMs),
+			'--json',
+		],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	let stderr = '';
@@ -36,7 +45,10 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
 	return new Promise((resolve, reject) => {
 		let buffered = '';
 		let settled = false;
-		const timer = setTimeout(() => fail(new Error('the sandbox did not print its URLs within 60 s')), 60_000);
+		const timer = setTimeout(
+			() => fail(new Error('the sandbox did not print its URLs within 60 s')),
+			60_000,
+		);
 		function fail(error: Error): void {
 			if (settled) return;
 			settled = true;
@@ -44,13 +56,17 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
 			void stop();
 			reject(error);
 		}
-		child.once('exit', (code) => fail(new Error(`the sandbox exited (code ${code}) before it was ready: ${stderr.trim()}`)));
+		child.once('exit', (code) =>
+			fail(new Error(`the sandbox exited (code ${code}) before it was ready: ${stderr.trim()}`)),
+		);
 		child.stdout.setEncoding('utf8');
 		child.stdout.on('data', (text: string) => {
 			if (settled) return;
 			buffered += text;
 			for (const line of buffered.split('\n').slice(0, -1)) {
-				let parsed: { urls?: SandboxInfo['urls']; token?: string; credentialId?: string } | undefined;
+				let parsed:
+					| { urls?: SandboxInfo['urls']; token?: string; credentialId?: string }
+					| undefined;
 				try {
 					parsed = JSON.parse(line) as typeof parsed;
 				} catch {
@@ -59,7 +75,10 @@ export function startSandboxProcess(options: SandboxProcessOptions): Promise<San
 				if (parsed?.urls?.crm && parsed.token && parsed.credentialId) {
 					settled = true;
 					clearTimeout(timer);
-					resolve({ info: { urls: parsed.urls, token: parsed.token, credentialId: parsed.credentialId }, stop });
+					resolve({
+						info: { urls: parsed.urls, token: parsed.token, credentialId: parsed.credentialId },
+						stop,
+					});
 					return;
 				}
 			}

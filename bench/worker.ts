@@ -28,7 +28,10 @@ interface Outcome {
 }
 
 function createInputs(count: number, tag: string): Array<{ first: string; last: string }> {
-	return Array.from({ length: count }, (_, i) => ({ first: `Bench${tag}${i}`, last: `Person${i}` }));
+	return Array.from({ length: count }, (_, i) => ({
+		first: `Bench${tag}${i}`,
+		last: `Person${i}`,
+	}));
 }
 
 /** Builds the function that performs the task once; `warm` is a smaller version for the warm-up. */
@@ -40,7 +43,7 @@ async function prepare(task: Task): Promise<(warm: boolean) => Promise<Outcome>>
 			const people = await rawList(client, info, 100, warm ? 500 : Infinity);
 			return { items: people.length, errorItems: 0, records: people };
 		}
-		const inputs = createInputs(warm ? 50 : task.count ?? 0, warm ? 'Warm' : '');
+		const inputs = createInputs(warm ? 50 : (task.count ?? 0), warm ? 'Warm' : '');
 		const created = await rawCreate(client, info, inputs, task.concurrency ?? 1);
 		return { items: created.length, errorItems: 0 };
 	};
@@ -77,7 +80,11 @@ async function main(): Promise<void> {
 	clearInterval(sampler);
 	// maxRSS is the kernel's high-water mark (KiB) over the whole process: it also catches peaks
 	// between samples, while the event loop is busy.
-	const peakRss = Math.max(sampledPeak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+	const peakRss = Math.max(
+		sampledPeak,
+		process.memoryUsage().rss,
+		process.resourceUsage().maxRSS * 1024,
+	);
 
 	const log = await control<Array<{ status: number }>>(task.info, 'GET', '/__sandbox/requests');
 	const result: WorkerResult = {

@@ -9,7 +9,12 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { assertUsableCredential, serviceToken, sessionTokenOf, storedSessionUsable } from './serviceToken';
+import {
+	assertUsableCredential,
+	serviceToken,
+	sessionTokenOf,
+	storedSessionUsable,
+} from './serviceToken';
 
 export class IntegrationServiceApi implements ICredentialType {
 	name = 'integrationServiceApi';
@@ -49,7 +54,8 @@ export class IntegrationServiceApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://los.example.com',
-			description: 'Base URL of the borrower and document (loan origination) endpoints, without /api',
+			description:
+				'Base URL of the borrower and document (loan origination) endpoints, without /api',
 		},
 		{
 			displayName: 'Calendar Host URL',
@@ -132,7 +138,7 @@ export class IntegrationServiceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Verifies the X-Service-Signature of the service\'s webhook deliveries (Integration Service Trigger). In Client ID and Secret mode the client secret is used instead.',
+				"Verifies the X-Service-Signature of the service's webhook deliveries (Integration Service Trigger). In Client ID and Secret mode the client secret is used instead.",
 			displayOptions: { show: { authentication: ['accessToken'] } },
 		},
 		{
@@ -200,13 +206,44 @@ export class IntegrationServiceApi implements ICredentialType {
 					message: `The CRM host answered with a redirect (HTTP ${value}); redirects are not followed with your token. Enter the final address as CRM Host URL.`,
 				},
 			})),
-			{ type: 'responseCode', properties: { value: 401, message: 'The CRM host refused the token (HTTP 401): it is invalid or expired' } },
-			{ type: 'responseCode', properties: { value: 403, message: 'The token is not allowed to read people for this Default Credential ID (HTTP 403)' } },
-			{ type: 'responseCode', properties: { value: 404, message: 'The CRM host has no people list at /api/people (HTTP 404): check the CRM Host URL' } },
-			{ type: 'responseCode', properties: { value: 409, message: "The connected system's data is not ready yet (HTTP 409): try again in a minute" } },
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The CRM host refused the token (HTTP 401): it is invalid or expired',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The token is not allowed to read people for this Default Credential ID (HTTP 403)',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'The CRM host has no people list at /api/people (HTTP 404): check the CRM Host URL',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 409,
+					message: "The connected system's data is not ready yet (HTTP 409): try again in a minute",
+				},
+			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'people', value: undefined, message: 'The CRM Host URL answered, but not with the people list: it does not look like the Integration Service (a login page or another service?)' },
+				properties: {
+					key: 'people',
+					value: undefined,
+					message:
+						'The CRM Host URL answered, but not with the people list: it does not look like the Integration Service (a login page or another service?)',
+				},
 			},
 		] as IAuthenticateRuleResponseCode[],
 	};

@@ -6,13 +6,21 @@ import { hasControlCharacter, HOST_FIELDS, hostUrlProblem } from '../nodes/share
 /** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
 const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
 
-function requireValue(credentials: ICredentialDataDecryptedObject, field: string, label: string): string {
+function requireValue(
+	credentials: ICredentialDataDecryptedObject,
+	field: string,
+	label: string,
+): string {
 	const value = credentials[field];
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw new Error(`The Integration Service credential has no ${label}; fill it in the credential.`);
+		throw new Error(
+			`The Integration Service credential has no ${label}; fill it in the credential.`,
+		);
 	}
 	if (hasControlCharacter(value.trim())) {
-		throw new Error(`The Integration Service credential's ${label} contains a line break; paste it again.`);
+		throw new Error(
+			`The Integration Service credential's ${label} contains a line break; paste it again.`,
+		);
 	}
 	return value.trim();
 }
@@ -25,8 +33,15 @@ function signServiceToken(clientId: string, subject: string, clientSecret: strin
 	const nowSeconds = Math.floor(Date.now() / 1000);
 	const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
 	const header = encode({ alg: 'HS512', typ: 'JWT' });
-	const claims = encode({ iss: clientId, sub: subject, iat: nowSeconds, exp: nowSeconds + SIGNED_TOKEN_LIFETIME_SECONDS });
-	const signature = createHmac('sha512', clientSecret).update(`${header}.${claims}`).digest('base64url');
+	const claims = encode({
+		iss: clientId,
+		sub: subject,
+		iat: nowSeconds,
+		exp: nowSeconds + SIGNED_TOKEN_LIFETIME_SECONDS,
+	});
+	const signature = createHmac('sha512', clientSecret)
+		.update(`${header}.${claims}`)
+		.digest('base64url');
 	return `${header}.${claims}.${signature}`;
 }
 
@@ -49,11 +64,16 @@ export function serviceToken(credentials: ICredentialDataDecryptedObject): strin
  */
 export function assertUsableCredential(credentials: ICredentialDataDecryptedObject): void {
 	for (const { field, label } of Object.values(HOST_FIELDS)) {
-		const problem = hostUrlProblem(typeof credentials[field] === 'string' ? (credentials[field] as string) : '');
-		if (problem !== undefined) throw new Error(`The Integration Service credential's ${label} ${problem}.`);
+		const problem = hostUrlProblem(
+			typeof credentials[field] === 'string' ? (credentials[field] as string) : '',
+		);
+		if (problem !== undefined)
+			throw new Error(`The Integration Service credential's ${label} ${problem}.`);
 	}
 	if (hasControlCharacter(String(credentials.credentialId ?? ''))) {
-		throw new Error("The Integration Service credential's Default Credential ID contains a line break or another control character.");
+		throw new Error(
+			"The Integration Service credential's Default Credential ID contains a line break or another control character.",
+		);
 	}
 }
 
@@ -62,7 +82,10 @@ export const ACCESS_TOKEN_MODE_SESSION = '-';
 
 /** The identity a signed token is for, written in front of it in the hidden Session Token. */
 function identityOf(credentials: ICredentialDataDecryptedObject): string {
-	return JSON.stringify([String(credentials.clientId ?? '').trim(), String(credentials.userId ?? '').trim()]);
+	return JSON.stringify([
+		String(credentials.clientId ?? '').trim(),
+		String(credentials.userId ?? '').trim(),
+	]);
 }
 
 /**
@@ -71,7 +94,9 @@ function identityOf(credentials: ICredentialDataDecryptedObject): string {
  * (see `authenticate`); in Access Token mode a marker, since the Access Token is sent as it stands.
  */
 export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, token: string): string {
-	return credentials.authentication === 'clientCredentials' ? `${identityOf(credentials)}${token}` : ACCESS_TOKEN_MODE_SESSION;
+	return credentials.authentication === 'clientCredentials'
+		? `${identityOf(credentials)}${token}`
+		: ACCESS_TOKEN_MODE_SESSION;
 }
 
 /**
@@ -79,7 +104,10 @@ export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, toke
  * current client ID and user, signed with the current client secret, and not expired. In Access Token
  * mode, whether it is set at all (the Access Token is sent as it stands).
  */
-export function storedSessionUsable(credentials: ICredentialDataDecryptedObject, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function storedSessionUsable(
+	credentials: ICredentialDataDecryptedObject,
+	nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
 	const stored = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
 	if (credentials.authentication !== 'clientCredentials') return stored !== '';
 	const identity = identityOf(credentials);
@@ -90,7 +118,9 @@ export function storedSessionUsable(credentials: ICredentialDataDecryptedObject,
 	const expected = createHmac('sha512', secret).update(`${header}.${claims}`).digest('base64url');
 	if (expected !== signature) return false;
 	try {
-		const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { exp?: unknown };
+		const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as {
+			exp?: unknown;
+		};
 		return typeof exp === 'number' && exp > nowSeconds;
 	} catch {
 		return false;

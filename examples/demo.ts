@@ -37,15 +37,33 @@ const steps: Step[] = [
 	},
 	{
 		title: 'Person › Get Many (first 5, simplified)',
-		parameters: { resource: 'person', operation: 'getAll', returnAll: false, limit: 5, simplify: true },
+		parameters: {
+			resource: 'person',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 5,
+			simplify: true,
+		},
 	},
 	{
 		title: 'Person › Update (the first person becomes a client)',
-		parameters: { resource: 'person', operation: 'update', personId: 'p_1', updateFields: { stage: 'Client', tags: ['demo'] } },
+		parameters: {
+			resource: 'person',
+			operation: 'update',
+			personId: 'p_1',
+			updateFields: { stage: 'Client', tags: ['demo'] },
+		},
 	},
 	{
 		title: 'Custom API Call › Send Request (GET {los}/api/loans, first 3)',
-		parameters: { resource: 'customApiCall', operation: 'send', host: 'los', method: 'GET', path: 'loans', limit: 3 },
+		parameters: {
+			resource: 'customApiCall',
+			operation: 'send',
+			host: 'los',
+			method: 'GET',
+			path: 'loans',
+			limit: 3,
+		},
 	},
 	{
 		title: 'Authorization Link › Create',
@@ -115,20 +133,30 @@ const steps: Step[] = [
 			resource: 'webhook',
 			operation: 'update',
 			webhookId: 'w-1',
-			updateFields: { url: 'https://example.com/hooks/people', event: 'peopleCreated', filters: '{"stage": "Lead"}' },
+			updateFields: {
+				url: 'https://example.com/hooks/people',
+				event: 'peopleCreated',
+				filters: '{"stage": "Lead"}',
+			},
 		},
 	},
 ];
 
 async function main(): Promise<void> {
 	const sandbox = await startSandbox({ people: 12 });
-	console.log(`Sandbox running: CRM ${sandbox.urls.crm}, universal ${sandbox.urls.universal}, LOS ${sandbox.urls.los}, calendar ${sandbox.urls.calendar}\n`);
+	console.log(
+		`Sandbox running: CRM ${sandbox.urls.crm}, universal ${sandbox.urls.universal}, LOS ${sandbox.urls.los}, calendar ${sandbox.urls.calendar}\n`,
+	);
 	let previous: IDataObject[] = [];
 	let failures = 0;
 	try {
 		for (const step of steps) {
 			const items = typeof step.items === 'function' ? step.items(previous) : step.items;
-			const result = await runNode({ parameters: step.parameters, credentials: sandboxCredential(sandbox), items });
+			const result = await runNode({
+				parameters: step.parameters,
+				credentials: sandboxCredential(sandbox),
+				items,
+			});
 			console.log(`── ${step.title}`);
 			if (result.error) {
 				failures++;
@@ -136,10 +164,13 @@ async function main(): Promise<void> {
 				continue;
 			}
 			previous = result.items.map((item) => item.json);
-			for (const item of result.items) console.log(JSON.stringify(item.json, null, 2).replace(/^/gm, '   '));
+			for (const item of result.items)
+				console.log(JSON.stringify(item.json, null, 2).replace(/^/gm, '   '));
 			console.log();
 		}
-		console.log(`${sandbox.requests.length} requests reached the sandbox; ${failures} step(s) failed.`);
+		console.log(
+			`${sandbox.requests.length} requests reached the sandbox; ${failures} step(s) failed.`,
+		);
 	} finally {
 		await sandbox.close();
 	}

@@ -32,7 +32,8 @@ export class BenchFloor implements INodeType {
 		name: 'benchFloor',
 		group: ['transform'],
 		version: 1,
-		description: 'The benchmark floor: bare httpRequestWithAuthentication calls with the Integration Service credential',
+		description:
+			'The benchmark floor: bare httpRequestWithAuthentication calls with the Integration Service credential',
 		defaults: { name: 'Bench Floor' },
 		inputs: [MAIN],
 		outputs: [MAIN],
@@ -48,19 +49,55 @@ export class BenchFloor implements INodeType {
 				],
 				default: 'create',
 			},
-			{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', displayOptions: { show: { operation: ['create'] } } },
-			{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', displayOptions: { show: { operation: ['create'] } } },
-			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 8, displayOptions: { show: { operation: ['create'] } } },
-			{ displayName: 'Max Pages (0: All)', name: 'maxPages', type: 'number', default: 0, displayOptions: { show: { operation: ['list'] } } },
+			{
+				displayName: 'First Name',
+				name: 'firstName',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { operation: ['create'] } },
+			},
+			{
+				displayName: 'Last Name',
+				name: 'lastName',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { operation: ['create'] } },
+			},
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				default: 8,
+				displayOptions: { show: { operation: ['create'] } },
+			},
+			{
+				displayName: 'Max Pages (0: All)',
+				name: 'maxPages',
+				type: 'number',
+				default: 0,
+				displayOptions: { show: { operation: ['list'] } },
+			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const data = await this.getCredentials(CREDENTIAL_TYPE);
-		const options = { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: data as ICredentialDataDecryptedObject } };
+		const options = {
+			credentialsDecrypted: {
+				id: '',
+				name: '',
+				type: CREDENTIAL_TYPE,
+				data: data as ICredentialDataDecryptedObject,
+			},
+		};
 		const headers = { 'X-Service-Credential-Id': String(data.credentialId) };
 		const send = async (request: IHttpRequestOptions): Promise<unknown> =>
-			await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...request, headers, json: true }, options);
+			await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...request, headers, json: true },
+				options,
+			);
 
 		if (this.getNodeParameter('operation', 0) === 'list') {
 			const out: INodeExecutionData[] = [];
@@ -81,8 +118,14 @@ export class BenchFloor implements INodeType {
 		const worker = async () => {
 			while (next < items.length) {
 				const i = next++;
-				const body = { firstName: this.getNodeParameter('firstName', i) as string, lastName: this.getNodeParameter('lastName', i) as string };
-				out[i] = { json: (await send({ method: 'POST', url, body })) as IDataObject, pairedItem: { item: i } };
+				const body = {
+					firstName: this.getNodeParameter('firstName', i) as string,
+					lastName: this.getNodeParameter('lastName', i) as string,
+				};
+				out[i] = {
+					json: (await send({ method: 'POST', url, body })) as IDataObject,
+					pairedItem: { item: i },
+				};
 			}
 		};
 		const concurrency = Math.max(1, this.getNodeParameter('concurrency', 0) as number);

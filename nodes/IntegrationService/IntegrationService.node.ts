@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
@@ -15,7 +20,10 @@ export class IntegrationService implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Integration Service',
 		name: 'integrationService',
-		icon: { light: 'file:../../icons/integrationService.svg', dark: 'file:../../icons/integrationService.dark.svg' },
+		icon: {
+			light: 'file:../../icons/integrationService.svg',
+			dark: 'file:../../icons/integrationService.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
@@ -38,18 +46,27 @@ export class IntegrationService implements INodeType {
 						value: 'authorizationLink',
 						description: 'A link an end user opens to grant access to an external application',
 					},
-					{ name: 'Borrower', value: 'borrower', description: 'A borrower in the connected loan origination system' },
+					{
+						name: 'Borrower',
+						value: 'borrower',
+						description: 'A borrower in the connected loan origination system',
+					},
 					{
 						name: 'Credential',
 						value: 'credential',
-						description: 'A connection to one external application, and which entities it synchronises',
+						description:
+							'A connection to one external application, and which entities it synchronises',
 					},
 					{
 						name: 'Custom API Call',
 						value: 'customApiCall',
 						description: 'Any other endpoint of the service, through the same safety rules',
 					},
-					{ name: 'Document', value: 'document', description: 'A loan document in the connected loan origination system' },
+					{
+						name: 'Document',
+						value: 'document',
+						description: 'A loan document in the connected loan origination system',
+					},
 					{ name: 'Person', value: 'person', description: 'A contact in the connected CRM' },
 					{ name: 'Webhook', value: 'webhook', description: 'A calendar webhook registration' },
 				],

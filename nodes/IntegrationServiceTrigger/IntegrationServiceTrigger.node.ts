@@ -31,7 +31,9 @@ const EVENT_KINDS = ['people', ...ENTITY_KINDS];
 
 const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
-	...EVENT_KINDS.flatMap((kind) => ['Created', 'Updated', 'Deleted'].map((action) => `${kind}${action}`))
+	...EVENT_KINDS.flatMap((kind) =>
+		['Created', 'Updated', 'Deleted'].map((action) => `${kind}${action}`),
+	)
 		.sort((a, b) => a.localeCompare(b))
 		.map((name) => ({ name, value: name })),
 ];
@@ -53,7 +55,9 @@ export class IntegrationServiceTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			{
 				// Not "Events": n8n's node creator would turn each of the 85 names into its own trigger entry,
@@ -73,7 +77,7 @@ export class IntegrationServiceTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to read the records the event names (from its uri, on one of the credential\'s hosts) and output one item per record. Off: the event itself is the item. Events ending in Deleted are never fetched.',
+					"Whether to read the records the event names (from its uri, on one of the credential's hosts) and output one item per record. Off: the event itself is the item. Events ending in Deleted are never fetched.",
 			},
 			{
 				displayName: 'Verify Signature',
@@ -81,7 +85,7 @@ export class IntegrationServiceTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to accept only deliveries signed with the credential\'s signing key (the client secret, or the Webhook Signing Secret of an access-token connection) in the X-Service-Signature header; others are answered 401',
+					"Whether to accept only deliveries signed with the credential's signing key (the client secret, or the Webhook Signing Secret of an access-token connection) in the X-Service-Signature header; others are answered 401",
 			},
 			{
 				displayName:
@@ -110,7 +114,7 @@ export class IntegrationServiceTrigger implements INodeType {
 			{
 				...webhookIdProperty,
 				description:
-					'ID of the service\'s webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name',
+					"ID of the service's webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name",
 				displayOptions: { show: { registerWebhook: [true] } },
 			},
 			{
@@ -137,25 +141,40 @@ export class IntegrationServiceTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookId = String(this.getNodeParameter('webhookId', '')).trim();
 				if (webhookId === '') {
-					throw new NodeOperationError(this.getNode(), 'Webhook ID: set the ID of the service\'s webhook to register');
+					throw new NodeOperationError(
+						this.getNode(),
+						"Webhook ID: set the ID of the service's webhook to register",
+					);
 				}
 				const events = this.getNodeParameter('events', []) as string[];
 				if (events.length !== 1 || events[0] === '*') {
 					throw new NodeOperationError(
 						this.getNode(),
 						'Register Webhook on Activation needs exactly one event selected (not Any Event)',
-						{ description: 'A webhook of the service holds one event name. Select one event, or turn registration off and point webhooks here yourself.' },
+						{
+							description:
+								'A webhook of the service holds one event name. Select one event, or turn registration off and point webhooks here yourself.',
+						},
 					);
 				}
 				const url = this.getNodeWebhookUrl('default');
-				if (!url) throw new NodeOperationError(this.getNode(), 'n8n gave no production URL for this trigger');
+				if (!url)
+					throw new NodeOperationError(
+						this.getNode(),
+						'n8n gave no production URL for this trigger',
+					);
 				const body: IDataObject = { url, event: events[0] };
 				const filters = parseFilters(this, this.getNodeParameter('filters', '{}'));
 				if (filters !== undefined) body.filters = filters;
 				await serviceRequest.call(
 					this,
 					0,
-					{ method: 'PUT', host: 'calendar', path: ['webhooks', { id: webhookId, field: 'Webhook ID' }], body },
+					{
+						method: 'PUT',
+						host: 'calendar',
+						path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
+						body,
+					},
 					newRun(),
 				);
 				return true;
@@ -185,8 +204,10 @@ export class IntegrationServiceTrigger implements INodeType {
 
 		if (this.getNodeParameter('verifySignature', true) as boolean) {
 			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
-			const secretField = credentials.authentication === 'clientCredentials' ? 'clientSecret' : 'signingSecret';
-			const secret = typeof credentials[secretField] === 'string' ? (credentials[secretField] as string) : '';
+			const secretField =
+				credentials.authentication === 'clientCredentials' ? 'clientSecret' : 'signingSecret';
+			const secret =
+				typeof credentials[secretField] === 'string' ? (credentials[secretField] as string) : '';
 			if (secret === '') {
 				return answer(401, {
 					error:
@@ -197,7 +218,10 @@ export class IntegrationServiceTrigger implements INodeType {
 			}
 			const header = request.headers[SIGNATURE_HEADER];
 			if (!signatureMatches(secret, raw, Array.isArray(header) ? header[0] : header)) {
-				return answer(401, { error: header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature' });
+				return answer(401, {
+					error:
+						header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature',
+				});
 			}
 		}
 
@@ -207,7 +231,11 @@ export class IntegrationServiceTrigger implements INodeType {
 
 		const selected = this.getNodeParameter('events', []) as string[];
 		if (!eventSelected(selected, event.event)) {
-			return answer(200, { received: true, started: false, reason: `event ${event.event} is not selected` });
+			return answer(200, {
+				received: true,
+				started: false,
+				reason: `event ${event.event} is not selected`,
+			});
 		}
 
 		const staticData = this.getWorkflowStaticData('node');

@@ -13,7 +13,11 @@ export const SIGNATURE_HEADER = 'x-service-signature';
  * decisions.md: HMAC-SHA256 keyed with the secret, over the base64 of the exact raw body or over the raw
  * body itself, as hex or base64. Exactly these four forms are accepted, each compared in constant time.
  */
-export function signatureMatches(secret: string, rawBody: Buffer, header: string | undefined): boolean {
+export function signatureMatches(
+	secret: string,
+	rawBody: Buffer,
+	header: string | undefined,
+): boolean {
 	const provided = decodeDigest((header ?? '').trim());
 	if (!provided) return false;
 	let matched = false;
@@ -60,7 +64,8 @@ export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem
 			return { problem: `The event has no "${field}"` };
 		}
 	}
-	if (body.uri !== undefined && typeof body.uri !== 'string') return { problem: 'The event\'s "uri" is not a string' };
+	if (body.uri !== undefined && typeof body.uri !== 'string')
+		return { problem: 'The event\'s "uri" is not a string' };
 	if (body.resourceIds !== undefined && !Array.isArray(body.resourceIds)) {
 		return { problem: 'The event\'s "resourceIds" is not a list' };
 	}

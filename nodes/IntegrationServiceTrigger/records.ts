@@ -1,18 +1,35 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_SETTINGS, MAX_PAGE_SIZE, newRun, recordsOf, serviceRequestPages } from '../IntegrationService/transport';
+import {
+	DEFAULT_SETTINGS,
+	MAX_PAGE_SIZE,
+	newRun,
+	recordsOf,
+	serviceRequestPages,
+} from '../IntegrationService/transport';
 import type { ServiceHost } from '../shared/service';
 import { jsonObjectOf } from '../shared/service';
 
 /** The sender waits for the answer while records are fetched: retry less than an action would. */
-const FETCH_SETTINGS = { ...DEFAULT_SETTINGS, maxAttempts: 3, maxTotalWaitMs: 10_000, timeoutMs: 15_000 };
+const FETCH_SETTINGS = {
+	...DEFAULT_SETTINGS,
+	maxAttempts: 3,
+	maxTotalWaitMs: 10_000,
+	timeoutMs: 15_000,
+};
 
 /** The registration's Filters: a JSON object, or undefined for none ({} or blank). */
 export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && ['', '{}'].includes(value.trim()))) return undefined;
+	if (
+		value === undefined ||
+		value === null ||
+		(typeof value === 'string' && ['', '{}'].includes(value.trim()))
+	)
+		return undefined;
 	const parsed = jsonObjectOf(value);
-	if ('problem' in parsed) throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
+	if ('problem' in parsed)
+		throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
 	return parsed.object as IDataObject;
 }
 
@@ -21,15 +38,24 @@ export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject |
  * pager: further pages by nextLink on the same origin, and every paging rule (no loops, progress,
  * bounds) stops with an error that says why, so the delivery fails and the service sends it again.
  */
-export async function fetchRecords(ctx: IWebhookFunctions, host: ServiceHost, uri: string): Promise<IDataObject[]> {
+export async function fetchRecords(
+	ctx: IWebhookFunctions,
+	host: ServiceHost,
+	uri: string,
+): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	const link = { url: uri, relativeTo: uri, what: "the event's records" };
 	await serviceRequestPages.call(
 		ctx,
 		0,
-		{ request: { method: 'GET', host, path: [], link }, pageSize: MAX_PAGE_SIZE, recordsKey: recordsOf },
+		{
+			request: { method: 'GET', host, path: [], link },
+			pageSize: MAX_PAGE_SIZE,
+			recordsKey: recordsOf,
+		},
 		newRun(FETCH_SETTINGS),
-		(page) => records.push(...page.filter((record) => record !== null && typeof record === 'object')),
+		(page) =>
+			records.push(...page.filter((record) => record !== null && typeof record === 'object')),
 	);
 	return records;
 }

@@ -19,7 +19,11 @@ export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string }> 
 };
 
 /** decisions.md: X-Service-Credential-Id goes to every host except universal, which manages credentials itself. */
-export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<ServiceHost> = new Set(['crm', 'los', 'calendar']);
+export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<ServiceHost> = new Set([
+	'crm',
+	'los',
+	'calendar',
+]);
 
 /**
  * Control characters (CR/LF included) in a header value would let an input split or forge headers.
@@ -69,12 +73,16 @@ export function hostUrlProblem(raw: string): string | undefined {
 	if (parsed.username !== '' || parsed.password !== '') {
 		return 'must not contain a user name or password (user:password@); the token authenticates every request';
 	}
-	if (parsed.search !== '' || parsed.hash !== '') return 'must not contain a query (?) or fragment (#)';
+	if (parsed.search !== '' || parsed.hash !== '')
+		return 'must not contain a query (?) or fragment (#)';
 	return undefined;
 }
 
 /** A host's base URL (no trailing slash), or why it cannot be used. */
-export function hostBaseUrl(credentials: IDataObject, host: ServiceHost): { base: string } | { refused: string } {
+export function hostBaseUrl(
+	credentials: IDataObject,
+	host: ServiceHost,
+): { base: string } | { refused: string } {
 	const { field, label } = HOST_FIELDS[host];
 	const raw = typeof credentials[field] === 'string' ? (credentials[field] as string).trim() : '';
 	const problem = hostUrlProblem(raw);
@@ -100,14 +108,22 @@ function encodePathSegment(value: string): string | undefined {
 }
 
 /** `${base}/api/…` with every segment encoded as exactly one segment, or why an ID cannot be used. */
-export function endpointUrl(base: string, path: readonly PathSegment[]): { url: string } | { refused: string } {
+export function endpointUrl(
+	base: string,
+	path: readonly PathSegment[],
+): { url: string } | { refused: string } {
 	const parts: string[] = [];
 	for (const segment of path) {
 		const value = typeof segment === 'string' ? segment : segment.id;
 		const encoded = encodePathSegment(value);
 		if (encoded === undefined) {
 			const field = typeof segment === 'string' ? 'ID' : segment.field;
-			return { refused: value.trim() === '' ? `${field}: is required but empty` : `${field}: "${value}" is not a valid ID` };
+			return {
+				refused:
+					value.trim() === ''
+						? `${field}: is required but empty`
+						: `${field}: "${value}" is not a valid ID`,
+			};
 		}
 		parts.push(encoded);
 	}
@@ -128,14 +144,22 @@ export function originOf(url: string): string {
  * Resolves a URL the service gave (a nextLink, an event's uri) against the URL it came from, and
  * accepts it only on the given base's origin: our token and credential ID never go anywhere else.
  */
-export function sameOriginUrl(link: string, relativeTo: string, base: string): { url: string } | { refused: string } {
+export function sameOriginUrl(
+	link: string,
+	relativeTo: string,
+	base: string,
+): { url: string } | { refused: string } {
 	let resolved: URL;
 	try {
 		resolved = new URL(link, relativeTo);
 	} catch {
 		return { refused: 'an invalid URL' };
 	}
-	if (resolved.username !== '' || resolved.password !== '' || resolved.origin !== new URL(base).origin) {
+	if (
+		resolved.username !== '' ||
+		resolved.password !== '' ||
+		resolved.origin !== new URL(base).origin
+	) {
 		return { refused: originOf(resolved.href) };
 	}
 	return { url: resolved.href };
@@ -167,7 +191,9 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
  * A JSON-object parameter (text, or an object from an expression) as an object, or why it is not one.
  * The problem text follows the field's label: `Filters: must be a JSON object like {"key": "value"}, got a list`.
  */
-export function jsonObjectOf(value: unknown): { object: Record<string, unknown> } | { problem: string } {
+export function jsonObjectOf(
+	value: unknown,
+): { object: Record<string, unknown> } | { problem: string } {
 	let parsed = value;
 	if (typeof value === 'string') {
 		try {
@@ -176,6 +202,7 @@ export function jsonObjectOf(value: unknown): { object: Record<string, unknown> 
 			return { problem: `is not valid JSON (${(error as Error).message})` };
 		}
 	}
-	if (!isJsonObject(parsed)) return { problem: `must be a JSON object like {"key": "value"}, got ${describeValue(parsed)}` };
+	if (!isJsonObject(parsed))
+		return { problem: `must be a JSON object like {"key": "value"}, got ${describeValue(parsed)}` };
 	return { object: parsed };
 }

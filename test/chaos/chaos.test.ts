@@ -24,13 +24,22 @@ const LATE_MS = 1500;
 const ITEMS = 8;
 const TOKEN = 'chaos/Token+=&<x>"-0123456789';
 const CLIENT_SECRET = 'chaos/Secret+=&<y>"-abcdefghij';
-const REQUEST_OPTIONS = { maxAttempts: 3, initialRetryDelay: 5, maxTotalWait: 5, timeout: TIMEOUT_S, maxRequestsPerSecond: 0, concurrency: 4 };
+const REQUEST_OPTIONS = {
+	maxAttempts: 3,
+	initialRetryDelay: 5,
+	maxTotalWait: 5,
+	timeout: TIMEOUT_S,
+	maxRequestsPerSecond: 0,
+	concurrency: 4,
+};
 
 function seedsFromEnv(): number[] {
 	const spec = process.env.CHAOS_SEEDS ?? '1,2,3';
 	return spec.split(',').flatMap((part) => {
 		const [from, to] = part.split('-').map(Number);
-		return to === undefined ? [from] : Array.from({ length: to - from + 1 }, (_v, index) => from + index);
+		return to === undefined
+			? [from]
+			: Array.from({ length: to - from + 1 }, (_v, index) => from + index);
 	});
 }
 
@@ -48,9 +57,37 @@ type Fault =
 	| 'redirect away'
 	| '2xx not a record'
 	| 'echo token';
-const FAULTS: Fault[] = ['healthy', 'healthy', 'healthy', '500', '503', '429', '409', 'reset after read', 'silent after headers', 'slow drip', 'not HTTP', 'oversized headers', 'redirect away', '2xx not a record', 'echo token'];
+const FAULTS: Fault[] = [
+	'healthy',
+	'healthy',
+	'healthy',
+	'500',
+	'503',
+	'429',
+	'409',
+	'reset after read',
+	'silent after headers',
+	'slow drip',
+	'not HTTP',
+	'oversized headers',
+	'redirect away',
+	'2xx not a record',
+	'echo token',
+];
 /** Answers after which a POST may have been processed: it must never be sent again. */
-const MAY_HAVE_PROCESSED = new Set<Fault>(['healthy', '500', '503', 'reset after read', 'silent after headers', 'slow drip', 'not HTTP', 'oversized headers', 'redirect away', '2xx not a record', 'echo token']);
+const MAY_HAVE_PROCESSED = new Set<Fault>([
+	'healthy',
+	'500',
+	'503',
+	'reset after read',
+	'silent after headers',
+	'slow drip',
+	'not HTTP',
+	'oversized headers',
+	'redirect away',
+	'2xx not a record',
+	'echo token',
+]);
 
 interface Drawn {
 	request: RawRequest;
@@ -64,30 +101,50 @@ function healthyBody(request: RawRequest, count: number): string {
 	if (request.method === 'GET') {
 		const page = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? 1);
 		const next = page < 3 ? { nextLink: `/api/people?page=${page + 1}` } : {};
-		return JSON.stringify({ people: [1, 2].map((n) => ({ id: `p-${page}-${n}` })), _metadata: next });
+		return JSON.stringify({
+			people: [1, 2].map((n) => ({ id: `p-${page}-${n}` })),
+			_metadata: next,
+		});
 	}
 	return JSON.stringify({ id: `r-${count}`, ...(JSON.parse(request.body || '{}') as IDataObject) });
 }
 
-function answer(fault: Fault, request: RawRequest, socket: import('net').Socket, count: number, foreign: string): void {
+function answer(
+	fault: Fault,
+	request: RawRequest,
+	socket: import('net').Socket,
+	count: number,
+	foreign: string,
+): void {
 	const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
 	switch (fault) {
 		case 'healthy':
-			return void socket.end(head(request.method === 'POST' ? '201 Created' : '200 OK', [], healthyBody(request, count)));
+			return void socket.end(
+				head(request.method === 'POST' ? '201 Created' : '200 OK', [], healthyBody(request, count)),
+			);
 		case '500':
 		case '503':
 			return void socket.end(head(`${fault} Error`, [], '{"error":"chaos"}'));
 		case '429':
-			return void socket.end(head('429 Too Many Requests', ['Retry-After: 0'], '{"error":"slow down"}'));
+			return void socket.end(
+				head('429 Too Many Requests', ['Retry-After: 0'], '{"error":"slow down"}'),
+			);
 		case '409':
 			return void socket.end(head('409 Conflict', [], '{"error":"not ready"}'));
 		case 'reset after read':
 			return void socket.destroy();
 		case 'silent after headers':
-			return void socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"id":');
+			return void socket.write(
+				'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"id":',
+			);
 		case 'slow drip': {
-			socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n');
-			const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write(' ')), 100);
+			socket.write(
+				'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n',
+			);
+			const drip = setInterval(
+				() => (socket.destroyed ? clearInterval(drip) : socket.write(' ')),
+				100,
+			);
 			socket.on('close', () => clearInterval(drip));
 			return;
 		}
@@ -100,8 +157,16 @@ function answer(fault: Fault, request: RawRequest, socket: import('net').Socket,
 		case '2xx not a record':
 			return void socket.end(head('200 OK', [], '[1,2,3]'));
 		case 'echo token': {
-			const echo = [token, Buffer.from(token).toString('base64'), Buffer.from(token).toString('base64url'), Buffer.from(token).toString('hex'), encodeURIComponent(token)];
-			return void socket.end(head('500 Internal Server Error', [], JSON.stringify({ error: echo[count % echo.length] })));
+			const echo = [
+				token,
+				Buffer.from(token).toString('base64'),
+				Buffer.from(token).toString('base64url'),
+				Buffer.from(token).toString('hex'),
+				encodeURIComponent(token),
+			];
+			return void socket.end(
+				head('500 Internal Server Error', [], JSON.stringify({ error: echo[count % echo.length] })),
+			);
 		}
 	}
 }
@@ -109,7 +174,14 @@ function answer(fault: Fault, request: RawRequest, socket: import('net').Socket,
 /** Every form in which a secret must not appear in what the run produced. */
 function forms(secret: string): string[] {
 	const bytes = Buffer.from(secret);
-	return [secret, encodeURIComponent(secret), bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('base64').replace(/=+$/, ''), bytes.toString('hex')];
+	return [
+		secret,
+		encodeURIComponent(secret),
+		bytes.toString('base64'),
+		bytes.toString('base64url'),
+		bytes.toString('base64').replace(/=+$/, ''),
+		bytes.toString('hex'),
+	];
 }
 
 interface Scenario {
@@ -130,10 +202,19 @@ const SCENARIOS: Scenario[] = [
 	{
 		label: 'Borrower › Update',
 		method: 'PUT',
-		parameters: { resource: 'borrower', operation: 'update', borrowerId: '={{ $json.name }}', updateFields: { name: 'Jane Roe' } },
+		parameters: {
+			resource: 'borrower',
+			operation: 'update',
+			borrowerId: '={{ $json.name }}',
+			updateFields: { name: 'Jane Roe' },
+		},
 		itemOf: (request) => Number(/item-(\d+)/.exec(request.url)?.[1]),
 	},
-	{ label: 'Person › Get Many, Return All', method: 'GET', parameters: { resource: 'person', operation: 'getAll', returnAll: true } },
+	{
+		label: 'Person › Get Many, Return All',
+		method: 'GET',
+		parameters: { resource: 'person', operation: 'getAll', returnAll: true },
+	},
 ];
 
 let service: RawServer;
@@ -148,16 +229,34 @@ function credentials(mode: 'accessToken' | 'clientCredentials'): ICredentialData
 	const auth: ICredentialDataDecryptedObject =
 		mode === 'accessToken'
 			? { authentication: 'accessToken', accessToken: TOKEN }
-			: { authentication: 'clientCredentials', clientId: 'client-1', clientSecret: CLIENT_SECRET, userId: 'tenant-1' };
-	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-chaos', ...auth };
+			: {
+					authentication: 'clientCredentials',
+					clientId: 'client-1',
+					clientSecret: CLIENT_SECRET,
+					userId: 'tenant-1',
+				};
+	return {
+		crmUrl: origin,
+		universalUrl: origin,
+		losUrl: origin,
+		calendarUrl: origin,
+		credentialId: 'cred-chaos',
+		...auth,
+	};
 }
 
 async function settled(ms = 4000): Promise<void> {
 	const until = Date.now() + ms;
-	while (service.openConnections() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+	while (service.openConnections() > 0 && Date.now() < until)
+		await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-function checkInvariants(scenario: Scenario, drawn: Drawn[], result: RunResult, mode: string): void {
+function checkInvariants(
+	scenario: Scenario,
+	drawn: Drawn[],
+	result: RunResult,
+	mode: string,
+): void {
 	// The other origin received nothing.
 	expect(foreign.requests).toHaveLength(0);
 
@@ -165,26 +264,47 @@ function checkInvariants(scenario: Scenario, drawn: Drawn[], result: RunResult, 
 	expect(service.openConnections()).toBe(0);
 	for (const { request, fault } of drawn) {
 		const held = (request.closedAt ?? Infinity) - request.readAt;
-		if (held > TIMEOUT_S * 1000 + LATE_MS) throw new Error(`a "${fault}" attempt held its connection ${held} ms (Timeout ${TIMEOUT_S} s)`);
+		if (held > TIMEOUT_S * 1000 + LATE_MS)
+			throw new Error(
+				`a "${fault}" attempt held its connection ${held} ms (Timeout ${TIMEOUT_S} s)`,
+			);
 	}
 
 	// No secret in any output or error, including every token the service saw.
-	const output = JSON.stringify({ items: result.items, errorItems: result.errorItems, error: result.error });
-	const seenTokens = new Set(drawn.map(({ request }) => String(request.headers.authorization ?? '').replace(/^Bearer /, '')));
+	const output = JSON.stringify({
+		items: result.items,
+		errorItems: result.errorItems,
+		error: result.error,
+	});
+	const seenTokens = new Set(
+		drawn.map(({ request }) => String(request.headers.authorization ?? '').replace(/^Bearer /, '')),
+	);
 	for (const secret of [TOKEN, CLIENT_SECRET, ...seenTokens]) {
-		for (const form of forms(secret)) if (form.length >= 8 && output.includes(form)) throw new Error(`a form of a secret is in the output (${mode})`);
+		for (const form of forms(secret))
+			if (form.length >= 8 && output.includes(form))
+				throw new Error(`a form of a secret is in the output (${mode})`);
 	}
 
 	if (scenario.method === 'GET') {
 		// One run, one item: the whole list, or one error item.
 		const failed = result.items.filter((item) => typeof item.json.error === 'string');
 		expect(failed.length <= 1).toBe(true);
-		if (failed.length === 0) expect(result.items.map((item) => item.json.id)).toEqual(['p-1-1', 'p-1-2', 'p-2-1', 'p-2-2', 'p-3-1', 'p-3-2']);
+		if (failed.length === 0)
+			expect(result.items.map((item) => item.json.id)).toEqual([
+				'p-1-1',
+				'p-1-2',
+				'p-2-1',
+				'p-2-2',
+				'p-3-1',
+				'p-3-2',
+			]);
 		return;
 	}
 
 	// Every item accounted for, in order; a success only after a healthy answer to its last attempt.
-	expect(result.items.map((item) => item.pairedItem)).toEqual(Array.from({ length: ITEMS }, (_v, item) => ({ item })));
+	expect(result.items.map((item) => item.pairedItem)).toEqual(
+		Array.from({ length: ITEMS }, (_v, item) => ({ item })),
+	);
 	for (let item = 0; item < ITEMS; item++) {
 		const attempts = drawn.filter(({ request }) => scenario.itemOf?.(request) === item);
 		const succeeded = typeof result.items[item].json.error !== 'string';
@@ -202,31 +322,44 @@ function checkInvariants(scenario: Scenario, drawn: Drawn[], result: RunResult, 
 const seeds = seedsFromEnv();
 
 describe.each(['accessToken', 'clientCredentials'] as const)('chaos, %s', (mode) => {
-	describe.each(SCENARIOS.map((scenario) => [scenario.label, scenario] as const))('%s', (_label, scenario) => {
-		test.each(seeds)('seed %i: every invariant holds', async (seed) => {
-			service.requests.length = 0;
-			foreign.requests.length = 0;
-			const random = mulberry32(seed * 1000 + SCENARIOS.indexOf(scenario) * 10 + (mode === 'accessToken' ? 0 : 1));
-			const drawn: Drawn[] = [];
-			service.script((request, socket, count) => {
-				const fault = FAULTS[Math.floor(random() * FAULTS.length)];
-				drawn.push({ request, fault });
-				answer(fault, request, socket, count, foreign.origin);
-			});
-			const items = Array.from({ length: ITEMS }, (_v, index) => ({ name: `item-${index}` }));
-			const result = await runNode({
-				parameters: { ...scenario.parameters, requestOptions: REQUEST_OPTIONS },
-				credentials: credentials(mode),
-				items: scenario.method === 'GET' ? [{}] : items,
-				onError: 'continueRegularOutput',
-			});
-			await settled();
-			try {
-				checkInvariants(scenario, drawn, result, mode);
-			} catch (error) {
-				const faults = drawn.map(({ request, fault }) => `${request.method} ${request.url}: ${fault}`).join('\n');
-				throw new Error(`seed ${seed} (${mode}, ${scenario.label}): ${(error as Error).message}\nfaults drawn:\n${faults}`);
-			}
-		}, 30_000);
-	});
+	describe.each(SCENARIOS.map((scenario) => [scenario.label, scenario] as const))(
+		'%s',
+		(_label, scenario) => {
+			test.each(seeds)(
+				'seed %i: every invariant holds',
+				async (seed) => {
+					service.requests.length = 0;
+					foreign.requests.length = 0;
+					const random = mulberry32(
+						seed * 1000 + SCENARIOS.indexOf(scenario) * 10 + (mode === 'accessToken' ? 0 : 1),
+					);
+					const drawn: Drawn[] = [];
+					service.script((request, socket, count) => {
+						const fault = FAULTS[Math.floor(random() * FAULTS.length)];
+						drawn.push({ request, fault });
+						answer(fault, request, socket, count, foreign.origin);
+					});
+					const items = Array.from({ length: ITEMS }, (_v, index) => ({ name: `item-${index}` }));
+					const result = await runNode({
+						parameters: { ...scenario.parameters, requestOptions: REQUEST_OPTIONS },
+						credentials: credentials(mode),
+						items: scenario.method === 'GET' ? [{}] : items,
+						onError: 'continueRegularOutput',
+					});
+					await settled();
+					try {
+						checkInvariants(scenario, drawn, result, mode);
+					} catch (error) {
+						const faults = drawn
+							.map(({ request, fault }) => `${request.method} ${request.url}: ${fault}`)
+							.join('\n');
+						throw new Error(
+							`seed ${seed} (${mode}, ${scenario.label}): ${(error as Error).message}\nfaults drawn:\n${faults}`,
+						);
+					}
+				},
+				30_000,
+			);
+		},
+	);
 });

@@ -39,7 +39,12 @@ const TOKEN_CRED = { id: 'queueTokenCred', name: 'Integration Service (access to
 const CLIENT_CRED = { id: 'queueClientCred', name: 'Integration Service (client id and secret)' };
 
 const keep = process.argv.includes('--keep');
-const { log, results, check, skip, summary } = L.createRun({ tag: 'queue', label: 'e2e-queue', cleanup, failWhenEmpty: true });
+const { log, results, check, skip, summary } = L.createRun({
+	tag: 'queue',
+	label: 'e2e-queue',
+	cleanup,
+	failWhenEmpty: true,
+});
 const children = []; // { name, child, signal, output() }
 let tmpRoot;
 
@@ -103,8 +108,14 @@ function startSandbox(port) {
 		log('building the sandbox: npx tsc -p tsconfig.dev.json');
 		spawnSync('npx', ['tsc', '-p', 'tsconfig.dev.json'], { cwd: L.REPO, encoding: 'utf8' });
 	}
-	if (!fs.existsSync(cli)) throw new Error(`the sandbox is not built: ${cli} is missing (npm run build:tools)`);
-	return startProcess('sandbox', process.execPath, [cli, '--port', String(port), '--people', String(LISTED)], { cwd: L.REPO });
+	if (!fs.existsSync(cli))
+		throw new Error(`the sandbox is not built: ${cli} is missing (npm run build:tools)`);
+	return startProcess(
+		'sandbox',
+		process.execPath,
+		[cli, '--port', String(port), '--people', String(LISTED)],
+		{ cwd: L.REPO },
+	);
 }
 
 /** Parses n8n's JSON log lines (N8N_LOG_FORMAT=json) from a process's output. */
@@ -155,7 +166,16 @@ async function servicePeopleOrder(sb) {
 	const ids = [];
 	let url = `${sb.urls.crm}/api/people?limit=100`;
 	for (let page = 0; url && page < 1000; page++) {
-		const r = await L.httpRequest(url, { headers: { authorization: 'Bearer sandbox-token', 'x-service-credential-id': 'cred-default' } }, 30000);
+		const r = await L.httpRequest(
+			url,
+			{
+				headers: {
+					authorization: 'Bearer sandbox-token',
+					'x-service-credential-id': 'cred-default',
+				},
+			},
+			30000,
+		);
 		const body = await r.json();
 		for (const p of body.people || []) ids.push(p.id);
 		url = body._metadata && body._metadata.nextLink;
@@ -165,7 +185,10 @@ async function servicePeopleOrder(sb) {
 
 // ---------------------------------------------------------------- Postgres helpers
 async function executionsOf(db, workflowId) {
-	const r = await db.query('SELECT id::text AS id, status, finished, mode FROM execution_entity WHERE "workflowId" = $1 ORDER BY id', [workflowId]);
+	const r = await db.query(
+		'SELECT id::text AS id, status, finished, mode FROM execution_entity WHERE "workflowId" = $1 ORDER BY id',
+		[workflowId],
+	);
 	return r.rows;
 }
 
@@ -201,7 +224,11 @@ async function main() {
 	log(`queue-mode end-to-end test of ${L.PACKAGE_NAME} in n8n ${PINS.n8n}`);
 	const missing = L.missingBuiltFiles();
 	if (missing.length) {
-		check('build', false, `built package files missing (run "npm run build" first): ${missing.join(', ')}`);
+		check(
+			'build',
+			false,
+			`built package files missing (run "npm run build" first): ${missing.join(', ')}`,
+		);
 		return;
 	}
 
@@ -228,7 +255,12 @@ async function main() {
 	// 2) sandbox (5,000 seeded people for the listing)
 	const sbPort = await L.freePort(4);
 	const sbProc = startSandbox(sbPort);
-	for (let i = 0; i < 4; i++) await L.waitForHttp(`http://127.0.0.1:${sbPort + i}/__sandbox/counts`, { timeoutMs: 60000, child: sbProc.child, what: 'sandbox' });
+	for (let i = 0; i < 4; i++)
+		await L.waitForHttp(`http://127.0.0.1:${sbPort + i}/__sandbox/counts`, {
+			timeoutMs: 60000,
+			child: sbProc.child,
+			what: 'sandbox',
+		});
 	const sb = { urls: L.sandboxUrls(sbPort) };
 	log(`sandbox on ports ${sbPort}..${sbPort + 3} with ${LISTED} seeded people`);
 
@@ -259,18 +291,38 @@ async function main() {
 		const folder = path.join(tmpRoot, name);
 		fs.mkdirSync(folder, { recursive: true });
 		L.installPackageInto(folder);
-		return L.n8nEnv(inst, folder, { ...common, N8N_RUNNERS_BROKER_PORT: String(await L.freePort()), ...extra });
+		return L.n8nEnv(inst, folder, {
+			...common,
+			N8N_RUNNERS_BROKER_PORT: String(await L.freePort()),
+			...extra,
+		});
 	};
 	const mainEnv = await envFor('main');
 
 	// 4) credentials (encrypted by the importing process, decrypted by the workers) and workflows
-	const hostUrls = { crmUrl: sb.urls.crm, universalUrl: sb.urls.universal, losUrl: sb.urls.los, calendarUrl: sb.urls.calendar, credentialId: 'cred-default' };
+	const hostUrls = {
+		crmUrl: sb.urls.crm,
+		universalUrl: sb.urls.universal,
+		losUrl: sb.urls.los,
+		calendarUrl: sb.urls.calendar,
+		credentialId: 'cred-default',
+	};
 	const credentials = [
-		{ ...TOKEN_CRED, type: L.CREDENTIAL_TYPE, data: { ...hostUrls, authentication: 'accessToken', accessToken: 'sandbox-token' } },
+		{
+			...TOKEN_CRED,
+			type: L.CREDENTIAL_TYPE,
+			data: { ...hostUrls, authentication: 'accessToken', accessToken: 'sandbox-token' },
+		},
 		{
 			...CLIENT_CRED,
 			type: L.CREDENTIAL_TYPE,
-			data: { ...hostUrls, authentication: 'clientCredentials', clientId: 'sandbox-client-id', clientSecret: 'sandbox-client-secret', userId: 'queue-user' },
+			data: {
+				...hostUrls,
+				authentication: 'clientCredentials',
+				clientId: 'sandbox-client-id',
+				clientSecret: 'sandbox-client-secret',
+				userId: 'queue-user',
+			},
 		},
 	];
 	const wfs = buildWorkflows(TOKEN_CRED, CLIENT_CRED);
@@ -279,44 +331,102 @@ async function main() {
 	const importDir = path.join(tmpRoot, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
-	for (const w of Object.values(wfs)) fs.writeFileSync(path.join(importDir, 'workflows', `${w.id}.json`), JSON.stringify(w, null, 2));
-	let r = await L.runN8n(inst, mainEnv, ['import:credentials', `--input=${path.join(importDir, 'credentials.json')}`], { timeoutMs: 300000 });
-	if (!check('setup', r.code === 0, `import:credentials into Postgres (${(r.ms / 1000).toFixed(1)} s, includes the migrations)`)) return console.log((r.stdout + r.stderr).slice(-3000));
-	r = await L.runN8n(inst, mainEnv, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
-	if (!check('setup', r.code === 0, `import:workflow: ${Object.keys(wfs).length} workflows`)) return console.log((r.stdout + r.stderr).slice(-3000));
+	for (const w of Object.values(wfs))
+		fs.writeFileSync(path.join(importDir, 'workflows', `${w.id}.json`), JSON.stringify(w, null, 2));
+	let r = await L.runN8n(
+		inst,
+		mainEnv,
+		['import:credentials', `--input=${path.join(importDir, 'credentials.json')}`],
+		{ timeoutMs: 300000 },
+	);
+	if (
+		!check(
+			'setup',
+			r.code === 0,
+			`import:credentials into Postgres (${(r.ms / 1000).toFixed(1)} s, includes the migrations)`,
+		)
+	)
+		return console.log((r.stdout + r.stderr).slice(-3000));
+	r = await L.runN8n(inst, mainEnv, [
+		'import:workflow',
+		'--separate',
+		`--input=${path.join(importDir, 'workflows')}`,
+	]);
+	if (!check('setup', r.code === 0, `import:workflow: ${Object.keys(wfs).length} workflows`))
+		return console.log((r.stdout + r.stderr).slice(-3000));
 	// Publish (activate) them the way `n8n publish:workflow` does (WorkflowRepository.publishVersion): one
 	// UPDATE instead of one n8n start per workflow. The main process registers their webhooks when it starts.
-	const setupDb = new pg.Client({ host: '127.0.0.1', port: postgres.port, user: postgres.user, database: postgres.database });
+	const setupDb = new pg.Client({
+		host: '127.0.0.1',
+		port: postgres.port,
+		user: postgres.user,
+		database: postgres.database,
+	});
 	await setupDb.connect();
-	const published = await setupDb.query('UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId" WHERE id = ANY($1) AND "versionId" IN (SELECT "versionId" FROM workflow_history)', [Object.values(wfs).map((w) => w.id)]);
+	const published = await setupDb.query(
+		'UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId" WHERE id = ANY($1) AND "versionId" IN (SELECT "versionId" FROM workflow_history)',
+		[Object.values(wfs).map((w) => w.id)],
+	);
 	await setupDb.end();
-	if (!check('setup', published.rowCount === Object.keys(wfs).length, `published ${published.rowCount} of ${Object.keys(wfs).length} workflows`)) return;
+	if (
+		!check(
+			'setup',
+			published.rowCount === Object.keys(wfs).length,
+			`published ${published.rowCount} of ${Object.keys(wfs).length} workflows`,
+		)
+	)
+		return;
 
 	// 5) main + two workers
-	const mainProc = startProcess('main', inst.nodeBin, [inst.n8nMain, 'start'], { cwd: mainEnv.N8N_USER_FOLDER, env: mainEnv });
+	const mainProc = startProcess('main', inst.nodeBin, [inst.n8nMain, 'start'], {
+		cwd: mainEnv.N8N_USER_FOLDER,
+		env: mainEnv,
+	});
 	const workers = [];
 	const ownHostName = S.isRoot() && spawnSync('unshare', ['--uts', 'true']).status === 0;
-	if (!ownHostName) log('workers share this machine\'s host name (no unshare --uts here); they are told apart by their own logs');
+	if (!ownHostName)
+		log(
+			"workers share this machine's host name (no unshare --uts here); they are told apart by their own logs",
+		);
 	for (let i = 1; i <= WORKERS; i++) {
 		const healthPort = await L.freePort();
-		const env = await envFor(`worker-${i}`, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' });
+		const env = await envFor(`worker-${i}`, {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		});
 		// Five jobs at most each: ten executions at once cannot all fit on one worker.
 		const argv = [inst.nodeBin, inst.n8nMain, 'worker', '--concurrency=5'];
 		// n8n names a worker after the host name inside a container (host id "worker-<hostname>"), so two
 		// workers on one machine would share a name; each gets its own host name, like separate containers.
 		const w = ownHostName
-			? startProcess(`worker-${i}`, 'unshare', ['--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', `queue-worker-${i}`, ...argv], { cwd: env.N8N_USER_FOLDER, env })
+			? startProcess(
+					`worker-${i}`,
+					'unshare',
+					['--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', `queue-worker-${i}`, ...argv],
+					{ cwd: env.N8N_USER_FOLDER, env },
+				)
 			: startProcess(`worker-${i}`, argv[0], argv.slice(1), { cwd: env.N8N_USER_FOLDER, env });
 		w.healthPort = healthPort;
 		w.ownHostName = ownHostName;
 		workers.push(w);
 	}
 	try {
-		await L.waitForHttp(`http://127.0.0.1:${mainPort}/healthz/readiness`, { timeoutMs: 240000, child: mainProc.child, what: 'n8n main' });
-		for (const w of workers) await L.waitForHttp(`http://127.0.0.1:${w.healthPort}/healthz/readiness`, { timeoutMs: 240000, child: w.child, what: w.name });
+		await L.waitForHttp(`http://127.0.0.1:${mainPort}/healthz/readiness`, {
+			timeoutMs: 240000,
+			child: mainProc.child,
+			what: 'n8n main',
+		});
+		for (const w of workers)
+			await L.waitForHttp(`http://127.0.0.1:${w.healthPort}/healthz/readiness`, {
+				timeoutMs: 240000,
+				child: w.child,
+				what: w.name,
+			});
 	} catch (e) {
 		check('setup', false, `n8n processes ready: ${e.message}`);
-		for (const p of [mainProc, ...workers]) console.log(`---- ${p.name} (last lines) ----\n${p.output().slice(-2500)}`);
+		for (const p of [mainProc, ...workers])
+			console.log(`---- ${p.name} (last lines) ----\n${p.output().slice(-2500)}`);
 		return;
 	}
 	// Workflows are activated (webhooks registered) after readiness; the probe runs on a worker and waits for it.
@@ -333,8 +443,15 @@ async function main() {
 		}
 		if (!ready) await L.sleep(1000);
 	}
-	if (!check('setup', ready, `main (port ${mainPort}) and ${WORKERS} workers ready; a probe webhook ran through the queue (last answer: ${probe})`)) {
-		for (const p of [mainProc, ...workers]) console.log(`---- ${p.name} (last lines) ----\n${p.output().slice(-3000)}`);
+	if (
+		!check(
+			'setup',
+			ready,
+			`main (port ${mainPort}) and ${WORKERS} workers ready; a probe webhook ran through the queue (last answer: ${probe})`,
+		)
+	) {
+		for (const p of [mainProc, ...workers])
+			console.log(`---- ${p.name} (last lines) ----\n${p.output().slice(-3000)}`);
 		return;
 	}
 	const versions = {
@@ -343,20 +460,45 @@ async function main() {
 		redis: redis.version,
 		postgres: postgres.version,
 	};
-	log(`versions: n8n ${versions.n8n} (Node ${versions.node}); ${versions.redis}; ${versions.postgres}`);
+	log(
+		`versions: n8n ${versions.n8n} (Node ${versions.node}); ${versions.redis}; ${versions.postgres}`,
+	);
 
-	const db = new pg.Client({ host: '127.0.0.1', port: postgres.port, user: postgres.user, database: postgres.database });
+	const db = new pg.Client({
+		host: '127.0.0.1',
+		port: postgres.port,
+		user: postgres.user,
+		database: postgres.database,
+	});
 	await db.connect();
 	try {
 		await scenarioList(sb, db, mainPort, mainProc);
 		await scenarioCreate(sb, db, mainPort, mainProc, workers);
 		await scenarioClientCredentials(sb, db, mainPort, mainProc);
-		await trigger.run({ trig, sb, db, mainPort, mainProc, workers, check, log, sandboxReset, sandboxRequests, waitForExecutions, workersOf, executionsOf });
+		await trigger.run({
+			trig,
+			sb,
+			db,
+			mainPort,
+			mainProc,
+			workers,
+			check,
+			log,
+			sandboxReset,
+			sandboxRequests,
+			waitForExecutions,
+			workersOf,
+			executionsOf,
+		});
 	} finally {
 		await db.end().catch(() => {});
 	}
-	log(`versions used: n8n ${versions.n8n}, Node ${versions.node}, ${versions.redis}, ${versions.postgres}`);
-	if (process.env.E2E_QUEUE_VERBOSE) for (const p of [mainProc, ...workers]) console.log(`---- ${p.name} ----\n${p.output().slice(-6000)}`);
+	log(
+		`versions used: n8n ${versions.n8n}, Node ${versions.node}, ${versions.redis}, ${versions.postgres}`,
+	);
+	if (process.env.E2E_QUEUE_VERBOSE)
+		for (const p of [mainProc, ...workers])
+			console.log(`---- ${p.name} ----\n${p.output().slice(-6000)}`);
 }
 
 /** Scenario 2: Return All of 5,000 people, run on a worker, answered through the main process. */
@@ -364,23 +506,60 @@ async function scenarioList(sb, db, mainPort, mainProc) {
 	const group = 'list 5000 on a worker';
 	await sandboxReset(sb);
 	const expected = await servicePeopleOrder(sb);
-	check(group, expected.length === LISTED, `the service lists ${expected.length} people (seeded ${LISTED})`);
+	check(
+		group,
+		expected.length === LISTED,
+		`the service lists ${expected.length} people (seeded ${LISTED})`,
+	);
 	await sandboxReset(sb);
 	const t = Date.now();
-	const r = await L.httpRequest(webhookUrl(mainPort, PATHS.list), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, 240000);
+	const r = await L.httpRequest(
+		webhookUrl(mainPort, PATHS.list),
+		{ method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+		240000,
+	);
 	const body = await r.json().catch(() => undefined);
 	const items = Array.isArray(body) ? body : [];
 	const ids = items.map((p) => p && p.id);
-	check(group, r.status === 200, `webhook answered ${r.status} after ${((Date.now() - t) / 1000).toFixed(1)} s`);
+	check(
+		group,
+		r.status === 200,
+		`webhook answered ${r.status} after ${((Date.now() - t) / 1000).toFixed(1)} s`,
+	);
 	const firstDiff = ids.findIndex((id, i) => id !== expected[i]);
-	check(group, ids.length === expected.length && firstDiff === -1, `${ids.length} items, in the service's order${firstDiff >= 0 ? ` (first difference at item ${firstDiff}: ${ids[firstDiff]} instead of ${expected[firstDiff]})` : ''}`);
-	check(group, new Set(ids).size === ids.length, `no duplicates (${new Set(ids).size} distinct ids)`);
-	const reqs = (await sandboxRequests(sb)).filter((q) => q.method === 'GET' && q.path === '/api/people');
-	check(group, reqs.length === Math.ceil(LISTED / 100) && reqs.every((q) => q.status === 200), `${reqs.length} page requests of 100, all answered 200`);
+	check(
+		group,
+		ids.length === expected.length && firstDiff === -1,
+		`${ids.length} items, in the service's order${firstDiff >= 0 ? ` (first difference at item ${firstDiff}: ${ids[firstDiff]} instead of ${expected[firstDiff]})` : ''}`,
+	);
+	check(
+		group,
+		new Set(ids).size === ids.length,
+		`no duplicates (${new Set(ids).size} distinct ids)`,
+	);
+	const reqs = (await sandboxRequests(sb)).filter(
+		(q) => q.method === 'GET' && q.path === '/api/people',
+	);
+	check(
+		group,
+		reqs.length === Math.ceil(LISTED / 100) && reqs.every((q) => q.status === 200),
+		`${reqs.length} page requests of 100, all answered 200`,
+	);
 	const rows = await waitForExecutions(db, wfId('list'), 1);
-	const workerMap = await workersOf(mainProc, rows.map((x) => x.id));
-	check(group, rows.length === 1 && rows[0].status === 'success', `execution_entity: ${rows.map((x) => `#${x.id} ${x.status}`).join(', ')}`);
-	check(group, rows.length === 1 && /^worker-/.test(workerMap.get(rows[0].id) || ''), `ran on ${rows[0] ? workerMap.get(rows[0].id) : 'nothing'}`);
+	const workerMap = await workersOf(
+		mainProc,
+		rows.map((x) => x.id),
+	);
+	check(
+		group,
+		rows.length === 1 && rows[0].status === 'success',
+		`execution_entity: ${rows.map((x) => `#${x.id} ${x.status}`).join(', ')}`,
+	);
+	check(
+		group,
+		rows.length === 1 && /^worker-/.test(workerMap.get(rows[0].id) || ''),
+		`ran on ${rows[0] ? workerMap.get(rows[0].id) : 'nothing'}`,
+	);
 }
 
 const wfId = (key) => buildWorkflows(TOKEN_CRED, CLIENT_CRED)[key].id;
@@ -390,64 +569,181 @@ async function scenarioCreate(sb, db, mainPort, mainProc, workers) {
 	const group = 'create 10x50 at once';
 	await sandboxReset(sb);
 	const before = (await executionsOf(db, wfId('create'))).length;
-	const batches = Array.from({ length: BATCHES }, (_, b) => Array.from({ length: PER_BATCH }, (_, i) => ({ firstName: `Queue${b}`, lastName: `Person${i}` })));
+	const batches = Array.from({ length: BATCHES }, (_, b) =>
+		Array.from({ length: PER_BATCH }, (_, i) => ({
+			firstName: `Queue${b}`,
+			lastName: `Person${i}`,
+		})),
+	);
 	const t = Date.now();
 	const answers = await Promise.all(
-		batches.map((people) => L.httpRequest(webhookUrl(mainPort, PATHS.create), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ people }) }, 60000).then((x) => x.status, (e) => `error ${e.message}`)),
+		batches.map((people) =>
+			L.httpRequest(
+				webhookUrl(mainPort, PATHS.create),
+				{
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ people }),
+				},
+				60000,
+			).then(
+				(x) => x.status,
+				(e) => `error ${e.message}`,
+			),
+		),
 	);
-	check(group, answers.every((s) => s === 200), `${BATCHES} webhook calls posted at once, answered: ${answers.join(', ')}`);
+	check(
+		group,
+		answers.every((s) => s === 200),
+		`${BATCHES} webhook calls posted at once, answered: ${answers.join(', ')}`,
+	);
 	const rows = (await waitForExecutions(db, wfId('create'), before + BATCHES)).slice(before);
-	log(`     [${group}] ${BATCHES} executions ended ${((Date.now() - t) / 1000).toFixed(1)} s after the first call`);
+	log(
+		`     [${group}] ${BATCHES} executions ended ${((Date.now() - t) / 1000).toFixed(1)} s after the first call`,
+	);
 	const statuses = rows.map((x) => x.status);
-	check(group, rows.length === BATCHES && statuses.every((s) => s === 'success'), `execution_entity: ${rows.length} executions, statuses ${JSON.stringify(countBy(statuses))}`);
+	check(
+		group,
+		rows.length === BATCHES && statuses.every((s) => s === 'success'),
+		`execution_entity: ${rows.length} executions, statuses ${JSON.stringify(countBy(statuses))}`,
+	);
 
-	const reqs = (await sandboxRequests(sb)).filter((q) => q.method === 'POST' && q.path === '/api/people');
+	const reqs = (await sandboxRequests(sb)).filter(
+		(q) => q.method === 'POST' && q.path === '/api/people',
+	);
 	const names = reqs.map((q) => `${q.body && q.body.firstName} ${q.body && q.body.lastName}`);
 	const seen = countBy(names);
 	const expectedNames = batches.flat().map((p) => `${p.firstName} ${p.lastName}`);
 	const missingNames = expectedNames.filter((n) => !seen[n]);
 	const duplicates = Object.entries(seen).filter(([, c]) => c > 1);
-	check(group, reqs.length === BATCHES * PER_BATCH && reqs.every((q) => q.status === 200), `created ${reqs.length} people for ${BATCHES * PER_BATCH} items (all answered 200: ${reqs.every((q) => q.status === 200)})`);
-	check(group, reqs.every((q) => q.headers.authorization === 'Bearer sandbox-token' && q.headers['x-service-credential-id'] === 'cred-default'), 'access token mode: every create carried the decrypted token (Bearer sandbox-token) and X-Service-Credential-Id');
-	check(group, missingNames.length === 0 && duplicates.length === 0, `each person created exactly once: ${missingNames.length} missing, ${duplicates.length} duplicates${duplicates.length ? ` (${duplicates.slice(0, 3).map(([n, c]) => `${n} x${c}`).join(', ')})` : ''}`);
+	check(
+		group,
+		reqs.length === BATCHES * PER_BATCH && reqs.every((q) => q.status === 200),
+		`created ${reqs.length} people for ${BATCHES * PER_BATCH} items (all answered 200: ${reqs.every((q) => q.status === 200)})`,
+	);
+	check(
+		group,
+		reqs.every(
+			(q) =>
+				q.headers.authorization === 'Bearer sandbox-token' &&
+				q.headers['x-service-credential-id'] === 'cred-default',
+		),
+		'access token mode: every create carried the decrypted token (Bearer sandbox-token) and X-Service-Credential-Id',
+	);
+	check(
+		group,
+		missingNames.length === 0 && duplicates.length === 0,
+		`each person created exactly once: ${missingNames.length} missing, ${duplicates.length} duplicates${
+			duplicates.length
+				? ` (${duplicates
+						.slice(0, 3)
+						.map(([n, c]) => `${n} x${c}`)
+						.join(', ')})`
+				: ''
+		}`,
+	);
 	const counts = await sandboxJson(sb, '/__sandbox/counts');
-	check(group, counts.people === LISTED + BATCHES * PER_BATCH, `the service now holds ${counts.people} people (${LISTED} seeded + ${BATCHES * PER_BATCH} created)`);
+	check(
+		group,
+		counts.people === LISTED + BATCHES * PER_BATCH,
+		`the service now holds ${counts.people} people (${LISTED} seeded + ${BATCHES * PER_BATCH} created)`,
+	);
 
-	const map = await workersOf(mainProc, rows.map((x) => x.id));
+	const map = await workersOf(
+		mainProc,
+		rows.map((x) => x.id),
+	);
 	const perWorker = countBy(rows.map((x) => map.get(x.id) || 'unknown'));
-	log(`     [${group}] worker ids seen in executions (main's job-finished records): ${Object.entries(perWorker).map(([w, c]) => `${w}: ${c}`).join(', ')}`);
+	log(
+		`     [${group}] worker ids seen in executions (main's job-finished records): ${Object.entries(
+			perWorker,
+		)
+			.map(([w, c]) => `${w}: ${c}`)
+			.join(', ')}`,
+	);
 	// Each worker process's own log says which executions it ran: the two sets must cover the ten, apart.
-	const byProcess = workers.map((w) => ({ name: w.name, ids: [...finishedBy(w)].filter((id) => rows.some((x) => x.id === id)) }));
+	const byProcess = workers.map((w) => ({
+		name: w.name,
+		ids: [...finishedBy(w)].filter((id) => rows.some((x) => x.id === id)),
+	}));
 	const union = new Set(byProcess.flatMap((p) => p.ids));
-	check(group, byProcess.every((p) => p.ids.length > 0) && union.size === BATCHES && byProcess.reduce((s, p) => s + p.ids.length, 0) === BATCHES, `both workers ran some: ${byProcess.map((p) => `${p.name} ran ${p.ids.length} (${[...new Set(p.ids.map((id) => map.get(id)))].join(', ')})`).join('; ')}`);
-	check(group, !perWorker.unknown && (!workers.every((w) => w.ownHostName) || Object.keys(perWorker).length === WORKERS), `main recorded a worker id for every execution${workers.every((w) => w.ownHostName) ? `, ${Object.keys(perWorker).length} distinct` : ''}`);
+	check(
+		group,
+		byProcess.every((p) => p.ids.length > 0) &&
+			union.size === BATCHES &&
+			byProcess.reduce((s, p) => s + p.ids.length, 0) === BATCHES,
+		`both workers ran some: ${byProcess.map((p) => `${p.name} ran ${p.ids.length} (${[...new Set(p.ids.map((id) => map.get(id)))].join(', ')})`).join('; ')}`,
+	);
+	check(
+		group,
+		!perWorker.unknown &&
+			(!workers.every((w) => w.ownHostName) || Object.keys(perWorker).length === WORKERS),
+		`main recorded a worker id for every execution${workers.every((w) => w.ownHostName) ? `, ${Object.keys(perWorker).length} distinct` : ''}`,
+	);
 }
 
 /** Scenario 4: the client ID and secret mode signs its tokens on the worker (access token mode: scenarios 1 and 2). */
 async function scenarioClientCredentials(sb, db, mainPort, mainProc) {
 	const group = 'credential modes on workers';
 	await sandboxReset(sb);
-	const people = Array.from({ length: 4 }, (_, i) => ({ firstName: 'Client', lastName: `Mode${i}` }));
-	const r = await L.httpRequest(webhookUrl(mainPort, PATHS.createClient), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ people }) }, 60000);
+	const people = Array.from({ length: 4 }, (_, i) => ({
+		firstName: 'Client',
+		lastName: `Mode${i}`,
+	}));
+	const r = await L.httpRequest(
+		webhookUrl(mainPort, PATHS.createClient),
+		{
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ people }),
+		},
+		60000,
+	);
 	check(group, r.status === 200, `client id and secret workflow: webhook answered ${r.status}`);
 	const rows = await waitForExecutions(db, wfId('createClient'), 1);
-	const map = await workersOf(mainProc, rows.map((x) => x.id));
-	check(group, rows.length === 1 && rows[0].status === 'success' && /^worker-/.test(map.get(rows[0].id) || ''), `client id and secret: execution #${rows[0] && rows[0].id} ${rows[0] && rows[0].status} on ${rows[0] && map.get(rows[0].id)}`);
-	const reqs = (await sandboxRequests(sb)).filter((q) => q.method === 'POST' && q.path === '/api/people');
+	const map = await workersOf(
+		mainProc,
+		rows.map((x) => x.id),
+	);
+	check(
+		group,
+		rows.length === 1 && rows[0].status === 'success' && /^worker-/.test(map.get(rows[0].id) || ''),
+		`client id and secret: execution #${rows[0] && rows[0].id} ${rows[0] && rows[0].status} on ${rows[0] && map.get(rows[0].id)}`,
+	);
+	const reqs = (await sandboxRequests(sb)).filter(
+		(q) => q.method === 'POST' && q.path === '/api/people',
+	);
 	const claims = reqs.map((q) => {
 		const m = /^Bearer (\S+)$/.exec(q.headers.authorization || '');
 		const parts = m ? m[1].split('.') : [];
 		try {
-			return parts.length === 3 ? JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) : undefined;
+			return parts.length === 3
+				? JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'))
+				: undefined;
 		} catch {
 			return undefined;
 		}
 	});
-	check(group, reqs.length === people.length && reqs.every((q) => q.status === 200), `${reqs.length} creates, answered ${JSON.stringify(countBy(reqs.map((q) => q.status)))}`);
-	check(group, claims.length > 0 && claims.every((c) => c && c.iss === 'sandbox-client-id' && c.sub === 'queue-user'), `each request carried a JWT signed on the worker (iss sandbox-client-id, sub queue-user)`);
+	check(
+		group,
+		reqs.length === people.length && reqs.every((q) => q.status === 200),
+		`${reqs.length} creates, answered ${JSON.stringify(countBy(reqs.map((q) => q.status)))}`,
+	);
+	check(
+		group,
+		claims.length > 0 &&
+			claims.every((c) => c && c.iss === 'sandbox-client-id' && c.sub === 'queue-user'),
+		`each request carried a JWT signed on the worker (iss sandbox-client-id, sub queue-user)`,
+	);
 	// Access token mode ran in scenarios 1 and 2; the sandbox accepted its bearer token there.
-	const tokenGroups = results.filter((g) => g.name === 'create 10x50 at once' || g.name === 'list 5000 on a worker');
-	check(group, tokenGroups.length === 2 && tokenGroups.every((g) => g.ok), 'access token: the create and list scenarios above ran with it on workers');
+	const tokenGroups = results.filter(
+		(g) => g.name === 'create 10x50 at once' || g.name === 'list 5000 on a worker',
+	);
+	check(
+		group,
+		tokenGroups.length === 2 && tokenGroups.every((g) => g.ok),
+		'access token: the create and list scenarios above ran with it on workers',
+	);
 }
 
 function countBy(list) {

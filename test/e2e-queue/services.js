@@ -20,7 +20,10 @@ function which(cmd) {
 }
 
 function redisBin() {
-	return which('redis-server') || (fs.existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined);
+	return (
+		which('redis-server') ||
+		(fs.existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined)
+	);
 }
 
 /** Debian keeps the server binaries in /usr/lib/postgresql/<major>/bin; the newest major wins. */
@@ -29,7 +32,12 @@ function postgresBinDir() {
 	if (!fs.existsSync(root)) return undefined;
 	const majors = fs
 		.readdirSync(root)
-		.filter((d) => /^\d+$/.test(d) && fs.existsSync(path.join(root, d, 'bin', 'postgres')) && fs.existsSync(path.join(root, d, 'bin', 'initdb')))
+		.filter(
+			(d) =>
+				/^\d+$/.test(d) &&
+				fs.existsSync(path.join(root, d, 'bin', 'postgres')) &&
+				fs.existsSync(path.join(root, d, 'bin', 'initdb')),
+		)
 		.sort((a, b) => Number(b) - Number(a));
 	return majors.length ? path.join(root, majors[0], 'bin') : undefined;
 }
@@ -40,18 +48,36 @@ function ensurePackages(log) {
 	if (!redisBin()) missing.push('redis-server');
 	if (!postgresBinDir()) missing.push('postgresql');
 	if (missing.length === 0) return;
-	if (!which('apt-get')) throw new SkipError(`${missing.join(' and ')} missing and apt-get is not available to install them`);
-	const sudo = isRoot() ? [] : spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n'] : undefined;
-	if (!sudo) throw new SkipError(`${missing.join(' and ')} missing; installing them needs root (or passwordless sudo)`);
+	if (!which('apt-get'))
+		throw new SkipError(
+			`${missing.join(' and ')} missing and apt-get is not available to install them`,
+		);
+	const sudo = isRoot()
+		? []
+		: spawnSync('sudo', ['-n', 'true']).status === 0
+			? ['sudo', '-n']
+			: undefined;
+	if (!sudo)
+		throw new SkipError(
+			`${missing.join(' and ')} missing; installing them needs root (or passwordless sudo)`,
+		);
 	const run = (args) => {
 		log(`$ ${[...sudo, ...args].join(' ')}`);
 		const [cmd, ...rest] = [...sudo, ...args];
-		const r = spawnSync(cmd, rest, { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, maxBuffer: 64 * 1024 * 1024 });
-		if (r.status !== 0) throw new SkipError(`${args.slice(0, 2).join(' ')} failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().split('\n').slice(-1)[0]}`);
+		const r = spawnSync(cmd, rest, {
+			encoding: 'utf8',
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		if (r.status !== 0)
+			throw new SkipError(
+				`${args.slice(0, 2).join(' ')} failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim().split('\n').slice(-1)[0]}`,
+			);
 	};
 	run(['apt-get', 'update', '-qq']);
 	run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing]);
-	if (!redisBin() || !postgresBinDir()) throw new SkipError(`apt-get installed ${missing.join(', ')} but the binaries were not found`);
+	if (!redisBin() || !postgresBinDir())
+		throw new SkipError(`apt-get installed ${missing.join(', ')} but the binaries were not found`);
 }
 
 function versionOf(cmd, args) {
@@ -64,7 +90,8 @@ function postgresUser() {
 	if (!isRoot()) return {};
 	const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
 	const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-	if (!Number.isInteger(uid) || uid <= 0) throw new SkipError('running as root and there is no "postgres" user to run Postgres as');
+	if (!Number.isInteger(uid) || uid <= 0)
+		throw new SkipError('running as root and there is no "postgres" user to run Postgres as');
 	return { uid, gid };
 }
 
@@ -98,10 +125,31 @@ async function startRedis(dir, children, log) {
 	fs.mkdirSync(dir, { recursive: true });
 	const bin = redisBin();
 	// No persistence, no other interface: a throwaway queue.
-	const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--daemonize', 'no', '--loglevel', 'warning'], {
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-	});
+	const child = spawn(
+		bin,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			dir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--protected-mode',
+			'yes',
+			'--daemonize',
+			'no',
+			'--loglevel',
+			'warning',
+		],
+		{
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		},
+	);
 	let out = '';
 	child.stdout.on('data', (d) => (out += d));
 	child.stderr.on('data', (d) => (out += d));
@@ -127,13 +175,39 @@ async function startPostgres(dir, children, log, pgLib) {
 		fs.chownSync(socketDir, owner.uid, owner.gid);
 	}
 	const asOwner = { ...owner, cwd: dir, env: { ...process.env, LC_ALL: 'C', LANG: 'C' } };
-	const init = spawnSync(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], { ...asOwner, encoding: 'utf8' });
-	if (init.status !== 0) throw new Error(`initdb failed (exit ${init.status}): ${(init.stderr || init.stdout || String(init.error)).trim().slice(-1500)}`);
+	const init = spawnSync(
+		path.join(bin, 'initdb'),
+		['-D', dataDir, '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+		{ ...asOwner, encoding: 'utf8' },
+	);
+	if (init.status !== 0)
+		throw new Error(
+			`initdb failed (exit ${init.status}): ${(init.stderr || init.stdout || String(init.error)).trim().slice(-1500)}`,
+		);
 	const port = await L.freePort();
 	// Durability is irrelevant for a throwaway database; small buffers keep the shared machine free.
 	const child = spawn(
 		path.join(bin, 'postgres'),
-		['-D', dataDir, '-p', String(port), '-k', socketDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=32MB', '-c', 'max_connections=50'],
+		[
+			'-D',
+			dataDir,
+			'-p',
+			String(port),
+			'-k',
+			socketDir,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'shared_buffers=32MB',
+			'-c',
+			'max_connections=50',
+		],
 		{ ...asOwner, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 	);
 	let out = '';
@@ -144,7 +218,8 @@ async function startPostgres(dir, children, log, pgLib) {
 	const deadline = Date.now() + 60000;
 	let last;
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`postgres exited with code ${child.exitCode}\n${out.slice(-1500)}`);
+		if (child.exitCode !== null)
+			throw new Error(`postgres exited with code ${child.exitCode}\n${out.slice(-1500)}`);
 		const c = new pgLib.Client({ host: '127.0.0.1', port, user: 'n8n', database: 'postgres' });
 		try {
 			await c.connect();
@@ -153,8 +228,13 @@ async function startPostgres(dir, children, log, pgLib) {
 			break;
 		} catch (e) {
 			last = e.message;
-			try { await c.end(); } catch {}
-			if (Date.now() > deadline) throw new Error(`postgres did not accept connections on port ${port}: ${last}\n${out.slice(-1500)}`);
+			try {
+				await c.end();
+			} catch {}
+			if (Date.now() > deadline)
+				throw new Error(
+					`postgres did not accept connections on port ${port}: ${last}\n${out.slice(-1500)}`,
+				);
 			await L.sleep(300);
 		}
 	}

@@ -48,12 +48,21 @@ function serviceNode(name, parameters, credential, x = 440) {
 
 function chain(nodes) {
 	const connections = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	return connections;
 }
 
 function workflow(id, name, nodes) {
-	return { id, name, active: true, nodes, connections: chain(nodes), settings: { executionOrder: 'v1' }, pinData: {} };
+	return {
+		id,
+		name,
+		active: true,
+		nodes,
+		connections: chain(nodes),
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
 }
 
 /** Webhook body `{ people: [{ firstName, lastName }] }` → one item per person → Person › Create. */
@@ -90,13 +99,35 @@ function buildWorkflows(tokenCred, clientCred) {
 	return {
 		ready: workflow('queueReady000000001', 'Queue: workers ready', [
 			webhook(PATHS.ready, { method: 'GET', respond: 'lastNode' }),
-			{ id: uuid(++nodeSeq), name: 'Done', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} },
+			{
+				id: uuid(++nodeSeq),
+				name: 'Done',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: {},
+			},
 		]),
-		create: createWorkflow('queueCreate00000001', 'Queue: create people (access token)', PATHS.create, tokenCred),
-		createClient: createWorkflow('queueCreateClient01', 'Queue: create people (client id and secret)', PATHS.createClient, clientCred),
+		create: createWorkflow(
+			'queueCreate00000001',
+			'Queue: create people (access token)',
+			PATHS.create,
+			tokenCred,
+		),
+		createClient: createWorkflow(
+			'queueCreateClient01',
+			'Queue: create people (client id and secret)',
+			PATHS.createClient,
+			clientCred,
+		),
 		list: workflow('queueList0000000001', 'Queue: list all people', [
 			webhook(PATHS.list, { respond: 'lastNode' }),
-			serviceNode('Get all people', { resource: 'person', operation: 'getAll', returnAll: true, options: { pageSize: 100 } }, tokenCred, 220),
+			serviceNode(
+				'Get all people',
+				{ resource: 'person', operation: 'getAll', returnAll: true, options: { pageSize: 100 } },
+				tokenCred,
+				220,
+			),
 		]),
 	};
 }

@@ -26,7 +26,11 @@ async function apiChecks({ base, check }) {
 	// Owner setup returns the session cookie (or, in a re-used user folder, signing in does).
 	const session = await L.ownerSession(base);
 	const { cookie } = session;
-	check('editor', session.status === 200 && /n8n-auth=/.test(cookie), `${session.how} -> ${session.status}${cookie ? ' (session cookie set)' : ' (no cookie)'}`);
+	check(
+		'editor',
+		session.status === 200 && /n8n-auth=/.test(cookie),
+		`${session.how} -> ${session.status}${cookie ? ' (session cookie set)' : ' (no cookie)'}`,
+	);
 
 	let res = await L.httpRequest(`${base}/types/nodes.json`, { headers: { cookie } }, 30000);
 	const types = res.status === 200 ? await res.json() : [];
@@ -42,29 +46,51 @@ async function apiChecks({ base, check }) {
 	// aliases must reach the editor for "crm" and "mortgage" to find the node.
 	for (const term of ['crm', 'mortgage']) {
 		const alias = (main?.codex?.alias ?? []).find((entry) => entry.toLowerCase().includes(term));
-		check('editor', alias !== undefined, `/types/nodes.json gives the node the search alias "${alias ?? term}" (codex ${JSON.stringify(main?.codex?.categories)})`);
+		check(
+			'editor',
+			alias !== undefined,
+			`/types/nodes.json gives the node the search alias "${alias ?? term}" (codex ${JSON.stringify(main?.codex?.categories)})`,
+		);
 	}
-	check('editor', creds.some((c) => c.name === L.CREDENTIAL_TYPE), `/types/credentials.json contains ${L.CREDENTIAL_TYPE}`);
+	check(
+		'editor',
+		creds.some((c) => c.name === L.CREDENTIAL_TYPE),
+		`/types/credentials.json contains ${L.CREDENTIAL_TYPE}`,
+	);
 	// What the editor needs to offer it to the HTTP Request node as a Predefined Credential Type: a generic
 	// authenticate (a function is dropped on the way to the editor), naming no secret.
 	const ourCredential = creds.find((c) => c.name === L.CREDENTIAL_TYPE);
 	check(
 		'editor',
-		ourCredential?.authenticate?.type === 'generic' && !/secret|token"?\s*:/i.test(JSON.stringify(ourCredential.authenticate.properties).replace(/sessionToken/g, '')),
+		ourCredential?.authenticate?.type === 'generic' &&
+			!/secret|token"?\s*:/i.test(
+				JSON.stringify(ourCredential.authenticate.properties).replace(/sessionToken/g, ''),
+			),
 		`the editor gets ${L.CREDENTIAL_TYPE}'s generic authenticate (${JSON.stringify(ourCredential?.authenticate)}), so the HTTP Request node can use it`,
 	);
 
 	if (main) {
 		let iconUrl = main.iconUrl;
-		if (iconUrl && typeof iconUrl === 'object') iconUrl = iconUrl.light || Object.values(iconUrl)[0];
+		if (iconUrl && typeof iconUrl === 'object')
+			iconUrl = iconUrl.light || Object.values(iconUrl)[0];
 		if (!iconUrl) {
-			check('editor', false, `node description has an iconUrl (icon: ${JSON.stringify(main.icon)})`);
+			check(
+				'editor',
+				false,
+				`node description has an iconUrl (icon: ${JSON.stringify(main.icon)})`,
+			);
 		} else {
 			const url = new URL(iconUrl, `${base}/`).href;
 			res = await L.httpRequest(url, { headers: { cookie } });
 			const body = await res.text();
 			const type = res.headers.get('content-type') || '';
-			check('editor', res.status === 200 && (/svg/.test(type) || /<svg[\s>]/.test(body)) && /<svg[\s>]/.test(body), `icon ${iconUrl} -> ${res.status} ${type} (${body.length} bytes, SVG)`);
+			check(
+				'editor',
+				res.status === 200 &&
+					(/svg/.test(type) || /<svg[\s>]/.test(body)) &&
+					/<svg[\s>]/.test(body),
+				`icon ${iconUrl} -> ${res.status} ${type} (${body.length} bytes, SVG)`,
+			);
 		}
 	}
 	return { cookie, main };
@@ -82,7 +108,15 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 	const context = await chromium.launchPersistentContext(userDataDir, {
 		executablePath: inst.chromium,
 		headless: true,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 		viewport: { width: 1440, height: 1000 },
 		deviceScaleFactor: 1,
 	});
@@ -92,7 +126,11 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 		const file = path.join(screenshotsDir, name);
 		await page.waitForTimeout(400); // let dropdown animations settle
 		await page.screenshot({ path: file });
-		check('editor', fs.statSync(file).size > 5000, `screenshot ${path.relative(L.REPO, file)} (${what})`);
+		check(
+			'editor',
+			fs.statSync(file).size > 5000,
+			`screenshot ${path.relative(L.REPO, file)} (${what})`,
+		);
 	};
 	const step = async (what, fn) => {
 		try {
@@ -103,10 +141,22 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			await page.screenshot({ path: file }).catch(() => {});
 			// The visible data-test-id elements, to adapt the selectors when n8n's editor changes.
 			const dom = await page
-				.evaluate(() => [...document.querySelectorAll('[data-test-id]')].filter((e) => e.offsetParent).map((e) => `${e.getAttribute('data-test-id')} :: ${(e.innerText || '').slice(0, 50).replace(/\n/g, ' ')}`).join('\n'))
+				.evaluate(() =>
+					[...document.querySelectorAll('[data-test-id]')]
+						.filter((e) => e.offsetParent)
+						.map(
+							(e) =>
+								`${e.getAttribute('data-test-id')} :: ${(e.innerText || '').slice(0, 50).replace(/\n/g, ' ')}`,
+						)
+						.join('\n'),
+				)
 				.catch(() => '');
 			fs.writeFileSync(file.replace(/\.png$/, '.txt'), dom);
-			check('editor', false, `${what}: ${String(e.message).split('\n')[0]} (page screenshot: ${file})`);
+			check(
+				'editor',
+				false,
+				`${what}: ${String(e.message).split('\n')[0]} (page screenshot: ${file})`,
+			);
 			return false;
 		}
 	};
@@ -114,11 +164,19 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 		// Sign in through the form.
 		let ok = await step('sign in', async () => {
 			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded' });
-			const email = page.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]').first();
+			const email = page
+				.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')
+				.first();
 			await email.waitFor();
 			await email.fill(L.OWNER.email);
-			await page.locator('input[name="password"], input[type="password"]').first().fill(L.OWNER.password);
-			await page.locator('[data-test-id="form-submit-button"], button[type="submit"]').first().click();
+			await page
+				.locator('input[name="password"], input[type="password"]')
+				.first()
+				.fill(L.OWNER.password);
+			await page
+				.locator('[data-test-id="form-submit-button"], button[type="submit"]')
+				.first()
+				.click();
 			await page.waitForURL((u) => !/\/signin/.test(u.pathname), { timeout: 30000 });
 		});
 		check('editor', ok, 'signed in through the sign-in form');
@@ -129,30 +187,51 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 		ok = await step('open a new workflow and add the node', async () => {
 			await page.goto(`${base}/workflow/new`, { waitUntil: 'domcontentloaded' });
 			await dismissPopups(page);
-			const addFirst = page.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]').first();
+			const addFirst = page
+				.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]')
+				.first();
 			await addFirst.waitFor({ timeout: 30000 });
 			await addFirst.click();
-			const search = page.locator('[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]').first();
+			const search = page
+				.locator(
+					'[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]',
+				)
+				.first();
 			await search.waitFor();
 			// The package has a trigger, and n8n's first-step panel then offers only the app's triggers: start
 			// with a Manual Trigger and add the node after it, as a user building an action workflow does.
 			await search.fill('Manual');
-			await page.locator('[data-test-id="node-creator-node-item"]', { hasText: /trigger manually|manual trigger/i }).first().click();
+			await page
+				.locator('[data-test-id="node-creator-node-item"]', {
+					hasText: /trigger manually|manual trigger/i,
+				})
+				.first()
+				.click();
 			await page.keyboard.press('Escape');
 			const plus = page.locator('[data-test-id="canvas-handle-plus"]').first();
 			await plus.waitFor({ timeout: 20000 });
 			await plus.click();
 			await search.waitFor();
 			await search.fill(NODE_DISPLAY_NAME);
-			const item = page.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]', { hasText: NODE_DISPLAY_NAME }).first();
-			const actions = page.locator('[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]');
+			const item = page
+				.locator(
+					'[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]',
+					{ hasText: NODE_DISPLAY_NAME },
+				)
+				.first();
+			const actions = page.locator(
+				'[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]',
+			);
 			// The result list re-renders while the search settles: click until the node's actions show.
 			for (let attempt = 1; ; attempt++) {
 				await item.waitFor();
 				await page.waitForTimeout(500);
 				await item.click().catch(() => {});
 				try {
-					await page.locator('[data-test-id="node-creator-category-item"]', { hasText: /^\s*Actions/ }).first().waitFor({ timeout: 5000 });
+					await page
+						.locator('[data-test-id="node-creator-category-item"]', { hasText: /^\s*Actions/ })
+						.first()
+						.waitFor({ timeout: 5000 });
 					break;
 				} catch (e) {
 					if (attempt >= 4) throw e;
@@ -161,12 +240,17 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			// Nodes with resources show their actions ("Create a person", ...) in a panel; pick Person > Create
 			// when it is listed, else the first action.
 			const personCreate = actions.filter({ hasText: /create an? person|person.*create/i }).first();
-			const action = (await personCreate.count()) ? personCreate : actions.filter({ hasNotText: /^\s*On a /i }).last();
+			const action = (await personCreate.count())
+				? personCreate
+				: actions.filter({ hasNotText: /^\s*On a /i }).last();
 			// The action list can still re-render under a loaded machine and swallow a click: click again.
 			for (let attempt = 1; ; attempt++) {
 				await action.click().catch(() => {});
 				try {
-					await page.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="ndv-parameters"]').first().waitFor({ timeout: 10000 });
+					await page
+						.locator('[data-test-id="ndv"], .ndv-wrapper, [data-test-id="ndv-parameters"]')
+						.first()
+						.waitFor({ timeout: 10000 });
 					break;
 				} catch (e) {
 					if (attempt >= 3) throw e;
@@ -174,14 +258,22 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			}
 			await page.locator('[data-test-id="parameter-input-resource"]').first().waitFor();
 		});
-		check('editor', ok, `added "${NODE_DISPLAY_NAME}" from the node creator; its parameters are open`);
+		check(
+			'editor',
+			ok,
+			`added "${NODE_DISPLAY_NAME}" from the node creator; its parameters are open`,
+		);
 		if (!ok) return;
 
-		const visibleOptions = () => page.locator('.el-select-dropdown__item:visible, [role="option"]:visible');
+		const visibleOptions = () =>
+			page.locator('.el-select-dropdown__item:visible, [role="option"]:visible');
 		const closeDropdown = async () => {
 			// Escape closes an open select list only (the node's panel stays open).
 			if (await visibleOptions().count()) await page.keyboard.press('Escape');
-			await visibleOptions().first().waitFor({ state: 'detached', timeout: 3000 }).catch(() => {});
+			await visibleOptions()
+				.first()
+				.waitFor({ state: 'detached', timeout: 3000 })
+				.catch(() => {});
 		};
 		const openDropdown = async (param) => {
 			await closeDropdown();
@@ -196,35 +288,76 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 		};
 		const chooseOption = async (param, label) => {
 			await openDropdown(param);
-			await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: new RegExp(`^\\s*${label}`) }).first().click();
-			await visibleOptions().first().waitFor({ state: 'detached', timeout: 3000 }).catch(() => {});
+			await page
+				.locator('.el-select-dropdown__item:visible, [role="option"]:visible', {
+					hasText: new RegExp(`^\\s*${label}`),
+				})
+				.first()
+				.click();
+			await visibleOptions()
+				.first()
+				.waitFor({ state: 'detached', timeout: 3000 })
+				.catch(() => {});
 			await page.waitForTimeout(300);
 		};
 
-		const resourceNames = main && Array.isArray(main.properties) ? (main.properties.find((p) => p.name === 'resource') || {}).options || [] : [];
+		const resourceNames =
+			main && Array.isArray(main.properties)
+				? (main.properties.find((p) => p.name === 'resource') || {}).options || []
+				: [];
 		ok = await step('resource list', async () => {
 			await openDropdown('resource');
-			for (const o of resourceNames.slice(0, 3)) await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: o.name }).first().waitFor();
+			for (const o of resourceNames.slice(0, 3))
+				await page
+					.locator('.el-select-dropdown__item:visible, [role="option"]:visible', {
+						hasText: o.name,
+					})
+					.first()
+					.waitFor();
 			// Element Plus scrolls the list to the selected option; show it from the top.
 			await page.waitForTimeout(600);
-			await page.evaluate(() => document.querySelectorAll('.el-select-dropdown .el-scrollbar__wrap, .el-select-dropdown__wrap').forEach((w) => w.scrollTo({ top: 0 })));
-			await shot('node-resources.png', `resource list open: ${resourceNames.map((o) => o.name).join(', ')}`);
+			await page.evaluate(() =>
+				document
+					.querySelectorAll('.el-select-dropdown .el-scrollbar__wrap, .el-select-dropdown__wrap')
+					.forEach((w) => w.scrollTo({ top: 0 })),
+			);
+			await shot(
+				'node-resources.png',
+				`resource list open: ${resourceNames.map((o) => o.name).join(', ')}`,
+			);
 		});
 		ok =
 			ok &&
 			(await step('operation list', async () => {
 				await chooseOption('resource', 'Person');
 				await openDropdown('operation');
-				await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: 'Create' }).first().waitFor();
+				await page
+					.locator('.el-select-dropdown__item:visible, [role="option"]:visible', {
+						hasText: 'Create',
+					})
+					.first()
+					.waitFor();
 				await shot('node-operations.png', 'operation list of Person open');
 			}));
 		ok =
 			ok &&
 			(await step('person create form', async () => {
 				await chooseOption('operation', 'Create');
-				await page.locator('[data-test-id="parameter-input-firstName"], [data-test-id="parameter-item"]:has-text("First Name")').first().waitFor();
-				for (const [name, value] of [['firstName', 'Ada'], ['lastName', 'Lovelace']]) {
-					const field = page.locator(`[data-test-id="parameter-input-${name}"] input, [data-test-id="parameter-input-${name}"] textarea`).first();
+				await page
+					.locator(
+						'[data-test-id="parameter-input-firstName"], [data-test-id="parameter-item"]:has-text("First Name")',
+					)
+					.first()
+					.waitFor();
+				for (const [name, value] of [
+					['firstName', 'Ada'],
+					['lastName', 'Lovelace'],
+				]) {
+					const field = page
+						.locator(
+							`[data-test-id="parameter-input-${name}"] input, [data-test-id="parameter-input-${name}"] textarea`,
+						)
+						.first();
 					if (await field.count()) await field.fill(value);
 				}
 				await page.evaluate(() => document.activeElement && document.activeElement.blur());
@@ -236,10 +369,21 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			(await step('map automatically', async () => {
 				// What a user sees on choosing Map Automatically: the hint naming the wire fields, and no form.
 				await chooseOption('mappingMode', 'Map Automatically');
-				await page.locator('[data-test-id="parameter-item"], .notice, [role="alert"]', { hasText: 'Input fields named as the service names them' }).first().waitFor();
-				await page.locator('[data-test-id="parameter-input-firstName"]').first().waitFor({ state: 'detached', timeout: 5000 });
+				await page
+					.locator('[data-test-id="parameter-item"], .notice, [role="alert"]', {
+						hasText: 'Input fields named as the service names them',
+					})
+					.first()
+					.waitFor();
+				await page
+					.locator('[data-test-id="parameter-input-firstName"]')
+					.first()
+					.waitFor({ state: 'detached', timeout: 5000 });
 				await page.mouse.move(5, 5);
-				await shot('person-create-map-automatically.png', 'Person > Create with Map Automatically: the field hint shown, the form hidden');
+				await shot(
+					'person-create-map-automatically.png',
+					'Person > Create with Map Automatically: the field hint shown, the form hidden',
+				);
 				await chooseOption('mappingMode', 'Map Each Field Below');
 				await page.locator('[data-test-id="parameter-input-firstName"]').first().waitFor();
 			}));
@@ -247,14 +391,23 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			const credSelect = page.locator('[data-test-id="node-credentials-select"]').first();
 			await credSelect.waitFor();
 			await credSelect.click();
-			const createNew = page.locator('[data-test-id="node-credentials-select-item-new"]:visible').first();
+			const createNew = page
+				.locator('[data-test-id="node-credentials-select-item-new"]:visible')
+				.first();
 			try {
 				await createNew.waitFor({ timeout: 5000 });
 				await createNew.click();
 			} catch {
-				await page.locator('.el-select-dropdown__item:visible, button:visible', { hasText: /create new credential|set up credential/i }).first().click();
+				await page
+					.locator('.el-select-dropdown__item:visible, button:visible', {
+						hasText: /create new credential|set up credential/i,
+					})
+					.first()
+					.click();
 			}
-			const modal = page.locator('[data-test-id="credential-edit-dialog"], [data-test-id="editCredential-modal"]').first();
+			const modal = page
+				.locator('[data-test-id="credential-edit-dialog"], [data-test-id="editCredential-modal"]')
+				.first();
 			await modal.waitFor();
 			await modal.locator(`text=${CREDENTIAL_DISPLAY_NAME}`).first().waitFor();
 			await page.locator('[data-test-id="parameter-input-crmUrl"]').first().waitFor();
@@ -270,10 +423,20 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 /** Closes the notices n8n may show on a first visit (they would cover the canvas). */
 async function dismissPopups(page) {
 	await page.waitForTimeout(1000);
-	for (const sel of ['[data-test-id="personalization-form"] button:has-text("Get started")', '.el-dialog__headerbtn', '[data-test-id="close-button"]', 'button:has-text("Skip")', 'button:has-text("Dismiss")']) {
+	for (const sel of [
+		'[data-test-id="personalization-form"] button:has-text("Get started")',
+		'.el-dialog__headerbtn',
+		'[data-test-id="close-button"]',
+		'button:has-text("Skip")',
+		'button:has-text("Dismiss")',
+	]) {
 		const loc = page.locator(sel);
 		const n = await loc.count().catch(() => 0);
-		for (let i = 0; i < n; i++) await loc.nth(i).click({ timeout: 2000 }).catch(() => {});
+		for (let i = 0; i < n; i++)
+			await loc
+				.nth(i)
+				.click({ timeout: 2000 })
+				.catch(() => {});
 	}
 }
 
@@ -302,7 +465,15 @@ if (require.main === module) {
 	const inst = paths();
 	const children = [];
 	const { log, check, summary } = L.createRun({ tag: 'editor', label: 'editor-check' });
-	editorCheck({ inst, env: L.n8nEnv(inst, userFolder), userFolder, log, check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children })
+	editorCheck({
+		inst,
+		env: L.n8nEnv(inst, userFolder),
+		userFolder,
+		log,
+		check,
+		screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'),
+		children,
+	})
 		.catch((e) => {
 			console.error(e);
 			check('runner', false, e.message);

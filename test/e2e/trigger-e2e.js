@@ -70,14 +70,19 @@ async function startTaskTracker() {
 		});
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${server.address().port}/api/tasks`, tasks, close: () => new Promise((r) => server.close(r)) };
+	return {
+		url: `http://127.0.0.1:${server.address().port}/api/tasks`,
+		tasks,
+		close: () => new Promise((r) => server.close(r)),
+	};
 }
 
 /** Rewrites the example for this run: fixed id, the client credential, the local task tracker. */
 function prepareTriggerWorkflow(w, taskUrl) {
 	const wf = JSON.parse(JSON.stringify(w.wf));
 	for (const n of wf.nodes) {
-		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE]) n.credentials[L.CREDENTIAL_TYPE] = { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME };
+		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE])
+			n.credentials[L.CREDENTIAL_TYPE] = { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME };
 		if (n.type === 'n8n-nodes-base.httpRequest') n.parameters.url = taskUrl;
 	}
 	return wf;
@@ -88,7 +93,8 @@ async function waitFor(what, fn, timeoutMs = 30000) {
 	for (;;) {
 		const value = await fn();
 		if (value) return value;
-		if (Date.now() - t > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		if (Date.now() - t > timeoutMs)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 		await L.sleep(250);
 	}
 }
@@ -113,7 +119,10 @@ async function sandboxDelivers(sb) {
 }
 
 function signature(raw, secret) {
-	return crypto.createHmac('sha256', secret).update(Buffer.from(raw).toString('base64')).digest('hex');
+	return crypto
+		.createHmac('sha256', secret)
+		.update(Buffer.from(raw).toString('base64'))
+		.digest('hex');
 }
 
 async function deliver(url, raw, sig) {
@@ -145,22 +154,37 @@ async function scriptedEvent(sb, person) {
  * its "twice" mode, or signed and sent here once); `redeliver()` sends the same event once more, signed.
  */
 async function createAndDeliver(sb, productionUrl, viaSandbox, firstName, lastName) {
-	const before = viaSandbox ? await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`)) : [];
+	const before = viaSandbox
+		? await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`))
+		: [];
 	const earlier = new Set((Array.isArray(before) ? before : []).map((d) => d.eventId));
 	const res = await L.httpRequest(`${sb.urls.crm}/api/people`, {
 		method: 'POST',
-		headers: { Authorization: 'Bearer sandbox-token', 'X-Service-Credential-Id': 'cred-default', 'Content-Type': 'application/json' },
+		headers: {
+			Authorization: 'Bearer sandbox-token',
+			'X-Service-Credential-Id': 'cred-default',
+			'Content-Type': 'application/json',
+		},
 		body: JSON.stringify({ firstName, lastName }),
 	});
 	const person = await json(res);
 	if (viaSandbox) {
 		const attempts = await waitFor(`the deliveries of ${firstName}'s event`, async () => {
 			const list = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`));
-			const mine = Array.isArray(list) ? list.filter((d) => d.event === 'peopleCreated' && d.url === productionUrl && !earlier.has(d.eventId)) : [];
+			const mine = Array.isArray(list)
+				? list.filter(
+						(d) =>
+							d.event === 'peopleCreated' && d.url === productionUrl && !earlier.has(d.eventId),
+					)
+				: [];
 			return mine.length >= 1 && mine.every((d) => d.status !== undefined) ? mine : undefined;
 		});
 		const redeliver = async () => {
-			const answer = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'good' }) });
+			const answer = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'good' }),
+			});
 			return (await json(answer)).status;
 		};
 		return { person, statuses: attempts.map((d) => d.status), redeliver };
@@ -172,7 +196,9 @@ async function createAndDeliver(sb, productionUrl, viaSandbox, firstName, lastNa
 
 async function executions(n8n, cookie, workflowId) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const res = await L.httpRequest(`${n8n.base}/rest/executions?filter=${filter}&limit=50`, { headers: { cookie } });
+	const res = await L.httpRequest(`${n8n.base}/rest/executions?filter=${filter}&limit=50`, {
+		headers: { cookie },
+	});
 	const body = await json(res);
 	const data = body && body.data ? body.data : body;
 	return { status: res.status, results: (data && data.results) || [] };
@@ -196,124 +222,270 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
 		check(group, r.code === 0, `import:workflow exit ${r.code}`);
 		r = await L.runN8n(inst, env, ['publish:workflow', `--id=${w.id}`]);
-		if (!check(group, r.code === 0, `publish:workflow --id=${w.id} exit ${r.code}`)) console.log((r.stdout + r.stderr).slice(-2000));
+		if (!check(group, r.code === 0, `publish:workflow --id=${w.id} exit ${r.code}`))
+			console.log((r.stdout + r.stderr).slice(-2000));
 
 		await L.sandboxReset(sb);
 		// The production webhook URL n8n hands the trigger, and that the service must deliver to: WEBHOOK_URL.
-		n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true, logPrefix: 'trigger: ' });
+		n8n = await L.startN8n({
+			inst,
+			env,
+			log,
+			children,
+			host: '127.0.0.1',
+			webhookUrl: true,
+			logPrefix: 'trigger: ',
+		});
 		const node = w.wf.nodes.find((n) => n.type === TRIGGER_TYPE);
 		const productionUrl = `${n8n.base}/webhook/${node.webhookId}/webhook`;
 
 		// 2) activation registered the production URL
-		const put = await waitFor('the webhook update on activation', async () => {
-			const reqs = await L.sandboxRequests(sb);
-			return reqs.find((q) => q.method === 'PUT' && /\/api\/webhooks\/w-1$/.test(q.path || q.url));
-		}, 60000).catch((e) => {
+		const put = await waitFor(
+			'the webhook update on activation',
+			async () => {
+				const reqs = await L.sandboxRequests(sb);
+				return reqs.find(
+					(q) => q.method === 'PUT' && /\/api\/webhooks\/w-1$/.test(q.path || q.url),
+				);
+			},
+			60000,
+		).catch((e) => {
 			console.log(n8n.output().slice(-3000));
 			throw e;
 		});
 		const putBody = typeof put.body === 'string' ? JSON.parse(put.body) : put.body;
-		check(group, putBody && putBody.url === productionUrl && putBody.event === 'peopleCreated', `activation sent PUT /api/webhooks/w-1 with ${JSON.stringify(putBody)} (expected url ${productionUrl}, event peopleCreated), status ${put.status}`);
+		check(
+			group,
+			putBody && putBody.url === productionUrl && putBody.event === 'peopleCreated',
+			`activation sent PUT /api/webhooks/w-1 with ${JSON.stringify(putBody)} (expected url ${productionUrl}, event peopleCreated), status ${put.status}`,
+		);
 
 		// Owner session for the execution list: set the owner up, or sign in if the editor check did.
 		const session = await L.ownerSession(n8n.base);
 		const { cookie } = session;
-		check(group, session.status === 200 && /n8n-auth=/.test(cookie), `owner session -> ${session.status}`);
+		check(
+			group,
+			session.status === 200 && /n8n-auth=/.test(cookie),
+			`owner session -> ${session.status}`,
+		);
 
 		// The node as the editor sees it: a trigger with its own icon.
 		let res = await L.httpRequest(`${n8n.base}/types/nodes.json`, { headers: { cookie } }, 30000);
 		const types = res.status === 200 ? await res.json() : [];
 		const described = types.find((t) => t.name === TRIGGER_TYPE);
-		check(group, !!described && described.group.includes('trigger') && described.inputs.length === 0, `/types/nodes.json has ${TRIGGER_TYPE} (group ${described && described.group}, no inputs)`);
-		const iconUrl = described && (typeof described.iconUrl === 'object' ? described.iconUrl.light : described.iconUrl);
+		check(
+			group,
+			!!described && described.group.includes('trigger') && described.inputs.length === 0,
+			`/types/nodes.json has ${TRIGGER_TYPE} (group ${described && described.group}, no inputs)`,
+		);
+		const iconUrl =
+			described &&
+			(typeof described.iconUrl === 'object' ? described.iconUrl.light : described.iconUrl);
 		if (iconUrl) {
 			res = await L.httpRequest(new URL(iconUrl, `${n8n.base}/`).href, { headers: { cookie } });
 			const svg = await res.text();
-			check(group, res.status === 200 && /<svg[\s>]/.test(svg) && /integrationServiceTrigger/.test(iconUrl), `trigger icon ${iconUrl} -> ${res.status} (SVG)`);
+			check(
+				group,
+				res.status === 200 && /<svg[\s>]/.test(svg) && /integrationServiceTrigger/.test(iconUrl),
+				`trigger icon ${iconUrl} -> ${res.status} (SVG)`,
+			);
 		} else {
 			check(group, false, 'the trigger has an iconUrl');
 		}
 
 		// 3) a person is created; its event is delivered twice, then once forged
 		const viaSandbox = await sandboxDelivers(sb);
-		log(`trigger: deliveries ${viaSandbox ? 'by the sandbox (contract 1)' : 'signed and sent by this script (the sandbox has no event delivery)'}`);
+		log(
+			`trigger: deliveries ${viaSandbox ? 'by the sandbox (contract 1)' : 'signed and sent by this script (the sandbox has no event delivery)'}`,
+		);
 		if (viaSandbox) {
-			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode: 'twice' }) });
+			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ mode: 'twice' }),
+			});
 			check(group, res.status < 300, `sandbox delivery mode "twice" -> ${res.status}`);
 		}
 		res = await L.httpRequest(`${sb.urls.crm}/api/people`, {
 			method: 'POST',
-			headers: { Authorization: 'Bearer sandbox-token', 'X-Service-Credential-Id': 'cred-default', 'Content-Type': 'application/json' },
-			body: JSON.stringify({ firstName: 'Katherine', lastName: 'Johnson', emails: [{ value: 'katherine@example.com', type: 'work', isPrimary: true }] }),
+			headers: {
+				Authorization: 'Bearer sandbox-token',
+				'X-Service-Credential-Id': 'cred-default',
+				'Content-Type': 'application/json',
+			},
+			body: JSON.stringify({
+				firstName: 'Katherine',
+				lastName: 'Johnson',
+				emails: [{ value: 'katherine@example.com', type: 'work', isPrimary: true }],
+			}),
 		});
 		const person = await json(res);
-		check(group, res.status < 300 && person && person.id, `person created through the sandbox: ${res.status} ${person && person.id}`);
+		check(
+			group,
+			res.status < 300 && person && person.id,
+			`person created through the sandbox: ${res.status} ${person && person.id}`,
+		);
 
 		let forged;
 		let genuine;
 		if (viaSandbox) {
 			const attempts = await waitFor('two deliveries of the event', async () => {
 				const list = await json(await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries`));
-				const mine = Array.isArray(list) ? list.filter((d) => d.event === 'peopleCreated' && d.url === productionUrl) : [];
+				const mine = Array.isArray(list)
+					? list.filter((d) => d.event === 'peopleCreated' && d.url === productionUrl)
+					: [];
 				return mine.length >= 2 && mine.every((d) => d.status !== undefined) ? mine : undefined;
 			});
 			genuine = attempts.map((d) => d.status);
 			const eventIds = new Set(attempts.map((d) => d.eventId));
-			check(group, eventIds.size === 1 && attempts.every((d) => d.signature === 'good'), `the sandbox delivered one eventId ${attempts.length} times, signed`);
-			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'bad' }) });
+			check(
+				group,
+				eventIds.size === 1 && attempts.every((d) => d.signature === 'good'),
+				`the sandbox delivered one eventId ${attempts.length} times, signed`,
+			);
+			res = await L.httpRequest(`${sb.urls.crm}/__sandbox/deliveries/redeliver`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ eventId: attempts[0].eventId, signature: 'bad' }),
+			});
 			forged = (await json(res)).status;
 		} else {
 			const { raw, sig } = await scriptedEvent(sb, person);
-			genuine = [(await deliver(productionUrl, raw, sig)).status, (await deliver(productionUrl, raw, sig)).status];
+			genuine = [
+				(await deliver(productionUrl, raw, sig)).status,
+				(await deliver(productionUrl, raw, sig)).status,
+			];
 			forged = (await deliver(productionUrl, raw, signature(raw, 'not-the-signing-secret'))).status;
 		}
-		check(group, genuine.length === 2 && genuine.every((s) => s === 200), `both genuine deliveries answered 200 (got ${genuine.join(', ')})`);
+		check(
+			group,
+			genuine.length === 2 && genuine.every((s) => s === 200),
+			`both genuine deliveries answered 200 (got ${genuine.join(', ')})`,
+		);
 		check(group, forged === 401, `the forged delivery got 401 (got ${forged})`);
 
 		// 4) exactly one execution, with the fetched person
-		await waitFor('the task from the execution', async () => tracker.tasks.length >= 1, 60000).catch(() => undefined);
-		const execs = await waitFor('the execution to finish', async () => {
-			const list = await executions(n8n, cookie, w.id);
-			return list.results.length >= 1 && list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)) ? list : undefined;
-		}, 60000).catch(() => ({ results: [] }));
+		await waitFor(
+			'the task from the execution',
+			async () => tracker.tasks.length >= 1,
+			60000,
+		).catch(() => undefined);
+		const execs = await waitFor(
+			'the execution to finish',
+			async () => {
+				const list = await executions(n8n, cookie, w.id);
+				return list.results.length >= 1 &&
+					list.results.every(
+						(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
+					)
+					? list
+					: undefined;
+			},
+			60000,
+		).catch(() => ({ results: [] }));
 		await L.sleep(3000); // room for a wrongly started second execution to show up
 		const final = await executions(n8n, cookie, w.id);
-		check(group, final.results.length === 1, `exactly one execution of the workflow (found ${final.results.length}: ${final.results.map((e) => `${e.id} ${e.mode} ${e.status}`).join(', ')})`);
-		check(group, execs.results.length === 1 && execs.results[0].status === 'success', `the execution succeeded (${execs.results.map((e) => e.status).join(', ')})`);
-		const task = tracker.tasks[0];
-		check(group, tracker.tasks.length === 1, `the task tracker received exactly one task (${tracker.tasks.length})`);
 		check(
 			group,
-			task && task.body && task.body.personId === person.id && task.body.title === 'Welcome call with Katherine Johnson' && task.body.borrowerEmail === 'katherine@example.com',
+			final.results.length === 1,
+			`exactly one execution of the workflow (found ${final.results.length}: ${final.results.map((e) => `${e.id} ${e.mode} ${e.status}`).join(', ')})`,
+		);
+		check(
+			group,
+			execs.results.length === 1 && execs.results[0].status === 'success',
+			`the execution succeeded (${execs.results.map((e) => e.status).join(', ')})`,
+		);
+		const task = tracker.tasks[0];
+		check(
+			group,
+			tracker.tasks.length === 1,
+			`the task tracker received exactly one task (${tracker.tasks.length})`,
+		);
+		check(
+			group,
+			task &&
+				task.body &&
+				task.body.personId === person.id &&
+				task.body.title === 'Welcome call with Katherine Johnson' &&
+				task.body.borrowerEmail === 'katherine@example.com',
 			`the task was made from the fetched person: ${JSON.stringify(task && task.body)}`,
 		);
 		const reqs = await L.sandboxRequests(sb);
-		const reads = reqs.filter((q) => q.method === 'GET' && String(q.path || q.url).startsWith('/api/people'));
-		check(group, reads.length === 1 && /^Bearer \S+/.test(String(reads[0].headers && reads[0].headers.authorization)), `the trigger read the person once at the event's uri with a bearer token (${reads.length} GET(s))`);
+		const reads = reqs.filter(
+			(q) => q.method === 'GET' && String(q.path || q.url).startsWith('/api/people'),
+		);
+		check(
+			group,
+			reads.length === 1 &&
+				/^Bearer \S+/.test(String(reads[0].headers && reads[0].headers.authorization)),
+			`the trigger read the person once at the event's uri with a bearer token (${reads.length} GET(s))`,
+		);
 
 		// 5) across a restart: a second person's event starts one execution; n8n restarts (a deploy while the
 		// service retries); the service delivers that event again: the workflow's action does not run again.
 		const second = await createAndDeliver(sb, productionUrl, viaSandbox, 'Dorothy', 'Vaughan');
-		check(group, second.statuses.every((status) => status === 200), `the second person's deliveries answered 200 (${second.statuses.join(', ')})`);
-		await waitFor('the second task', async () => tracker.tasks.length >= 2, 60000).catch(() => undefined);
-		check(group, tracker.tasks.length === 2 && tracker.tasks[1].body.personId === second.person.id, `the second person made the second task (${tracker.tasks.length} tasks)`);
+		check(
+			group,
+			second.statuses.every((status) => status === 200),
+			`the second person's deliveries answered 200 (${second.statuses.join(', ')})`,
+		);
+		await waitFor('the second task', async () => tracker.tasks.length >= 2, 60000).catch(
+			() => undefined,
+		);
+		check(
+			group,
+			tracker.tasks.length === 2 && tracker.tasks[1].body.personId === second.person.id,
+			`the second person made the second task (${tracker.tasks.length} tasks)`,
+		);
 		await L.stop(n8n.child);
-		log('trigger: n8n stopped; starting it again on the same user folder and port (the production URL stays)');
+		log(
+			'trigger: n8n stopped; starting it again on the same user folder and port (the production URL stays)',
+		);
 		const port = Number(new URL(n8n.base).port);
-		n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true, logPrefix: 'trigger (restarted): ', port });
+		n8n = await L.startN8n({
+			inst,
+			env,
+			log,
+			children,
+			host: '127.0.0.1',
+			webhookUrl: true,
+			logPrefix: 'trigger (restarted): ',
+			port,
+		});
 		// Until n8n has registered the active workflow's webhook again it answers 404 and starts nothing.
 		let again = 0;
-		await waitFor('the redelivery to reach the restarted trigger', async () => (again = await second.redeliver()) !== 404, 60000).catch(() => undefined);
+		await waitFor(
+			'the redelivery to reach the restarted trigger',
+			async () => (again = await second.redeliver()) !== 404,
+			60000,
+		).catch(() => undefined);
 		check(group, again === 200, `the redelivery after the restart answered 200 (got ${again})`);
 		const restartedSession = await L.ownerSession(n8n.base);
-		const afterRestart = await waitFor('the executions after the restart to finish', async () => {
-			const list = await executions(n8n, restartedSession.cookie, w.id);
-			return list.results.length >= 3 && list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status)) ? list : undefined;
-		}, 60000).catch(() => ({ results: [] }));
+		const afterRestart = await waitFor(
+			'the executions after the restart to finish',
+			async () => {
+				const list = await executions(n8n, restartedSession.cookie, w.id);
+				return list.results.length >= 3 &&
+					list.results.every(
+						(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
+					)
+					? list
+					: undefined;
+			},
+			60000,
+		).catch(() => ({ results: [] }));
 		await L.sleep(2000);
 		// The trigger's own memory did not outlive the process (so it started the workflow); Once per person stopped it.
-		check(group, afterRestart.results.length === 3, `after the restart the redelivery started the workflow again (${afterRestart.results.length} executions: ${afterRestart.results.map((e) => e.status).join(', ')})`);
-		check(group, tracker.tasks.length === 2, `after the restart the redelivered event made no second task for its person (tasks: ${tracker.tasks.length})`);
+		check(
+			group,
+			afterRestart.results.length === 3,
+			`after the restart the redelivery started the workflow again (${afterRestart.results.length} executions: ${afterRestart.results.map((e) => e.status).join(', ')})`,
+		);
+		check(
+			group,
+			tracker.tasks.length === 2,
+			`after the restart the redelivered event made no second task for its person (tasks: ${tracker.tasks.length})`,
+		);
 	} catch (e) {
 		check(group, false, `trigger scenario: ${e.message}`);
 		if (n8n) console.log(n8n.output().slice(-4000));

@@ -6,7 +6,12 @@ import type { Sandbox } from '../sandbox/server';
  * Where every request of Authorization Link › Create goes: the universal host,
  * which never gets X-Service-Credential-Id (decisions.md).
  */
-const AUTHORIZE_URL = { host: 'universal', method: 'POST', url: '/api/oauth/authorize-url', credentialId: null } as const;
+const AUTHORIZE_URL = {
+	host: 'universal',
+	method: 'POST',
+	url: '/api/oauth/authorize-url',
+	credentialId: null,
+} as const;
 
 /** What the sandbox answers to the n-th authorization request since the last reset. */
 function link(n: number) {
@@ -66,7 +71,10 @@ describe('authorization link › create', () => {
 
 	test('one request per item, each paired with its item, values read per item', async () => {
 		const result = await createLink({
-			items: [{ app: 'app-a', on: true }, { app: 'app-b', on: false }],
+			items: [
+				{ app: 'app-a', on: true },
+				{ app: 'app-b', on: false },
+			],
 			parameters: {
 				appKey: '={{ $json.app }}',
 				additionalFields: { entitiesToSync: { loans: '={{ $json.on }}' } },
@@ -85,8 +93,16 @@ describe('authorization link › create', () => {
 
 	test.each([
 		// A literal empty required field is refused by n8n itself; an expression can still give one.
-		['an App Key whose expression is empty', { appKey: "={{ '' }}" }, 'App Key: is required but empty (item 0)'],
-		['an App Key that is an object', { appKey: '={{ { a: 1 } }}' }, 'App Key: must be text, not an object or a list (item 0)'],
+		[
+			'an App Key whose expression is empty',
+			{ appKey: "={{ '' }}" },
+			'App Key: is required but empty (item 0)',
+		],
+		[
+			'an App Key that is an object',
+			{ appKey: '={{ { a: 1 } }}' },
+			'App Key: must be text, not an object or a list (item 0)',
+		],
 		[
 			'Custom Params that are not JSON',
 			{ appKey: 'crm-app', additionalFields: { customParams: '{tenant: acme}' } },
@@ -102,8 +118,11 @@ describe('authorization link › create', () => {
 			{ appKey: 'crm-app', additionalFields: { entitiesToSync: { loans: 'yes' } } },
 			'Entities to Sync › Loans: must be true or false, got "yes" (item 0)',
 		],
-	])('%s is an input error naming the field, and nothing is sent', async (_case, fields, message) => {
-		const result = await createLink({ parameters: fields });
-		expectInputError(sandbox, result, expect.stringContaining(message));
-	});
+	])(
+		'%s is an input error naming the field, and nothing is sent',
+		async (_case, fields, message) => {
+			const result = await createLink({ parameters: fields });
+			expectInputError(sandbox, result, expect.stringContaining(message));
+		},
+	);
 });

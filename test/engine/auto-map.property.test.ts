@@ -34,15 +34,27 @@ const anyValue = fc.oneof(
 	fc.jsonValue({ maxDepth: 2 }),
 );
 /** Mostly what the field takes, sometimes anything: so that runs see both sent and refused items. */
-const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyValue, weight: 1 });
+const mostly = <T>(valid: fc.Arbitrary<T>) =>
+	fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyValue, weight: 1 });
 const text = fc.string({ minLength: 1, maxLength: 10 });
-const numberLike = fc.oneof(fc.integer({ min: 0, max: 900000 }), fc.integer({ min: 0, max: 9 }).map(String));
+const numberLike = fc.oneof(
+	fc.integer({ min: 0, max: 900000 }),
+	fc.integer({ min: 0, max: 9 }).map(String),
+);
 
 const contactEntry = fc.record(
-	{ value: mostly(fc.emailAddress()), type: mostly(text), status: mostly(text), isPrimary: mostly(fc.boolean()) },
+	{
+		value: mostly(fc.emailAddress()),
+		type: mostly(text),
+		status: mostly(text),
+		isPrimary: mostly(fc.boolean()),
+	},
 	{ requiredKeys: [] },
 );
-const address = fc.record({ type: mostly(text), street: mostly(text), city: mostly(text), code: mostly(numberLike) }, { requiredKeys: [] });
+const address = fc.record(
+	{ type: mostly(text), street: mostly(text), city: mostly(text), code: mostly(numberLike) },
+	{ requiredKeys: [] },
+);
 const list = <T>(entry: fc.Arbitrary<T>) => mostly(fc.array(entry, { maxLength: 3 }));
 
 const personRow = fc.record(
@@ -59,29 +71,44 @@ const personRow = fc.record(
 		emails: list(contactEntry),
 		phones: list(contactEntry),
 		addresses: list(address),
-		communicationsConsent: mostly(fc.record({ email: mostly(fc.boolean()), text: mostly(fc.boolean()) }, { requiredKeys: [] })),
+		communicationsConsent: mostly(
+			fc.record({ email: mostly(fc.boolean()), text: mostly(fc.boolean()) }, { requiredKeys: [] }),
+		),
 		rowNumber: anyValue,
 		notAField: anyValue,
 	},
 	{ requiredKeys: [] },
 );
 
-const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Whether a value the node sent was given by the input value in its place (the mapper's documented conversions only). */
 function givenBy(sent: unknown, input: unknown): boolean {
 	if (typeof sent === 'string') {
 		if (typeof input === 'string') return sent === input || sent === input.trim();
-		return (typeof input === 'number' && Number.isFinite(input)) || typeof input === 'boolean' ? sent === String(input) : false;
+		return (typeof input === 'number' && Number.isFinite(input)) || typeof input === 'boolean'
+			? sent === String(input)
+			: false;
 	}
-	if (typeof sent === 'number') return input === sent || (typeof input === 'string' && input.trim() !== '' && Number(input) === sent);
+	if (typeof sent === 'number')
+		return (
+			input === sent || (typeof input === 'string' && input.trim() !== '' && Number(input) === sent)
+		);
 	if (typeof sent === 'boolean') return input === sent || input === String(sent);
 	if (Array.isArray(sent)) {
 		// A list of text may come as one comma-separated text; a list's entries come from its own entries.
-		const sources = typeof input === 'string' ? input.split(',') : Array.isArray(input) ? input : undefined;
-		return sources !== undefined && sent.every((entry) => sources.some((source) => givenBy(entry, source)));
+		const sources =
+			typeof input === 'string' ? input.split(',') : Array.isArray(input) ? input : undefined;
+		return (
+			sources !== undefined &&
+			sent.every((entry) => sources.some((source) => givenBy(entry, source)))
+		);
 	}
-	if (isObject(sent)) return isObject(input) && Object.entries(sent).every(([key, value]) => givenBy(value, input[key]));
+	if (isObject(sent))
+		return (
+			isObject(input) && Object.entries(sent).every(([key, value]) => givenBy(value, input[key]))
+		);
 	return false;
 }
 
@@ -91,40 +118,51 @@ test(`Map Automatically never makes up a value, and accounts for every item (see
 	let sentTotal = 0;
 	let refusedTotal = 0;
 	await fc.assert(
-		fc.asyncProperty(fc.array(personRow, { minLength: ITEMS_PER_RUN, maxLength: ITEMS_PER_RUN }), async (rows) => {
-			sandbox.reset();
-			const result = await createPerson({
-				parameters: { mappingMode: 'autoMapInputData', requestOptions: { concurrency: 1, maxRequestsPerSecond: 0, maxAttempts: 1 } },
-				items: rows as IDataObject[],
-				onError: 'continueRegularOutput',
-			});
-			expect(result.error).toBeUndefined();
-			expect(result.items.map((item) => item.pairedItem)).toEqual(rows.map((_row, item) => ({ item })));
+		fc.asyncProperty(
+			fc.array(personRow, { minLength: ITEMS_PER_RUN, maxLength: ITEMS_PER_RUN }),
+			async (rows) => {
+				sandbox.reset();
+				const result = await createPerson({
+					parameters: {
+						mappingMode: 'autoMapInputData',
+						requestOptions: { concurrency: 1, maxRequestsPerSecond: 0, maxAttempts: 1 },
+					},
+					items: rows as IDataObject[],
+					onError: 'continueRegularOutput',
+				});
+				expect(result.error).toBeUndefined();
+				expect(result.items.map((item) => item.pairedItem)).toEqual(
+					rows.map((_row, item) => ({ item })),
+				);
 
-			// One at a time, in order: the requests belong to the items that were not refused, in their order.
-			const requests = [...sandbox.requests];
-			result.items.forEach((item, index) => {
-				const refused = typeof item.json.error === 'string' ? INPUT_ERROR.exec(item.json.error) : null;
-				if (refused) {
-					expect(refused[3]).toBe(String(index));
-					if (refused[2] !== undefined) expect(Object.keys(rows[index])).toContain(refused[2]);
-					refusedTotal++;
-					return;
-				}
-				const request = requests.shift();
-				expect(request).toBeDefined();
-				expect(request?.method).toBe('POST');
-				const body = request?.body as IDataObject;
-				expect(JSON.stringify(body)).not.toMatch(/\[object |"undefined"|"NaN"/);
-				for (const [field, value] of Object.entries(body)) {
-					if (!givenBy(value, (rows[index] as IDataObject)[field])) {
-						throw new Error(`item ${index}: ${field} = ${JSON.stringify(value)} was not given by ${JSON.stringify((rows[index] as IDataObject)[field])}`);
+				// One at a time, in order: the requests belong to the items that were not refused, in their order.
+				const requests = [...sandbox.requests];
+				result.items.forEach((item, index) => {
+					const refused =
+						typeof item.json.error === 'string' ? INPUT_ERROR.exec(item.json.error) : null;
+					if (refused) {
+						expect(refused[3]).toBe(String(index));
+						if (refused[2] !== undefined) expect(Object.keys(rows[index])).toContain(refused[2]);
+						refusedTotal++;
+						return;
 					}
-				}
-				sentTotal++;
-			});
-			expect(requests).toHaveLength(0);
-		}),
+					const request = requests.shift();
+					expect(request).toBeDefined();
+					expect(request?.method).toBe('POST');
+					const body = request?.body as IDataObject;
+					expect(JSON.stringify(body)).not.toMatch(/\[object |"undefined"|"NaN"/);
+					for (const [field, value] of Object.entries(body)) {
+						if (!givenBy(value, (rows[index] as IDataObject)[field])) {
+							throw new Error(
+								`item ${index}: ${field} = ${JSON.stringify(value)} was not given by ${JSON.stringify((rows[index] as IDataObject)[field])}`,
+							);
+						}
+					}
+					sentTotal++;
+				});
+				expect(requests).toHaveLength(0);
+			},
+		),
 		{ seed: SEED, numRuns: RUNS },
 	);
 	// The generator reaches both outcomes, or the invariants above would prove little.

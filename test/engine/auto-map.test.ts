@@ -16,7 +16,12 @@ const createPerson = operationRunner(() => sandbox, 'person', 'create');
 const updateBorrower = operationRunner(() => sandbox, 'borrower', 'update');
 const createDocument = operationRunner(() => sandbox, 'document', 'create');
 
-const CRM_POST = { host: 'crm', method: 'POST', url: '/api/people', credentialId: 'cred-default' } as const;
+const CRM_POST = {
+	host: 'crm',
+	method: 'POST',
+	url: '/api/people',
+	credentialId: 'cred-default',
+} as const;
 
 /** A spreadsheet-like row: wire-named columns, values as text where a sheet would give text, and extras. */
 const PERSON_ROW = {
@@ -53,7 +58,11 @@ describe('Person › Create, Map Automatically', () => {
 			{ ...CRM_POST, body: { firstName: 'Ada' } },
 		]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(result.items[0].json).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', tags: ['vip', 'navy'] });
+		expect(result.items[0].json).toMatchObject({
+			firstName: 'Grace',
+			lastName: 'Hopper',
+			tags: ['vip', 'navy'],
+		});
 		expect(result.items[1].json).toMatchObject({ firstName: 'Ada' });
 		expect(result.items[1].json.id).not.toBe('ignored');
 	});
@@ -69,7 +78,11 @@ describe('Person › Create, Map Automatically', () => {
 	test('a bad value names the input field and the item; with Continue On Fail the good items are still sent', async () => {
 		const result = await createPerson({
 			parameters: { ...AUTO },
-			items: [{ firstName: 'Ada' }, { firstName: 'Ben', averagePrice: '450,000' }, { firstName: 'Cleo' }],
+			items: [
+				{ firstName: 'Ada' },
+				{ firstName: 'Ben', averagePrice: '450,000' },
+				{ firstName: 'Cleo' },
+			],
 			onError: 'continueRegularOutput',
 		});
 		expectSent(sandbox, result, [
@@ -86,20 +99,47 @@ describe('Person › Create, Map Automatically', () => {
 	});
 
 	test.each([
-		[{ firstName: { $ne: 1 } }, 'Input Field "firstName": must be text, not an object or a list (item 0)'],
+		[
+			{ firstName: { $ne: 1 } },
+			'Input Field "firstName": must be text, not an object or a list (item 0)',
+		],
 		[{ emails: 'grace@example.test' }, 'Input Field "emails": must be a list of entries (item 0)'],
 		[{ emails: [{ type: 'work' }] }, 'Input Field "emails" › entry 1: has no value (item 0)'],
 		[{ addresses: [{}] }, 'Input Field "addresses": entry 1 is empty (item 0)'],
-		[{ communicationsConsent: { fax: true } }, expect.stringContaining('Input Field "communicationsConsent": "fax" is not one of')],
-		[{ tags: [{ tag: 'vip' }] }, 'Input Field "tags" › entry 1: must be text, not an object or a list (item 0)'],
+		[
+			{ communicationsConsent: { fax: true } },
+			expect.stringContaining('Input Field "communicationsConsent": "fax" is not one of'),
+		],
+		[
+			{ tags: [{ tag: 'vip' }] },
+			'Input Field "tags" › entry 1: must be text, not an object or a list (item 0)',
+		],
 		// Wrong types are refused, never turned into text: no "[object Object]", "a,b" or "null" in the CRM.
-		[{ emails: [{ value: { address: 'a@x.test' } }] }, 'Input Field "emails" › entry 1 › Value: must be text, not an object or a list (item 0)'],
-		[{ emails: [{ value: ['a@x.test', 'b@x.test'] }] }, 'Input Field "emails" › entry 1 › Value: must be text, not an object or a list (item 0)'],
-		[{ emails: [{ value: 'a@x.test', type: { kind: 'work' } }] }, 'Input Field "emails" › entry 1 › Type: must be text, not an object or a list (item 0)'],
-		[{ phones: [{ value: '+1 555 0100', status: ['valid', 'mobile'] }] }, 'Input Field "phones" › entry 1 › Status: must be text, not an object or a list (item 0)'],
+		[
+			{ emails: [{ value: { address: 'a@x.test' } }] },
+			'Input Field "emails" › entry 1 › Value: must be text, not an object or a list (item 0)',
+		],
+		[
+			{ emails: [{ value: ['a@x.test', 'b@x.test'] }] },
+			'Input Field "emails" › entry 1 › Value: must be text, not an object or a list (item 0)',
+		],
+		[
+			{ emails: [{ value: 'a@x.test', type: { kind: 'work' } }] },
+			'Input Field "emails" › entry 1 › Type: must be text, not an object or a list (item 0)',
+		],
+		[
+			{ phones: [{ value: '+1 555 0100', status: ['valid', 'mobile'] }] },
+			'Input Field "phones" › entry 1 › Status: must be text, not an object or a list (item 0)',
+		],
 		[{ tags: ['vip', null] }, 'Input Field "tags" › entry 2: must be text, not null (item 0)'],
-		[{ firstName: 'Grace', tags: ['vip', ['navy']] }, 'Input Field "tags" › entry 2: must be text, not an object or a list (item 0)'],
-		[{ addresses: [{ city: { name: 'Arlington' } }] }, 'Input Field "addresses" › entry 1 › city: must be text, not an object or a list (item 0)'],
+		[
+			{ firstName: 'Grace', tags: ['vip', ['navy']] },
+			'Input Field "tags" › entry 2: must be text, not an object or a list (item 0)',
+		],
+		[
+			{ addresses: [{ city: { name: 'Arlington' } }] },
+			'Input Field "addresses" › entry 1 › city: must be text, not an object or a list (item 0)',
+		],
 	])('refuses %j before sending anything', async (row, message) => {
 		const result = await createPerson({ parameters: { ...AUTO }, items: [row] });
 		expectInputError(sandbox, result, message);
@@ -120,17 +160,27 @@ describe('Person › Create, Map Automatically', () => {
 		expectSent(sandbox, result, [
 			{
 				...CRM_POST,
-				body: { firstName: 'Grace', emails: [{ value: 'grace@example.test' }], addresses: [{ city: 'Arlington' }], communicationsConsent: { email: true } },
+				body: {
+					firstName: 'Grace',
+					emails: [{ value: 'grace@example.test' }],
+					addresses: [{ city: 'Arlington' }],
+					communicationsConsent: { email: true },
+				},
 			},
 		]);
 	});
 
 	test('an item with none of the fields is refused, naming the fields it could have', async () => {
-		const result = await createPerson({ parameters: { ...AUTO }, items: [{ first_name: 'Grace', id: 1 }] });
+		const result = await createPerson({
+			parameters: { ...AUTO },
+			items: [{ first_name: 'Grace', id: 1 }],
+		});
 		expectInputError(
 			sandbox,
 			result,
-			expect.stringMatching(/^Map Automatically: the input item has none of the fields this operation sends \(firstName, lastName, .*emails.*\) \(item 0\)$/),
+			expect.stringMatching(
+				/^Map Automatically: the input item has none of the fields this operation sends \(firstName, lastName, .*emails.*\) \(item 0\)$/,
+			),
 		);
 	});
 });
@@ -139,7 +189,15 @@ describe('Borrower › Update, Map Automatically', () => {
 	test('the ID comes from its parameter, the body from the item; the ID field itself is not sent', async () => {
 		const result = await updateBorrower({
 			parameters: { ...AUTO, borrowerId: '={{ $json.borrowerId }}' },
-			items: [{ borrowerId: 'b-1', name: 'Jane Doe', taxId: 123456789, bio: { maritalStatus: 'married' }, phones: CONTACT_BODY.phones }],
+			items: [
+				{
+					borrowerId: 'b-1',
+					name: 'Jane Doe',
+					taxId: 123456789,
+					bio: { maritalStatus: 'married' },
+					phones: CONTACT_BODY.phones,
+				},
+			],
 		});
 		expectSent(sandbox, result, [
 			{
@@ -147,17 +205,36 @@ describe('Borrower › Update, Map Automatically', () => {
 				method: 'PUT',
 				url: '/api/borrowers/b-1',
 				credentialId: 'cred-default',
-				body: { name: 'Jane Doe', taxId: '123456789', bio: { maritalStatus: 'married' }, phones: CONTACT_BODY.phones },
+				body: {
+					name: 'Jane Doe',
+					taxId: '123456789',
+					bio: { maritalStatus: 'married' },
+					phones: CONTACT_BODY.phones,
+				},
 			},
 		]);
 		expect(result.items[0].json).toMatchObject({ id: 'b-1', name: 'Jane Doe' });
 	});
 
 	test('an item that changes nothing is refused, and a bio that is not an object names its field', async () => {
-		const nothing = await updateBorrower({ parameters: { ...AUTO, borrowerId: 'b-1' }, items: [{ borrowerId: 'b-1' }] });
-		expectInputError(sandbox, nothing, expect.stringContaining('Map Automatically: the input item has none of the fields'));
-		const badBio = await updateBorrower({ parameters: { ...AUTO, borrowerId: 'b-1' }, items: [{ bio: '[1]' }] });
-		expectInputError(sandbox, badBio, 'Input Field "bio": must be a JSON object like {"key": "value"}, got a list (item 0)');
+		const nothing = await updateBorrower({
+			parameters: { ...AUTO, borrowerId: 'b-1' },
+			items: [{ borrowerId: 'b-1' }],
+		});
+		expectInputError(
+			sandbox,
+			nothing,
+			expect.stringContaining('Map Automatically: the input item has none of the fields'),
+		);
+		const badBio = await updateBorrower({
+			parameters: { ...AUTO, borrowerId: 'b-1' },
+			items: [{ bio: '[1]' }],
+		});
+		expectInputError(
+			sandbox,
+			badBio,
+			'Input Field "bio": must be a JSON object like {"key": "value"}, got a list (item 0)',
+		);
 	});
 });
 
@@ -167,7 +244,16 @@ describe('Document › Create, Map Automatically', () => {
 	test('required and optional fields from the item, text turned into numbers and booleans', async () => {
 		const result = await createDocument({
 			parameters: { ...AUTO },
-			items: [{ ...REQUIRED, fileSize: '1024', isSigned: 'true', signedBy: [{ name: 'Jane' }], loanId: 'L-1', uploadedBy: 'ignored' }],
+			items: [
+				{
+					...REQUIRED,
+					fileSize: '1024',
+					isSigned: 'true',
+					signedBy: [{ name: 'Jane' }],
+					loanId: 'L-1',
+					uploadedBy: 'ignored',
+				},
+			],
 		});
 		expectSent(sandbox, result, [
 			{
@@ -175,17 +261,29 @@ describe('Document › Create, Map Automatically', () => {
 				method: 'POST',
 				url: '/api/documents',
 				credentialId: 'cred-default',
-				body: { ...REQUIRED, fileSize: 1024, isSigned: true, signedBy: [{ name: 'Jane' }], loanId: 'L-1' },
+				body: {
+					...REQUIRED,
+					fileSize: 1024,
+					isSigned: true,
+					signedBy: [{ name: 'Jane' }],
+					loanId: 'L-1',
+				},
 				status: 201,
 			},
 		]);
 	});
 
 	test.each([
-		[{ ...REQUIRED, folderId: undefined }, 'Input Field "folderId": is required but empty (item 0)'],
+		[
+			{ ...REQUIRED, folderId: undefined },
+			'Input Field "folderId": is required but empty (item 0)',
+		],
 		[{ ...REQUIRED, name: '  ' }, 'Input Field "name": is required but empty (item 0)'],
 		[{ ...REQUIRED, fileSize: -1 }, 'Input Field "fileSize": must not be negative (item 0)'],
-		[{ ...REQUIRED, isActive: 'yes' }, 'Input Field "isActive": must be true or false, got "yes" (item 0)'],
+		[
+			{ ...REQUIRED, isActive: 'yes' },
+			'Input Field "isActive": must be true or false, got "yes" (item 0)',
+		],
 	])('refuses a bad item before sending anything (%#)', async (row, message) => {
 		const result = await createDocument({ parameters: { ...AUTO }, items: [row] });
 		expectInputError(sandbox, result, message);

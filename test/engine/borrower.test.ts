@@ -42,7 +42,12 @@ describe('borrower › update', () => {
 			bio: { maritalStatus: 'married', dependents: 2 },
 		};
 		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-default', body });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_PUT,
+			url: '/api/borrowers/b-1',
+			credentialId: 'cred-default',
+			body,
+		});
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -60,10 +65,17 @@ describe('borrower › update', () => {
 	});
 
 	test('only the required Borrower ID and one field: nothing else is sent, the rest of the borrower stays', async () => {
-		const result = await updateBorrower({ parameters: { borrowerId: 'b-1', updateFields: { taxId: '999' } } });
+		const result = await updateBorrower({
+			parameters: { borrowerId: 'b-1', updateFields: { taxId: '999' } },
+		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-default', body: { taxId: '999' } });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_PUT,
+			url: '/api/borrowers/b-1',
+			credentialId: 'cred-default',
+			body: { taxId: '999' },
+		});
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -87,12 +99,23 @@ describe('borrower › update', () => {
 		['"100% sure?#"', '100% sure?#', '/api/borrowers/100%25%20sure%3F%23'],
 	])('the ID %s stays one path segment and reaches that borrower', async (_case, id, url) => {
 		sandbox.addBorrower('cred-default', id, { name: 'Seeded' });
-		const result = await updateBorrower({ parameters: { borrowerId: id, updateFields: { name: 'Renamed' } } });
+		const result = await updateBorrower({
+			parameters: { borrowerId: id, updateFields: { name: 'Renamed' } },
+		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url, credentialId: 'cred-default', body: { name: 'Renamed' } });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_PUT,
+			url,
+			credentialId: 'cred-default',
+			body: { name: 'Renamed' },
+		});
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({ id, name: 'Renamed', originalIds: { los: `los-${id}` } });
+		expect(result.items[0].json).toMatchObject({
+			id,
+			name: 'Renamed',
+			originalIds: { los: `los-${id}` },
+		});
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -113,10 +136,27 @@ describe('borrower › update', () => {
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(3);
 		// An empty override falls back to the credential's Default Credential ID.
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-default', body: { taxId: '0' } });
-		expectRequest(sandbox, sandbox.requests[1], { ...LOS_PUT, url: '/api/borrowers/b-other', credentialId: 'cred-other', body: { taxId: '1' } });
-		expectRequest(sandbox, sandbox.requests[2], { ...LOS_PUT, url: '/api/borrowers/b-1', credentialId: 'cred-other', body: { taxId: '2' } });
-		expect(result.items.map((item) => [item.json.id, item.json.name, item.json.taxId, item.pairedItem])).toEqual([
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_PUT,
+			url: '/api/borrowers/b-1',
+			credentialId: 'cred-default',
+			body: { taxId: '0' },
+		});
+		expectRequest(sandbox, sandbox.requests[1], {
+			...LOS_PUT,
+			url: '/api/borrowers/b-other',
+			credentialId: 'cred-other',
+			body: { taxId: '1' },
+		});
+		expectRequest(sandbox, sandbox.requests[2], {
+			...LOS_PUT,
+			url: '/api/borrowers/b-1',
+			credentialId: 'cred-other',
+			body: { taxId: '2' },
+		});
+		expect(
+			result.items.map((item) => [item.json.id, item.json.name, item.json.taxId, item.pairedItem]),
+		).toEqual([
 			['b-1', 'Sample Borrower', '0', { item: 0 }],
 			['b-other', 'Only in the other connection', '1', { item: 1 }],
 			['b-1', 'Sample Borrower', '2', { item: 2 }],
@@ -125,17 +165,35 @@ describe('borrower › update', () => {
 
 	test('a borrower of another connection is not found with the default Credential ID', async () => {
 		sandbox.addBorrower('cred-other', 'b-other');
-		const result = await updateBorrower({ parameters: { borrowerId: 'b-other', updateFields: { name: 'x' } } });
+		const result = await updateBorrower({
+			parameters: { borrowerId: 'b-other', updateFields: { name: 'x' } },
+		});
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.requests[0].headers['x-service-credential-id']).toBe('cred-default');
 		expect(result.error?.message).toBe('Not found (HTTP 404): borrower not found (item 0)');
 	});
 
 	test.each([
-		['an ID of ".."', { borrowerId: '..', updateFields: { name: 'x' } }, 'Borrower ID: ".." is not a valid ID (item 0)'],
-		['an ID of "."', { borrowerId: '.', updateFields: { name: 'x' } }, 'Borrower ID: "." is not a valid ID (item 0)'],
-		['an ID whose expression is empty', { borrowerId: '={{ "" }}', updateFields: { name: 'x' } }, 'Borrower ID: is required but empty (item 0)'],
-		['no update field', { borrowerId: 'b-1', updateFields: {} }, 'Update Fields: add at least one field (item 0)'],
+		[
+			'an ID of ".."',
+			{ borrowerId: '..', updateFields: { name: 'x' } },
+			'Borrower ID: ".." is not a valid ID (item 0)',
+		],
+		[
+			'an ID of "."',
+			{ borrowerId: '.', updateFields: { name: 'x' } },
+			'Borrower ID: "." is not a valid ID (item 0)',
+		],
+		[
+			'an ID whose expression is empty',
+			{ borrowerId: '={{ "" }}', updateFields: { name: 'x' } },
+			'Borrower ID: is required but empty (item 0)',
+		],
+		[
+			'no update field',
+			{ borrowerId: 'b-1', updateFields: {} },
+			'Update Fields: add at least one field (item 0)',
+		],
 		[
 			'only blank update fields',
 			{ borrowerId: 'b-1', updateFields: { name: '', emails: {}, bio: '' } },
@@ -158,13 +216,20 @@ describe('borrower › update', () => {
 		],
 		[
 			'a Credential ID with a line break',
-			{ borrowerId: 'b-1', updateFields: { name: 'x' }, credentialId: '={{ "cred-default\\r\\nX-Evil: 1" }}' },
+			{
+				borrowerId: 'b-1',
+				updateFields: { name: 'x' },
+				credentialId: '={{ "cred-default\\r\\nX-Evil: 1" }}',
+			},
 			'Connection ID: contains a line break or another control character (item 0)',
 		],
-	])('%s is an input error naming the field, and nothing is sent', async (_case, parameters, message) => {
-		const result = await updateBorrower({ parameters });
-		expectInputError(sandbox, result, expect.stringContaining(message));
-	});
+	])(
+		'%s is an input error naming the field, and nothing is sent',
+		async (_case, parameters, message) => {
+			const result = await updateBorrower({ parameters });
+			expectInputError(sandbox, result, expect.stringContaining(message));
+		},
+	);
 
 	test('with Continue On Fail, a bad item gives an error item and the others still run', async () => {
 		const result = await updateBorrower({
@@ -172,8 +237,15 @@ describe('borrower › update', () => {
 			items: [{ id: 'b-1' }, { id: '..' }, { id: 'b-1' }],
 			parameters: { borrowerId: '={{ $json.id }}', updateFields: { name: 'N' } },
 		});
-		expect(sandbox.requests.map((request) => request.url)).toEqual(['/api/borrowers/b-1', '/api/borrowers/b-1']);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(sandbox.requests.map((request) => request.url)).toEqual([
+			'/api/borrowers/b-1',
+			'/api/borrowers/b-1',
+		]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		// The router owns the rest of the error item's shape; this operation owns the message.
 		expect(result.items[1].json.error).toBe('Borrower ID: ".." is not a valid ID (item 1)');
 		expect(result.items[2].json).toMatchObject({ id: 'b-1', name: 'N' });

@@ -9,16 +9,29 @@ const SEED_TIME = '2024-01-01T00:00:00.000Z';
 
 /** A connection the sandbox seeds, as Update returns it once its entity flags are set. */
 function seededConnection(id: string, entitiesToSync: Record<string, boolean>) {
-	return { id, createdAt: SEED_TIME, appKey: 'sandbox-app', label: `Sandbox connection ${id}`, data: { entitiesToSync } };
+	return {
+		id,
+		createdAt: SEED_TIME,
+		appKey: 'sandbox-app',
+		label: `Sandbox connection ${id}`,
+		data: { entitiesToSync },
+	};
 }
 
 /** Both operations call the universal host, which never gets X-Service-Credential-Id (decisions.md). */
-const CREATE_REQUEST = { host: 'universal', credentialId: null, method: 'POST', url: '/api/credentials' } as const;
+const CREATE_REQUEST = {
+	host: 'universal',
+	credentialId: null,
+	method: 'POST',
+	url: '/api/credentials',
+} as const;
 const UPDATE_REQUEST = { host: 'universal', credentialId: null, method: 'PUT' } as const;
 
 let sandbox: Sandbox;
 // Two extra connections whose IDs hold a slash, to prove an ID stays one path segment.
-useSandbox((started) => (sandbox = started), { credentialIds: ['cred-default', 'cred-other', 'team/a', 'x/../y'] });
+useSandbox((started) => (sandbox = started), {
+	credentialIds: ['cred-default', 'cred-other', 'team/a', 'x/../y'],
+});
 const createCredential = operationRunner(() => sandbox, 'credential', 'create');
 const updateCredential = operationRunner(() => sandbox, 'credential', 'update');
 
@@ -52,10 +65,15 @@ describe('credential › create', () => {
 	});
 
 	test('only the required App Key and User Inputs', async () => {
-		const result = await createCredential({ parameters: { appKey: 'crm-app', userInputs: '{"apiKey": "k"}' } });
+		const result = await createCredential({
+			parameters: { appKey: 'crm-app', userInputs: '{"apiKey": "k"}' },
+		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...CREATE_REQUEST, body: { appKey: 'crm-app', userInputs: { apiKey: 'k' } } });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...CREATE_REQUEST,
+			body: { appKey: 'crm-app', userInputs: { apiKey: 'k' } },
+		});
 		expect(result.items).toEqual([{ json: { id: 'cred-1' }, pairedItem: { item: 0 } }]);
 	});
 
@@ -88,10 +106,13 @@ describe('credential › create', () => {
 			{ appKey: "={{ '' }}", userInputs: '{}' },
 			'App Key: is required but empty (item 0)',
 		],
-	])('%s is an input error naming the field, and nothing is sent', async (_case, fields, message) => {
-		const result = await createCredential({ parameters: { appKey: 'crm-app', ...fields } });
-		expectInputError(sandbox, result, expect.stringContaining(message));
-	});
+	])(
+		'%s is an input error naming the field, and nothing is sent',
+		async (_case, fields, message) => {
+			const result = await createCredential({ parameters: { appKey: 'crm-app', ...fields } });
+			expectInputError(sandbox, result, expect.stringContaining(message));
+		},
+	);
 });
 
 describe('credential › update', () => {
@@ -110,7 +131,10 @@ describe('credential › update', () => {
 			body: { entitiesToSync: { borrowers: true, documents: false, ponds: true } },
 		});
 		expect(result.items).toEqual([
-			{ json: seededConnection('cred-other', { borrowers: true, documents: false, ponds: true }), pairedItem: { item: 0 } },
+			{
+				json: seededConnection('cred-other', { borrowers: true, documents: false, ponds: true }),
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 
@@ -128,11 +152,15 @@ describe('credential › update', () => {
 			url: '/api/credentials/cred-default',
 			body: { entitiesToSync: { loans: false } },
 		});
-		expect(result.items).toEqual([{ json: seededConnection('cred-default', { loans: false }), pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([
+			{ json: seededConnection('cred-default', { loans: false }), pairedItem: { item: 0 } },
+		]);
 	});
 
 	test('a credential created by Create can be updated with the ID it returned', async () => {
-		const created = await createCredential({ parameters: { appKey: 'crm-app', userInputs: '{"apiKey": "k"}' } });
+		const created = await createCredential({
+			parameters: { appKey: 'crm-app', userInputs: '{"apiKey": "k"}' },
+		});
 		const id = created.items[0].json.id as string;
 		const updated = await updateCredential({
 			items: [{ id }],
@@ -143,43 +171,64 @@ describe('credential › update', () => {
 		});
 		expect(updated.error).toBeUndefined();
 		expect(sandbox.requests[1].url).toBe(`/api/credentials/${id}`);
-		expect(updated.items[0].json).toMatchObject({ id, appKey: 'crm-app', data: { entitiesToSync: { notes: true } } });
+		expect(updated.items[0].json).toMatchObject({
+			id,
+			appKey: 'crm-app',
+			data: { entitiesToSync: { notes: true } },
+		});
 	});
 
 	test.each([
 		['a/b-like ID "team/a"', 'team/a', '/api/credentials/team%2Fa'],
 		['an ID "x/../y"', 'x/../y', '/api/credentials/x%2F..%2Fy'],
 	])('%s stays one path segment and reaches that credential', async (_case, id, url) => {
-		const result = await updateCredential({ parameters: { credentialToUpdate: id, entitiesToSync: { teams: true } } });
+		const result = await updateCredential({
+			parameters: { credentialToUpdate: id, entitiesToSync: { teams: true } },
+		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.requests[0].url).toBe(url);
 		expect(sandbox.requests[0].status).toBe(200);
-		expect(result.items).toEqual([{ json: seededConnection(id, { teams: true }), pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([
+			{ json: seededConnection(id, { teams: true }), pairedItem: { item: 0 } },
+		]);
 	});
 
 	test.each([
-		['an ID of ".."', { credentialToUpdate: '..' }, 'Credential ID: ".." is not a valid ID (item 0)'],
+		[
+			'an ID of ".."',
+			{ credentialToUpdate: '..' },
+			'Credential ID: ".." is not a valid ID (item 0)',
+		],
 		['an ID of "."', { credentialToUpdate: '.' }, 'Credential ID: "." is not a valid ID (item 0)'],
-		['an ID whose expression is empty', { credentialToUpdate: "={{ '' }}" }, 'Credential ID: is required but empty (item 0)'],
+		[
+			'an ID whose expression is empty',
+			{ credentialToUpdate: "={{ '' }}" },
+			'Credential ID: is required but empty (item 0)',
+		],
 		[
 			'no entity flag at all',
 			{ entitiesToSync: {} },
 			'Entities to Sync: add at least one flag (the service requires this field) (item 0)',
 		],
-	])('%s is an input error naming the field, and nothing is sent', async (_case, fields, message) => {
-		const result = await updateCredential({
-			parameters: {
-				credentialToUpdate: 'cred-default',
-				entitiesToSync: { loans: true },
-				...fields,
-			},
-		});
-		expectInputError(sandbox, result, expect.stringContaining(message));
-	});
+	])(
+		'%s is an input error naming the field, and nothing is sent',
+		async (_case, fields, message) => {
+			const result = await updateCredential({
+				parameters: {
+					credentialToUpdate: 'cred-default',
+					entitiesToSync: { loans: true },
+					...fields,
+				},
+			});
+			expectInputError(sandbox, result, expect.stringContaining(message));
+		},
+	);
 
-	test('an unknown credential is the service\'s 404, reported with the item', async () => {
-		const result = await updateCredential({ parameters: { credentialToUpdate: 'nope', entitiesToSync: { loans: true } } });
+	test("an unknown credential is the service's 404, reported with the item", async () => {
+		const result = await updateCredential({
+			parameters: { credentialToUpdate: 'nope', entitiesToSync: { loans: true } },
+		});
 		expect(sandbox.requests).toHaveLength(1);
 		expect(result.error?.message).toBe('Not found (HTTP 404): credential not found (item 0)');
 	});

@@ -11,7 +11,9 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 import { COMPOUND_FIELDS } from '../../nodes/IntegrationService/helpers/fieldMapper';
 import { packageRoot } from '../harness/package-root';
 
-const { IntegrationService } = require(join(packageRoot(), 'dist/nodes/IntegrationService/IntegrationService.node.js')) as {
+const { IntegrationService } = require(
+	join(packageRoot(), 'dist/nodes/IntegrationService/IntegrationService.node.js'),
+) as {
 	IntegrationService: new () => { description: { properties: INodeProperties[] } };
 };
 const properties = new IntegrationService().description.properties;
@@ -22,41 +24,58 @@ type Child = INodeProperties | INodePropertyOptions | INodePropertyCollection;
 const labelOf = (child: Child): string => ('displayName' in child ? child.displayName : child.name);
 
 /** Every property, nested ones included, with the path of display names that leads to it. */
-function walk(list: readonly Child[], path: string[] = []): Array<{ path: string; property: INodeProperties }> {
+function walk(
+	list: readonly Child[],
+	path: string[] = [],
+): Array<{ path: string; property: INodeProperties }> {
 	return list.flatMap((child) => {
 		if (!('type' in child)) {
 			const values = (child as INodePropertyCollection).values;
 			return values ? walk(values, [...path, labelOf(child)]) : [];
 		}
 		const here = { path: [...path, child.displayName].join(' › '), property: child };
-		const nested = child.type === 'options' || child.type === 'multiOptions' ? [] : ((child.options ?? []) as Child[]);
+		const nested =
+			child.type === 'options' || child.type === 'multiOptions'
+				? []
+				: ((child.options ?? []) as Child[]);
 		return [here, ...walk(nested, [...path, child.displayName])];
 	});
 }
 
 const collator = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
-const isSorted = (names: string[]) => names.every((name, index) => index === 0 || collator(names[index - 1], name) <= 0);
+const isSorted = (names: string[]) =>
+	names.every((name, index) => index === 0 || collator(names[index - 1], name) <= 0);
 
 describe('node description', () => {
 	const all = walk(properties);
 
 	test('walks the whole description (the mapper-built groups included)', () => {
 		const paths = all.map((entry) => entry.path);
-		expect(paths).toEqual(expect.arrayContaining(['Additional Fields › Emails', 'Update Fields › Bio', 'Mapping Mode']));
+		expect(paths).toEqual(
+			expect.arrayContaining(['Additional Fields › Emails', 'Update Fields › Bio', 'Mapping Mode']),
+		);
 	});
 
-	test.each(['collection', 'fixedCollection'] as const)('the fields of every %s are in alphabetical order', (type) => {
-		const unsorted = all
-			.filter(({ property }) => property.type === type)
-			.filter(({ property }) => !isSorted(((property.options ?? []) as Child[]).map(labelOf)))
-			.map(({ path }) => path);
-		expect(unsorted).toEqual([]);
-	});
+	test.each(['collection', 'fixedCollection'] as const)(
+		'the fields of every %s are in alphabetical order',
+		(type) => {
+			const unsorted = all
+				.filter(({ property }) => property.type === type)
+				.filter(({ property }) => !isSorted(((property.options ?? []) as Child[]).map(labelOf)))
+				.map(({ path }) => path);
+			expect(unsorted).toEqual([]);
+		},
+	);
 
 	test('the choices of every options parameter but Operation are in alphabetical order', () => {
 		const unsorted = all
 			.filter(({ property }) => property.type === 'options' && property.name !== 'operation')
-			.filter(({ property }) => !isSorted(((property.options ?? []) as INodePropertyOptions[]).map((option) => option.name)))
+			.filter(
+				({ property }) =>
+					!isSorted(
+						((property.options ?? []) as INodePropertyOptions[]).map((option) => option.name),
+					),
+			)
 			.map(({ path }) => path);
 		expect(unsorted).toEqual([]);
 	});

@@ -48,7 +48,10 @@ describe('document › create', () => {
 			parameters: {
 				...REQUIRED,
 				// Signed By is JSON text in the parameter, a list on the wire.
-				additionalFields: { ...ADDITIONAL, signedBy: '[{"name": "Jane Doe", "date": "2024-05-02"}, {"name": "John Doe"}]' },
+				additionalFields: {
+					...ADDITIONAL,
+					signedBy: '[{"name": "Jane Doe", "date": "2024-05-02"}, {"name": "John Doe"}]',
+				},
 			},
 		});
 		expect(result.error).toBeUndefined();
@@ -56,7 +59,11 @@ describe('document › create', () => {
 		// Every field the service accepts is covered.
 		expect(Object.keys(body).sort()).toEqual(Object.keys(DOCUMENT_FIELDS).sort());
 		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-default', body });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_POST,
+			credentialId: 'cred-default',
+			body,
+		});
 		expect(result.items).toEqual([
 			{
 				json: {
@@ -75,7 +82,11 @@ describe('document › create', () => {
 		const result = await createDocument({ parameters: REQUIRED });
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-default', body: REQUIRED });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_POST,
+			credentialId: 'cred-default',
+			body: REQUIRED,
+		});
 		const at = expect.stringMatching(ISO_TIME);
 		expect(result.items).toEqual([
 			{
@@ -123,16 +134,28 @@ describe('document › create', () => {
 		expectRequest(sandbox, sandbox.requests[0], {
 			...LOS_POST,
 			credentialId: 'cred-default',
-			body: { ...REQUIRED, fileSize: 1024, isSigned: false, requiresSignature: false, isActive: true, signedBy: [] },
+			body: {
+				...REQUIRED,
+				fileSize: 1024,
+				isSigned: false,
+				requiresSignature: false,
+				isActive: true,
+				signedBy: [],
+			},
 		});
-		const zero = await createDocument({ parameters: { ...REQUIRED, additionalFields: { fileSize: 0 } } });
+		const zero = await createDocument({
+			parameters: { ...REQUIRED, additionalFields: { fileSize: 0 } },
+		});
 		expect(zero.error).toBeUndefined();
 		expect(sandbox.requests[1].body).toEqual({ ...REQUIRED, fileSize: 0 });
 	});
 
 	test('the Credential ID is read per item: each document lands in its own connection', async () => {
 		const result = await createDocument({
-			items: [{ connection: 'cred-other', n: 'a.pdf' }, { connection: '', n: 'b.pdf' }],
+			items: [
+				{ connection: 'cred-other', n: 'a.pdf' },
+				{ connection: '', n: 'b.pdf' },
+			],
 			parameters: {
 				...REQUIRED,
 				name: '={{ $json.n }}',
@@ -141,8 +164,16 @@ describe('document › create', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(2);
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-other', body: { ...REQUIRED, name: 'a.pdf' } });
-		expectRequest(sandbox, sandbox.requests[1], { ...LOS_POST, credentialId: 'cred-default', body: { ...REQUIRED, name: 'b.pdf' } });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_POST,
+			credentialId: 'cred-other',
+			body: { ...REQUIRED, name: 'a.pdf' },
+		});
+		expectRequest(sandbox, sandbox.requests[1], {
+			...LOS_POST,
+			credentialId: 'cred-default',
+			body: { ...REQUIRED, name: 'b.pdf' },
+		});
 		expect(sandbox.count('documents', 'cred-other')).toBe(1);
 		expect(sandbox.count('documents', 'cred-default')).toBe(1);
 		expect(result.items.map((item) => [item.json.id, item.json.name, item.pairedItem])).toEqual([
@@ -152,9 +183,15 @@ describe('document › create', () => {
 	});
 
 	test('a node-level Credential ID replaces the credential default for every item', async () => {
-		const result = await createDocument({ parameters: { ...REQUIRED, credentialId: 'cred-other' } });
+		const result = await createDocument({
+			parameters: { ...REQUIRED, credentialId: 'cred-other' },
+		});
 		expect(result.error).toBeUndefined();
-		expectRequest(sandbox, sandbox.requests[0], { ...LOS_POST, credentialId: 'cred-other', body: REQUIRED });
+		expectRequest(sandbox, sandbox.requests[0], {
+			...LOS_POST,
+			credentialId: 'cred-other',
+			body: REQUIRED,
+		});
 	});
 
 	test.each([
@@ -182,12 +219,31 @@ describe('document › create', () => {
 			{ signedBy: '["Jane"]' },
 			'Additional Fields › Signed By: must be a JSON list of objects',
 		],
-		['a File Size that is not a number', { fileSize: '={{ "large" }}' }, 'Additional Fields › File Size: must be a number, got "large" (item 0)'],
-		['a negative File Size', { fileSize: -1 }, 'Additional Fields › File Size: must not be negative (item 0)'],
-		['an Is Signed that is not a boolean', { isSigned: '={{ "yes" }}' }, 'Additional Fields › Is Signed: must be true or false, got "yes" (item 0)'],
-		['a Loan ID that is a list', { loanId: '={{ ["a"] }}' }, 'Additional Fields › Loan ID: must be text, not an object or a list (item 0)'],
-	])('%s is an input error naming the field, and nothing is sent', async (_case, additionalFields, message) => {
-		const result = await createDocument({ parameters: { ...REQUIRED, additionalFields } });
-		expectInputError(sandbox, result, expect.stringContaining(message));
-	});
+		[
+			'a File Size that is not a number',
+			{ fileSize: '={{ "large" }}' },
+			'Additional Fields › File Size: must be a number, got "large" (item 0)',
+		],
+		[
+			'a negative File Size',
+			{ fileSize: -1 },
+			'Additional Fields › File Size: must not be negative (item 0)',
+		],
+		[
+			'an Is Signed that is not a boolean',
+			{ isSigned: '={{ "yes" }}' },
+			'Additional Fields › Is Signed: must be true or false, got "yes" (item 0)',
+		],
+		[
+			'a Loan ID that is a list',
+			{ loanId: '={{ ["a"] }}' },
+			'Additional Fields › Loan ID: must be text, not an object or a list (item 0)',
+		],
+	])(
+		'%s is an input error naming the field, and nothing is sent',
+		async (_case, additionalFields, message) => {
+			const result = await createDocument({ parameters: { ...REQUIRED, additionalFields } });
+			expectInputError(sandbox, result, expect.stringContaining(message));
+		},
+	);
 });

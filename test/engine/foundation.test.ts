@@ -5,13 +5,24 @@
 import { createHmac } from 'crypto';
 
 import { runNode, testCredential } from '../harness/engine';
-import { expectInputError, expectRequest, sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
+import {
+	expectInputError,
+	expectRequest,
+	sandboxCredentials,
+	signedJwtCredentials,
+	useSandbox,
+} from '../harness/fixtures';
 import { signJwtForTest, type Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started));
 
-const createAda = { resource: 'person', operation: 'create', firstName: 'Ada', lastName: 'Lovelace' };
+const createAda = {
+	resource: 'person',
+	operation: 'create',
+	firstName: 'Ada',
+	lastName: 'Lovelace',
+};
 
 function decodeSegment(segment: string): Record<string, unknown> {
 	return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -19,7 +30,10 @@ function decodeSegment(segment: string): Record<string, unknown> {
 
 describe('access token mode', () => {
 	test('sends the pasted token as a bearer token and the default credential id on the CRM host', async () => {
-		const result = await runNode({ parameters: createAda, credentials: sandboxCredentials(sandbox) });
+		const result = await runNode({
+			parameters: createAda,
+			credentials: sandboxCredentials(sandbox),
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
@@ -31,7 +45,11 @@ describe('access token mode', () => {
 			body: { firstName: 'Ada', lastName: 'Lovelace' },
 		});
 		expect(result.items).toHaveLength(1);
-		expect(result.items[0].json).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', name: 'Ada Lovelace' });
+		expect(result.items[0].json).toMatchObject({
+			firstName: 'Ada',
+			lastName: 'Lovelace',
+			name: 'Ada Lovelace',
+		});
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -52,7 +70,10 @@ describe('access token mode', () => {
 	});
 
 	test('a 401 is not retried: the request is sent once', async () => {
-		await runNode({ parameters: createAda, credentials: sandboxCredentials(sandbox, { accessToken: 'wrong-token' }) });
+		await runNode({
+			parameters: createAda,
+			credentials: sandboxCredentials(sandbox, { accessToken: 'wrong-token' }),
+		});
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.count('people')).toBe(0);
 	});
@@ -61,7 +82,10 @@ describe('access token mode', () => {
 describe('client ID and secret mode', () => {
 	test('signs a fresh HS512 JWT that verifies with the secret and carries iss, sub, iat and exp', async () => {
 		const before = Math.floor(Date.now() / 1000);
-		const result = await runNode({ parameters: createAda, credentials: signedJwtCredentials(sandbox) });
+		const result = await runNode({
+			parameters: createAda,
+			credentials: signedJwtCredentials(sandbox),
+		});
 		const after = Math.floor(Date.now() / 1000);
 
 		expect(result.error).toBeUndefined();
@@ -69,7 +93,9 @@ describe('client ID and secret mode', () => {
 		const token = sandbox.requests[0].headers.authorization.replace(/^Bearer /, '');
 		const [header, claims, signature] = token.split('.');
 		expect(decodeSegment(header)).toEqual({ alg: 'HS512', typ: 'JWT' });
-		const expectedSignature = createHmac('sha512', sandbox.jwtSecret).update(`${header}.${claims}`).digest('base64url');
+		const expectedSignature = createHmac('sha512', sandbox.jwtSecret)
+			.update(`${header}.${claims}`)
+			.digest('base64url');
 		expect(signature).toBe(expectedSignature);
 		const payload = decodeSegment(claims);
 		expect(payload.iss).toBe(sandbox.jwtIssuer);
@@ -107,7 +133,9 @@ describe('credential test (as n8n runs it from the credential form)', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
-		await expect(testCredential(signedJwtCredentials(sandbox))).resolves.toMatchObject({ status: 'OK' });
+		await expect(testCredential(signedJwtCredentials(sandbox))).resolves.toMatchObject({
+			status: 'OK',
+		});
 		expect(sandbox.requests).toHaveLength(2);
 		for (const request of sandbox.requests) {
 			expect(request.method).toBe('GET');
@@ -154,7 +182,11 @@ describe('credential-id header', () => {
 		]);
 		expect(sandbox.count('people', 'cred-other')).toBe(2);
 		expect(sandbox.count('people', 'cred-default')).toBe(1);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 	});
 
 	test('a line break in the override is refused before anything is sent', async () => {
@@ -162,7 +194,11 @@ describe('credential-id header', () => {
 			parameters: { ...createAda, credentialId: 'cred-default\r\nX-Injected: 1' },
 			credentials: sandboxCredentials(sandbox),
 		});
-		expectInputError(sandbox, result, 'Connection ID: contains a line break or another control character (item 0)');
+		expectInputError(
+			sandbox,
+			result,
+			'Connection ID: contains a line break or another control character (item 0)',
+		);
 	});
 });
 
@@ -178,7 +214,10 @@ describe('hosts', () => {
 
 	test('a host that is not an http(s) URL is a clear error and nothing is sent', async () => {
 		for (const crmUrl of ['crm.example.com', 'ftp://127.0.0.1:1', 'javascript:alert(1)']) {
-			const result = await runNode({ parameters: createAda, credentials: sandboxCredentials(sandbox, { crmUrl }) });
+			const result = await runNode({
+				parameters: createAda,
+				credentials: sandboxCredentials(sandbox, { crmUrl }),
+			});
 			expect(result.error?.message).toMatch(/CRM Host URL must be an http:\/\/ or https:\/\/ URL/);
 		}
 		expect(sandbox.requests).toHaveLength(0);

@@ -6,7 +6,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
-import { expectInputError, operationRunner, sandboxCredentials, useSandbox } from '../harness/fixtures';
+import {
+	expectInputError,
+	operationRunner,
+	sandboxCredentials,
+	useSandbox,
+} from '../harness/fixtures';
 import { LOANS } from '../sandbox/routes';
 import type { PagingStyle, Sandbox } from '../sandbox/server';
 
@@ -18,7 +23,11 @@ const getPeople = operationRunner(() => sandbox, 'person', 'getAll');
 const send = operationRunner(() => sandbox, 'customApiCall', 'send');
 
 /** Runs batches (one node run each, as a loop with a sub-workflow per batch would) until done. */
-async function exportAll(run: (cursor: string) => ReturnType<typeof getPeople>, key: string, maxBatches = 20) {
+async function exportAll(
+	run: (cursor: string) => ReturnType<typeof getPeople>,
+	key: string,
+	maxBatches = 20,
+) {
 	const batches: IDataObject[] = [];
 	let cursor = '';
 	for (let i = 0; i < maxBatches; i++) {
@@ -39,28 +48,46 @@ async function exportAll(run: (cursor: string) => ReturnType<typeof getPeople>, 
 	throw new Error(`not done after ${maxBatches} batches`);
 }
 
-const idsOf = (batches: IDataObject[], key: string) => batches.flatMap((batch) => (batch[key] as IDataObject[]).map((record) => record.id));
+const idsOf = (batches: IDataObject[], key: string) =>
+	batches.flatMap((batch) => (batch[key] as IDataObject[]).map((record) => record.id));
 const peopleIds = (count: number) => Array.from({ length: count }, (_v, i) => `p_${i + 1}`);
 
 describe('Person › Get Many, Page at a Time', () => {
-	test.each<PagingStyle>(['offset', 'next', 'nextLink'])('%s paging: batches of 35 over pages of 50 are every person once, in order', async (style) => {
-		sandbox.setPaging(style);
-		const batches = await exportAll(
-			async (cursor) => await getPeople({ parameters: { limit: 35, pageAtATime: true, cursor, options: { pageSize: 50 } } }),
-			'people',
-		);
-		expect(batches.map((batch) => batch.count)).toEqual([35, 35, 35, 15]);
-		expect(idsOf(batches, 'people')).toEqual(peopleIds(SEEDED));
-		// Simplify applies to every person of a batch.
-		for (const batch of batches) for (const person of batch.people as IDataObject[]) expect(person).not.toHaveProperty('original');
-		expect(sandbox.requests.every((request) => request.method === 'GET' && request.path === '/api/people' && request.status === 200)).toBe(true);
-		// Each batch asks for no more than it returns: 35 at most per request, fewer for a batch's rest.
-		for (const request of sandbox.requests) expect(Number(request.query.limit ?? 35)).toBeLessThanOrEqual(35);
-	});
+	test.each<PagingStyle>(['offset', 'next', 'nextLink'])(
+		'%s paging: batches of 35 over pages of 50 are every person once, in order',
+		async (style) => {
+			sandbox.setPaging(style);
+			const batches = await exportAll(
+				async (cursor) =>
+					await getPeople({
+						parameters: { limit: 35, pageAtATime: true, cursor, options: { pageSize: 50 } },
+					}),
+				'people',
+			);
+			expect(batches.map((batch) => batch.count)).toEqual([35, 35, 35, 15]);
+			expect(idsOf(batches, 'people')).toEqual(peopleIds(SEEDED));
+			// Simplify applies to every person of a batch.
+			for (const batch of batches)
+				for (const person of batch.people as IDataObject[])
+					expect(person).not.toHaveProperty('original');
+			expect(
+				sandbox.requests.every(
+					(request) =>
+						request.method === 'GET' && request.path === '/api/people' && request.status === 200,
+				),
+			).toBe(true);
+			// Each batch asks for no more than it returns: 35 at most per request, fewer for a batch's rest.
+			for (const request of sandbox.requests)
+				expect(Number(request.query.limit ?? 35)).toBeLessThanOrEqual(35);
+		},
+	);
 
 	test('offset paging goes on at the exact offset, one request per batch', async () => {
 		sandbox.setPaging('offset');
-		await exportAll(async (cursor) => await getPeople({ parameters: { limit: 50, pageAtATime: true, cursor } }), 'people');
+		await exportAll(
+			async (cursor) => await getPeople({ parameters: { limit: 50, pageAtATime: true, cursor } }),
+			'people',
+		);
 		expect(sandbox.requests.map((request) => request.query)).toEqual([
 			{ limit: '50', offset: '0' },
 			{ limit: '50', offset: '50' },
@@ -78,7 +105,9 @@ describe('Person › Get Many, Page at a Time', () => {
 			items: [{ cursor: '' }, { cursor }],
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => (item.json.people as IDataObject[]).map((person) => person.id))).toEqual([peopleIds(10), peopleIds(20).slice(10)]);
+		expect(
+			result.items.map((item) => (item.json.people as IDataObject[]).map((person) => person.id)),
+		).toEqual([peopleIds(10), peopleIds(20).slice(10)]);
 		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
@@ -88,18 +117,31 @@ describe('Person › Get Many, Page at a Time', () => {
 	});
 
 	test.each([
-		['text that is no cursor', 'next page please', 'is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start'],
-		['a cursor of another list', 'OTHER', 'was given for another list (a different host, path or Query Parameters); leave it empty to start this list'],
-	])('%s is an input error naming the item and Cursor, with nothing sent', async (_what, given, problem) => {
-		let cursor = given;
-		if (given === 'OTHER') {
-			const other = await send({ parameters: { host: 'los', method: 'GET', path: 'loans', limit: 10, pageAtATime: true } });
-			cursor = other.items[0].json.nextCursor as string;
-			sandbox.reset();
-		}
-		const result = await getPeople({ parameters: { limit: 10, pageAtATime: true, cursor } });
-		expectInputError(sandbox, result, `Cursor: ${problem} (item 0)`);
-	});
+		[
+			'text that is no cursor',
+			'next page please',
+			'is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start',
+		],
+		[
+			'a cursor of another list',
+			'OTHER',
+			'was given for another list (a different host, path or Query Parameters); leave it empty to start this list',
+		],
+	])(
+		'%s is an input error naming the item and Cursor, with nothing sent',
+		async (_what, given, problem) => {
+			let cursor = given;
+			if (given === 'OTHER') {
+				const other = await send({
+					parameters: { host: 'los', method: 'GET', path: 'loans', limit: 10, pageAtATime: true },
+				});
+				cursor = other.items[0].json.nextCursor as string;
+				sandbox.reset();
+			}
+			const result = await getPeople({ parameters: { limit: 10, pageAtATime: true, cursor } });
+			expectInputError(sandbox, result, `Cursor: ${problem} (item 0)`);
+		},
+	);
 
 	test('a cursor that names another origin is refused before anything is sent', async () => {
 		sandbox.setPaging('nextLink');
@@ -108,23 +150,50 @@ describe('Person › Get Many, Page at a Time', () => {
 		// The same cursor with the credential pointed elsewhere: its link now names a foreign origin.
 		sandbox.reset();
 		const moved = await runNode({
-			parameters: { resource: 'person', operation: 'getAll', limit: 10, pageAtATime: true, cursor } as INodeParameters,
+			parameters: {
+				resource: 'person',
+				operation: 'getAll',
+				limit: 10,
+				pageAtATime: true,
+				cursor,
+			} as INodeParameters,
 			credentials: sandboxCredentials(sandbox, { crmUrl: 'http://127.0.0.2:9' }),
 		});
-		expect(moved.error?.message).toMatch(/^Cursor: names a page on another origin \(http:\/\/127\.0\.0\.1:\d+\); it is not followed with your token \(item 0\)$/);
+		expect(moved.error?.message).toMatch(
+			/^Cursor: names a page on another origin \(http:\/\/127\.0\.0\.1:\d+\); it is not followed with your token \(item 0\)$/,
+		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 });
 
 describe('Custom API Call, GET with Page at a Time', () => {
-	test.each<PagingStyle>(['offset', 'next', 'nextLink'])('%s paging: the loans in batches of 100, each once', async (style) => {
-		sandbox.setPaging(style);
-		const batches = await exportAll(
-			async (cursor) => await send({ parameters: { host: 'los', method: 'GET', path: 'loans', limit: 100, pageAtATime: true, cursor } }),
-			'records',
-		);
-		expect(batches.map((batch) => batch.count)).toEqual([100, 100, 30]);
-		expect(idsOf(batches, 'records')).toEqual(Array.from({ length: LOANS }, (_v, i) => `loan-${i + 1}`));
-		expect(sandbox.requests.every((request) => request.host === 'los' && request.path === '/api/loans')).toBe(true);
-	});
+	test.each<PagingStyle>(['offset', 'next', 'nextLink'])(
+		'%s paging: the loans in batches of 100, each once',
+		async (style) => {
+			sandbox.setPaging(style);
+			const batches = await exportAll(
+				async (cursor) =>
+					await send({
+						parameters: {
+							host: 'los',
+							method: 'GET',
+							path: 'loans',
+							limit: 100,
+							pageAtATime: true,
+							cursor,
+						},
+					}),
+				'records',
+			);
+			expect(batches.map((batch) => batch.count)).toEqual([100, 100, 30]);
+			expect(idsOf(batches, 'records')).toEqual(
+				Array.from({ length: LOANS }, (_v, i) => `loan-${i + 1}`),
+			);
+			expect(
+				sandbox.requests.every(
+					(request) => request.host === 'los' && request.path === '/api/loans',
+				),
+			).toBe(true);
+		},
+	);
 });

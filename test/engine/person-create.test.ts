@@ -25,7 +25,14 @@ const everyField = {
 		// An expression giving text: it must still go out as a number.
 		averagePrice: '={{ "450000.5" }}',
 		birthday: '1906-12-09',
-		communicationsConsent: { call: false, email: true, massEmail: false, postal: true, text: true, visit: false },
+		communicationsConsent: {
+			call: false,
+			email: true,
+			massEmail: false,
+			postal: true,
+			text: true,
+			visit: false,
+		},
 		companyName: 'US Navy',
 		contactTypes: '={{ ["lead", "client"] }}',
 		jobTitle: 'Rear Admiral',
@@ -67,7 +74,14 @@ const everyFieldBody = {
 	contactTypes: ['lead', 'client'],
 	jobTitle: 'Rear Admiral',
 	companyName: 'US Navy',
-	communicationsConsent: { email: true, call: false, text: true, massEmail: false, postal: true, visit: false },
+	communicationsConsent: {
+		email: true,
+		call: false,
+		text: true,
+		massEmail: false,
+		postal: true,
+		visit: false,
+	},
 	sourceId: 'src_9',
 };
 
@@ -145,7 +159,9 @@ describe('Person › Create', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requests.map((r) => r.body)).toEqual([{ firstName: 'Ada', lastName: 'Lovelace' }]);
+		expect(sandbox.requests.map((r) => r.body)).toEqual([
+			{ firstName: 'Ada', lastName: 'Lovelace' },
+		]);
 		expect(result.items[0].json).toMatchObject({ name: 'Ada Lovelace' });
 	});
 
@@ -193,7 +209,11 @@ describe('Person › Create', () => {
 });
 
 describe('Person › Create validation: nothing is sent', () => {
-	async function expectRefused(additionalFields: INodeParameters, message: string, items?: IDataObject[]) {
+	async function expectRefused(
+		additionalFields: INodeParameters,
+		message: string,
+		items?: IDataObject[],
+	) {
 		const result = await createPerson({
 			parameters: { firstName: 'Ada', additionalFields },
 			items,
@@ -210,8 +230,14 @@ describe('Person › Create validation: nothing is sent', () => {
 	});
 
 	test('Rating and Average Price given non-numbers', async () => {
-		await expectRefused({ rating: '={{ "5 stars" }}' }, 'Additional Fields › Rating: must be a number, got "5 stars" (item 0)');
-		await expectRefused({ averagePrice: '={{ "$450,000" }}' }, 'Additional Fields › Average Price: must be a number, got "$450,000" (item 0)');
+		await expectRefused(
+			{ rating: '={{ "5 stars" }}' },
+			'Additional Fields › Rating: must be a number, got "5 stars" (item 0)',
+		);
+		await expectRefused(
+			{ averagePrice: '={{ "$450,000" }}' },
+			'Additional Fields › Average Price: must be a number, got "$450,000" (item 0)',
+		);
 	});
 
 	test('a communications consent flag given text that is not true or false', async () => {
@@ -226,12 +252,17 @@ describe('Person › Create validation: nothing is sent', () => {
 		const result = await createPerson({
 			parameters: {
 				firstName: 'Ada',
-				additionalFields: { communicationsConsent: { email: '={{ "false" }}', text: '={{ $json.ok }}' } },
+				additionalFields: {
+					communicationsConsent: { email: '={{ "false" }}', text: '={{ $json.ok }}' },
+				},
 			},
 			items: [{ ok: 'true' }],
 		});
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requests[0].body).toEqual({ firstName: 'Ada', communicationsConsent: { email: false, text: true } });
+		expect(sandbox.requests[0].body).toEqual({
+			firstName: 'Ada',
+			communicationsConsent: { email: false, text: true },
+		});
 	});
 
 	test('an email or a phone entry with no value', async () => {
@@ -239,11 +270,17 @@ describe('Person › Create validation: nothing is sent', () => {
 			{ emails: { values: [{ value: 'a@example.test' }, { value: '  ', type: 'work' }] } },
 			'Additional Fields › Emails › entry 2: has no value (item 0)',
 		);
-		await expectRefused({ phones: { values: [{ value: '', type: 'mobile' }] } }, 'Additional Fields › Phones › entry 1: has no value (item 0)');
+		await expectRefused(
+			{ phones: { values: [{ value: '', type: 'mobile' }] } },
+			'Additional Fields › Phones › entry 1: has no value (item 0)',
+		);
 	});
 
 	test('an address with no part set', async () => {
-		await expectRefused({ addresses: { values: [{ type: '' }] } }, 'Additional Fields › Addresses: entry 1 is empty (item 0)');
+		await expectRefused(
+			{ addresses: { values: [{ type: '' }] } },
+			'Additional Fields › Addresses: entry 1 is empty (item 0)',
+		);
 	});
 
 	test('a text field given an object, and tags given an object', async () => {
@@ -251,7 +288,10 @@ describe('Person › Create validation: nothing is sent', () => {
 			{ jobTitle: '={{ {"title": "x"} }}' },
 			'Additional Fields › Job Title: must be text, not an object or a list (item 0)',
 		);
-		await expectRefused({ tags: '={{ {"a": 1} }}' }, 'Additional Fields › Tags: must be a list of text values, got an object (item 0)');
+		await expectRefused(
+			{ tags: '={{ {"a": 1} }}' },
+			'Additional Fields › Tags: must be a list of text values, got an object (item 0)',
+		);
 	});
 
 	test('with Continue On Fail, a bad item becomes an error item and the good ones are still created', async () => {
@@ -274,7 +314,9 @@ describe('Person › Create validation: nothing is sent', () => {
 			{ firstName: 'Cleo', averageBeds: 4 },
 		]);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(result.items[1].json.error).toBe('Additional Fields › Average Beds: must be a number, got "many" (item 1)');
+		expect(result.items[1].json.error).toBe(
+			'Additional Fields › Average Beds: must be a number, got "many" (item 1)',
+		);
 		expect(result.items[2].json).toMatchObject({ firstName: 'Cleo', averageBeds: 4 });
 	});
 });

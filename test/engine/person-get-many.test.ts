@@ -25,11 +25,14 @@ async function run(parameters: INodeParameters, items?: object[]) {
 
 /** The seeded people as the service holds them, without `original` (what Simplify returns). */
 function seeded(count: number, simplify = true): Record<string, unknown>[] {
-	return sandbox.people().slice(0, count).map((person) => {
-		if (!simplify) return person;
-		const { original: _original, ...rest } = person;
-		return rest;
-	});
+	return sandbox
+		.people()
+		.slice(0, count)
+		.map((person) => {
+			if (!simplify) return person;
+			const { original: _original, ...rest } = person;
+			return rest;
+		});
 }
 
 function ids(from: number, to: number): string[] {
@@ -197,7 +200,10 @@ describe('output', () => {
 		const result = await run({ limit: 3, simplify: false });
 
 		expect(result.items.map((i) => i.json)).toEqual(seeded(3, false));
-		expect(result.items[0].json.original).toMatchObject({ id: 100001, lead_score: expect.any(Number) });
+		expect(result.items[0].json.original).toMatchObject({
+			id: 100001,
+			lead_score: expect.any(Number),
+		});
 	});
 
 	test('every person is its own item, paired with the input item it was listed for', async () => {
@@ -222,14 +228,21 @@ describe('output', () => {
 
 	test('a person created on one connection is listed there only', async () => {
 		await runNode({
-			parameters: { resource: 'person', operation: 'create', firstName: 'Zed', credentialId: 'cred-other' },
+			parameters: {
+				resource: 'person',
+				operation: 'create',
+				firstName: 'Zed',
+				credentialId: 'cred-other',
+			},
 			credentials: sandboxCredentials(sandbox),
 		});
 		sandbox.requests.length = 0;
 		const result = await run({ returnAll: true, credentialId: '={{ "cred-other" }}' });
 
 		expect(result.items.map((i) => i.json.firstName)).toEqual(['Zed']);
-		expect(sandbox.requests.map((r) => r.headers['x-service-credential-id'])).toEqual(['cred-other']);
+		expect(sandbox.requests.map((r) => r.headers['x-service-credential-id'])).toEqual([
+			'cred-other',
+		]);
 	});
 });
 
@@ -247,7 +260,12 @@ describe('extra query parameters', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(2);
-		expect(sandbox.requests[0].query).toEqual({ stage: 'Lead', sort: '-created', limit: '10', offset: '0' });
+		expect(sandbox.requests[0].query).toEqual({
+			stage: 'Lead',
+			sort: '-created',
+			limit: '10',
+			offset: '0',
+		});
 		expect(sandbox.requests[1].query).toEqual({
 			stage: 'Lead',
 			sort: '-created',
@@ -258,35 +276,53 @@ describe('extra query parameters', () => {
 	});
 
 	test('names and values are encoded, values from expressions sent as text', async () => {
-		const result = await run({
-			limit: 1,
-			options: {
-				queryParameters: {
-					parameters: [
-						{ name: 'q', value: 'a&b=c d' },
-						{ name: 'minPrice', value: '={{ $json.min }}' },
-					],
+		const result = await run(
+			{
+				limit: 1,
+				options: {
+					queryParameters: {
+						parameters: [
+							{ name: 'q', value: 'a&b=c d' },
+							{ name: 'minPrice', value: '={{ $json.min }}' },
+						],
+					},
 				},
 			},
-		}, [{ min: 250000 }]);
+			[{ min: 250000 }],
+		);
 
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requests[0].query).toEqual({ q: 'a&b=c d', minPrice: '250000', limit: '1', offset: '0' });
+		expect(sandbox.requests[0].query).toEqual({
+			q: 'a&b=c d',
+			minPrice: '250000',
+			limit: '1',
+			offset: '0',
+		});
 		expect(sandbox.requests[0].url).not.toContain('a&b=c d');
 	});
 
-	test.each(['limit', 'offset', 'next', 'Offset'])('"%s" is refused before anything is sent', async (name) => {
-		const result = await run({
-			returnAll: true,
-			options: { queryParameters: { parameters: [{ name: 'stage', value: 'Lead' }, { name, value: '5' }] } },
-		});
+	test.each(['limit', 'offset', 'next', 'Offset'])(
+		'"%s" is refused before anything is sent',
+		async (name) => {
+			const result = await run({
+				returnAll: true,
+				options: {
+					queryParameters: {
+						parameters: [
+							{ name: 'stage', value: 'Lead' },
+							{ name, value: '5' },
+						],
+					},
+				},
+			});
 
-		expectInputError(
-			sandbox,
-			result,
-			`Options › Query Parameters › ${name}: cannot be set here: paging sets limit, offset, next itself (use Return All, Limit and Page Size instead) (item 0)`,
-		);
-	});
+			expectInputError(
+				sandbox,
+				result,
+				`Options › Query Parameters › ${name}: cannot be set here: paging sets limit, offset, next itself (use Return All, Limit and Page Size instead) (item 0)`,
+			);
+		},
+	);
 
 	test('an entry with no name, no value, or a repeated name is refused', async () => {
 		const cases: [INodeParameters[], string][] = [
@@ -301,7 +337,11 @@ describe('extra query parameters', () => {
 			],
 		];
 		for (const [parameters, message] of cases) {
-			expectInputError(sandbox, await run({ options: { queryParameters: { parameters } } }), message);
+			expectInputError(
+				sandbox,
+				await run({ options: { queryParameters: { parameters } } }),
+				message,
+			);
 		}
 	});
 });
@@ -311,8 +351,14 @@ describe('validation of Limit and Page Size: nothing is sent', () => {
 		[{ limit: '={{ "ten" }}' }, 'Limit: must be a number, got "ten" (item 0)'],
 		[{ limit: 2.5 }, 'Limit: must be a whole number, got 2.5 (item 0)'],
 		[{ limit: '={{ 0 }}' }, 'Limit: must be at least 1, got 0 (item 0)'],
-		[{ options: { pageSize: 500 } }, 'Options › Page Size: must be between 1 and 100, got 500 (item 0)'],
-		[{ options: { pageSize: '={{ "big" }}' } }, 'Options › Page Size: must be a number, got "big" (item 0)'],
+		[
+			{ options: { pageSize: 500 } },
+			'Options › Page Size: must be between 1 and 100, got 500 (item 0)',
+		],
+		[
+			{ options: { pageSize: '={{ "big" }}' } },
+			'Options › Page Size: must be a number, got "big" (item 0)',
+		],
 	])('%j', async (parameters, message) => {
 		expectInputError(sandbox, await run(parameters as INodeParameters), message);
 	});

@@ -46,40 +46,73 @@ describe('person › update', () => {
 			},
 		});
 		expect(result.error).toBeUndefined();
-		const body = { ...FIELDS, ...CONTACT_BODY, contactTypes: ['lead', 'buyer'], tags: ['vip'], rating: 4, communicationsConsent: { email: true, call: false } };
+		const body = {
+			...FIELDS,
+			...CONTACT_BODY,
+			contactTypes: ['lead', 'buyer'],
+			tags: ['vip'],
+			rating: 4,
+			communicationsConsent: { email: true, call: false },
+		};
 		expect(sandbox.requests).toHaveLength(1);
 		const [request] = sandbox.requests;
-		expect(request).toMatchObject({ host: 'crm', method: 'PUT', url: '/api/people/p_2', status: 200 });
+		expect(request).toMatchObject({
+			host: 'crm',
+			method: 'PUT',
+			url: '/api/people/p_2',
+			status: 200,
+		});
 		expect(request.headers['x-service-credential-id']).toBe('cred-default');
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
 		expect(request.body).toEqual(body);
 		const { rating: _rating, ...returned } = body;
-		expect(result.items).toEqual([{ json: expect.objectContaining({ ...returned, id: 'p_2', name: 'Ada Lovelace' }), pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([
+			{
+				json: expect.objectContaining({ ...returned, id: 'p_2', name: 'Ada Lovelace' }),
+				pairedItem: { item: 0 },
+			},
+		]);
 		// The service keeps the change: the list shows it.
 		expect(sandbox.people()[1]).toMatchObject({ id: 'p_2', firstName: 'Ada', stage: 'Lead' });
 	});
 
 	test('one field: only it is sent, and the rest of the person stays', async () => {
 		const before = sandbox.people()[0];
-		const result = await updatePerson({ parameters: { personId: 'p_1', updateFields: { stage: 'Client' } } });
+		const result = await updatePerson({
+			parameters: { personId: 'p_1', updateFields: { stage: 'Client' } },
+		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests.map((request) => request.body)).toEqual([{ stage: 'Client' }]);
-		expect(result.items[0].json).toEqual({ ...before, stage: 'Client', updated: expect.any(String), serviceUpdated: expect.any(String) });
+		expect(result.items[0].json).toEqual({
+			...before,
+			stage: 'Client',
+			updated: expect.any(String),
+			serviceUpdated: expect.any(String),
+		});
 	});
 
-	test('Map Automatically: the input item\'s fields named as the service names them, nothing else', async () => {
+	test("Map Automatically: the input item's fields named as the service names them, nothing else", async () => {
 		const result = await updatePerson({
 			parameters: { personId: '={{ $json.id }}', mappingMode: 'autoMapInputData' },
-			items: [{ id: 'p_3', row: 7, stage: 'Lead', tags: 'a, b', emails: [{ value: 'x@example.test' }] }],
+			items: [
+				{ id: 'p_3', row: 7, stage: 'Lead', tags: 'a, b', emails: [{ value: 'x@example.test' }] },
+			],
 		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
 		expect(sandbox.requests[0].url).toBe('/api/people/p_3');
-		expect(sandbox.requests[0].body).toEqual({ stage: 'Lead', tags: ['a', 'b'], emails: [{ value: 'x@example.test' }] });
+		expect(sandbox.requests[0].body).toEqual({
+			stage: 'Lead',
+			tags: ['a', 'b'],
+			emails: [{ value: 'x@example.test' }],
+		});
 	});
 
 	test('a Person ID is exactly one encoded path segment', async () => {
-		const result = await updatePerson({ parameters: { personId: 'a/b c?#', updateFields: { stage: 'Lead' } }, onError: 'continueRegularOutput' });
+		const result = await updatePerson({
+			parameters: { personId: 'a/b c?#', updateFields: { stage: 'Lead' } },
+			onError: 'continueRegularOutput',
+		});
 		expect(sandbox.requests.map((request) => request.url)).toEqual(['/api/people/a%2Fb%20c%3F%23']);
 		expect(result.items[0].json.error).toBe('Not found (HTTP 404): person not found (item 0)');
 	});
@@ -88,18 +121,34 @@ describe('person › update', () => {
 		['..', 'Person ID: ".." is not a valid ID (item 0)'],
 		['  ', 'Person ID: is required but empty (item 0)'],
 	])('Person ID %j is refused before anything is sent', async (personId, message) => {
-		expectInputError(sandbox, await updatePerson({ parameters: { personId, updateFields: { stage: 'Lead' } } }), message);
+		expectInputError(
+			sandbox,
+			await updatePerson({ parameters: { personId, updateFields: { stage: 'Lead' } } }),
+			message,
+		);
 	});
 
 	test('an update that changes nothing is refused before anything is sent', async () => {
-		expectInputError(sandbox, await updatePerson({ parameters: { personId: 'p_1', updateFields: {} } }), 'Update Fields: add at least one field (item 0)');
+		expectInputError(
+			sandbox,
+			await updatePerson({ parameters: { personId: 'p_1', updateFields: {} } }),
+			'Update Fields: add at least one field (item 0)',
+		);
 	});
 
 	test('a PUT is retried after a server error and lands once', async () => {
 		sandbox.inject({ status: 500, count: 1, match: { method: 'PUT' } });
-		const result = await updatePerson({ parameters: { personId: 'p_1', updateFields: { stage: 'Client' }, requestOptions: { initialRetryDelay: 10 } } });
+		const result = await updatePerson({
+			parameters: {
+				personId: 'p_1',
+				updateFields: { stage: 'Client' },
+				requestOptions: { initialRetryDelay: 10 },
+			},
+		});
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requests.map((request) => [request.method, request.url, request.status])).toEqual([
+		expect(
+			sandbox.requests.map((request) => [request.method, request.url, request.status]),
+		).toEqual([
 			['PUT', '/api/people/p_1', 500],
 			['PUT', '/api/people/p_1', 200],
 		]);

@@ -4,7 +4,14 @@
  */
 const PHONES = [{ value: '+1 555 0100', type: 'mobile', status: 'Valid', isPrimary: true }];
 const ADDRESSES = [
-	{ type: 'home', street: '1 Main St', city: 'Arlington', state: 'VA', code: '22201', country: 'US' },
+	{
+		type: 'home',
+		street: '1 Main St',
+		city: 'Arlington',
+		state: 'VA',
+		code: '22201',
+		country: 'US',
+	},
 	{ type: 'mailing', city: 'New York' },
 ];
 

@@ -80,7 +80,8 @@ const predefinedRequestNodeType: INodeType = {
 		name: PREDEFINED_REQUEST_TYPE,
 		group: ['transform'],
 		version: 1,
-		description: 'Sends one request with the Integration Service credential, as the HTTP Request node does',
+		description:
+			'Sends one request with the Integration Service credential, as the HTTP Request node does',
 		defaults: { name: 'Predefined Credential Request' },
 		inputs: ['main'],
 		outputs: ['main'],
@@ -101,7 +102,13 @@ const predefinedRequestNodeType: INodeType = {
 				json: true,
 				...(body ? { body: JSON.parse(body) as IDataObject } : {}),
 			};
-			const answer = (await this.helpers.requestWithAuthentication.call(this, 'integrationServiceApi', options as never, undefined, itemIndex)) as IDataObject;
+			const answer = (await this.helpers.requestWithAuthentication.call(
+				this,
+				'integrationServiceApi',
+				options as never,
+				undefined,
+				itemIndex,
+			)) as IDataObject;
 			out.push({ json: answer, pairedItem: { item: itemIndex } });
 		}
 		return [out];
@@ -120,13 +127,19 @@ export async function loadPackage(): Promise<LoadedPackage> {
 	loaded ??= (async () => {
 		const loader = new PackageDirectoryLoader(packageRoot());
 		await loader.loadAll();
-		const byName: Record<string, INodeType | IVersionedNodeType> = { [INPUT_NODE_TYPE]: inputNodeType, [PREDEFINED_REQUEST_TYPE]: predefinedRequestNodeType };
-		for (const [name, data] of Object.entries(loader.nodeTypes)) byName[`${PACKAGE_NAME}.${name}`] = data.type;
+		const byName: Record<string, INodeType | IVersionedNodeType> = {
+			[INPUT_NODE_TYPE]: inputNodeType,
+			[PREDEFINED_REQUEST_TYPE]: predefinedRequestNodeType,
+		};
+		for (const [name, data] of Object.entries(loader.nodeTypes))
+			byName[`${PACKAGE_NAME}.${name}`] = data.type;
 		const credentialTypes: Record<string, ICredentialType> = {};
-		for (const [name, data] of Object.entries(loader.credentialTypes)) credentialTypes[name] = data.type;
+		for (const [name, data] of Object.entries(loader.credentialTypes))
+			credentialTypes[name] = data.type;
 		const nodeTypes: INodeTypes = {
 			getByName: (type) => byName[type],
-			getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(byName[type], version),
+			getByNameAndVersion: (type, version) =>
+				NodeHelpers.getVersionedNodeType(byName[type], version),
 			getKnownTypes: () => ({}),
 		};
 		return { nodeTypes, credentialTypes };
@@ -182,14 +195,22 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.types[typeName];
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		if (typeof authenticate === 'function')
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		const options = requestOptions as IHttpRequestOptions & Record<string, IDataObject | undefined>;
 		if (authenticate?.type === 'generic') {
 			for (const [where, values] of Object.entries(authenticate.properties)) {
 				for (const [key, value] of Object.entries(values as IDataObject)) {
 					const resolved =
 						typeof value === 'string' && value.startsWith('=')
-							? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+							? workflow.expression.getSimpleParameterValue(
+									node,
+									value,
+									'internal',
+									{ $credentials: credentials },
+									undefined,
+									'',
+								)
 							: value;
 					options[where] = { ...(options[where] ?? {}), [key]: resolved as string };
 				}
@@ -207,10 +228,18 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.types[typeName];
-		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		const testing = node?.type === 'n8n-nodes-base.noOp';
-		if (credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined && !credentialsExpired && !testing) return undefined;
+		if (
+			credentials[expirable.name] !== '' &&
+			credentials[expirable.name] !== undefined &&
+			!credentialsExpired &&
+			!testing
+		)
+			return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		// As n8n 2.41's CredentialsHelper: no new value means nothing changes (and n8n-core does not re-send).
 		if (output[expirable.name] === undefined) return undefined;
@@ -236,10 +265,19 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return this.applyDefaults(type, this.stored(details, type));
 	}
 
-	applyDefaults(type: string, data: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+	applyDefaults(
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): ICredentialDataDecryptedObject {
 		const properties = this.getCredentialsProperties(type);
-		return (NodeHelpers.getNodeParameters(properties, data as INodeParameters, true, false, null, null) ??
-			{}) as ICredentialDataDecryptedObject;
+		return (NodeHelpers.getNodeParameters(
+			properties,
+			data as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) ?? {}) as ICredentialDataDecryptedObject;
 	}
 
 	async updateCredentials(): Promise<void> {}
@@ -310,7 +348,13 @@ export interface RunResult {
 	/** Items of the error output (only with onError: continueErrorOutput). */
 	errorItems: INodeExecutionData[];
 	/** The error that stopped the workflow, if any. */
-	error?: { message: string; description?: string | null; httpCode?: string | null; context?: IDataObject; name?: string };
+	error?: {
+		message: string;
+		description?: string | null;
+		httpCode?: string | null;
+		context?: IDataObject;
+		name?: string;
+	};
 	run: IRun;
 }
 
@@ -322,7 +366,9 @@ let runCount = 0;
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const credentialId = options.credentialId ?? `cred${++runCount}`;
-	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { [credentialId]: options.credentials });
+	const credentialsHelper = new TestCredentialsHelper(credentialTypes, {
+		[credentialId]: options.credentials,
+	});
 	const nodes: INode[] = [
 		{
 			id: 'input',
@@ -366,7 +412,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const execution = new WorkflowExecute(additionalDataFor(credentialsHelper, hooks), 'manual');
 	const running = execution.run({ workflow, startNode: workflow.getNode('Test Items')! });
 	const cancel =
-		options.cancelAfterMs === undefined ? undefined : setTimeout(() => running.cancel(), options.cancelAfterMs);
+		options.cancelAfterMs === undefined
+			? undefined
+			: setTimeout(() => running.cancel(), options.cancelAfterMs);
 	const run = await running;
 	if (cancel) clearTimeout(cancel);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
@@ -380,10 +428,13 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
  * the routing request of a temporary node that RoutingNode runs with the credential; any non-2xx
  * answer or network error is a failed test.
  */
-export async function testCredential(data: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+export async function testCredential(
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
 	const { credentialTypes } = await loadPackage();
 	const credentialType = credentialTypes[CREDENTIAL_TYPE];
-	if (!credentialType.test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (!credentialType.test)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { cred1: data });
 	const decrypted: ICredentialsDecrypted = {
 		id: 'cred1',
@@ -403,7 +454,13 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 			outputs: ['main'],
 			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: credentialType.test.request }, default: '' },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: credentialType.test.request },
+					default: '',
+				},
 			],
 		},
 	};
@@ -422,7 +479,9 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		getKnownTypes: () => ({}),
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const runExecutionData: IRunExecutionData = createRunExecutionData({ resultData: { runData: {} } });
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		resultData: { runData: {} },
+	});
 	const executeData: IExecuteData = { node, data: {}, source: null };
 	const context = new ExecuteContext(
 		workflow,
@@ -437,14 +496,23 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 		[],
 	);
 	// As n8n's CredentialsTester: status-code rules when the request failed, body rules when it succeeded.
-	const rules = (credentialType.test.rules ?? []) as Array<{ type: string; properties: { value: unknown; message: string; key?: string } }>;
+	const rules = (credentialType.test.rules ?? []) as Array<{
+		type: string;
+		properties: { value: unknown; message: string; key?: string };
+	}>;
 	let response: INodeExecutionData[][] | null | undefined;
 	try {
 		response = await new RoutingNode(context, testNodeType, decrypted).runNode();
 	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }).cause;
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
 		if (cause?.response) {
-			const rule = rules.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === cause.response!.status);
+			const rule = rules.find(
+				(candidate) =>
+					candidate.type === 'responseCode' &&
+					candidate.properties.value === cause.response!.status,
+			);
 			if (rule) return { status: 'Error', message: rule.properties.message };
 			return {
 				status: 'Error',
@@ -456,7 +524,10 @@ export async function testCredential(data: ICredentialDataDecryptedObject): Prom
 	}
 	const body = response?.[0]?.[0]?.json ?? {};
 	for (const rule of rules) {
-		if (rule.type === 'responseSuccessBody' && (body as Record<string, unknown>)[rule.properties.key!] === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			(body as Record<string, unknown>)[rule.properties.key!] === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}

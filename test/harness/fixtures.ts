@@ -59,7 +59,11 @@ export interface ExpectedRequest {
 }
 
 /** One recorded request, in full: where it went, the access token, JSON, the credential-id header, body and answer. */
-export function expectRequest(sandbox: Sandbox, request: RecordedRequest, expected: ExpectedRequest): void {
+export function expectRequest(
+	sandbox: Sandbox,
+	request: RecordedRequest,
+	expected: ExpectedRequest,
+): void {
 	expect(request.host).toBe(expected.host);
 	expect(request.method).toBe(expected.method);
 	expect(request.url).toBe(expected.url);
@@ -67,7 +71,8 @@ export function expectRequest(sandbox: Sandbox, request: RecordedRequest, expect
 	expect(request.query).toEqual(expected.query ?? {});
 	expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
 	expect(request.headers['content-type']).toBe('application/json');
-	if (expected.credentialId === null) expect(request.headers).not.toHaveProperty('x-service-credential-id');
+	if (expected.credentialId === null)
+		expect(request.headers).not.toHaveProperty('x-service-credential-id');
 	else expect(request.headers['x-service-credential-id']).toBe(expected.credentialId);
 	expect(request.body).toEqual(expected.body);
 	expect(request.status).toBe(expected.status ?? 200);
@@ -84,7 +89,11 @@ export function expectSent(sandbox: Sandbox, result: RunResult, expected: Expect
  * A run stopped by an input error: the error message is `message` (a string must match exactly; pass
  * `expect.stringContaining(…)` for a part), no item came out and nothing reached the sandbox.
  */
-export function expectInputError(sandbox: Sandbox, result: RunResult, message: string | jest.AsymmetricMatcher): void {
+export function expectInputError(
+	sandbox: Sandbox,
+	result: RunResult,
+	message: string | jest.AsymmetricMatcher,
+): void {
 	expect(result.error?.message).toEqual(message);
 	expect(result.items).toEqual([]);
 	expect(sandbox.requests).toHaveLength(0);

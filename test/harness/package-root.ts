@@ -8,11 +8,15 @@ export function packageRoot(): string {
 	let directory = __dirname;
 	for (;;) {
 		const manifest = join(directory, 'package.json');
-		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) {
+		if (
+			existsSync(manifest) &&
+			(JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME
+		) {
 			return directory;
 		}
 		const parent = dirname(directory);
-		if (parent === directory) throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
+		if (parent === directory)
+			throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${__dirname}`);
 		directory = parent;
 	}
 }

@@ -12,5 +12,6 @@ module.exports = async function userFolder() {
 };
 
 module.exports.teardown = async function removeUserFolder() {
-	if (globalThis.__n8nUserFolder) rmSync(globalThis.__n8nUserFolder, { recursive: true, force: true });
+	if (globalThis.__n8nUserFolder)
+		rmSync(globalThis.__n8nUserFolder, { recursive: true, force: true });
 };

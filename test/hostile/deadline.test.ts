@@ -14,7 +14,13 @@ import { credentialsFor } from './server';
 const TIMEOUT_S = 1;
 /** How much later than its deadline an attempt may let go of its connection on a loaded 2-core machine. */
 const LATE_MS = 1500;
-const FAST = { maxAttempts: 3, initialRetryDelay: 10, maxTotalWait: 10, timeout: TIMEOUT_S, maxRequestsPerSecond: 0 };
+const FAST = {
+	maxAttempts: 3,
+	initialRetryDelay: 10,
+	maxTotalWait: 10,
+	timeout: TIMEOUT_S,
+	maxRequestsPerSecond: 0,
+};
 
 let service: RawServer;
 beforeAll(async () => {
@@ -26,19 +32,30 @@ beforeEach(() => {
 });
 
 function credentials(): ICredentialDataDecryptedObject {
-	return credentialsFor(service.origin, { credentialId: 'cred-raw', accessToken: 'raw-token-123456' });
+	return credentialsFor(service.origin, {
+		credentialId: 'cred-raw',
+		accessToken: 'raw-token-123456',
+	});
 }
 
-async function run(parameters: INodeParameters, cancelAfterMs?: number): Promise<RunResult & { ms: number }> {
+async function run(
+	parameters: INodeParameters,
+	cancelAfterMs?: number,
+): Promise<RunResult & { ms: number }> {
 	const started = Date.now();
-	const result = await runNode({ parameters: { ...parameters, requestOptions: FAST }, credentials: credentials(), cancelAfterMs });
+	const result = await runNode({
+		parameters: { ...parameters, requestOptions: FAST },
+		credentials: credentials(),
+		cancelAfterMs,
+	});
 	return { ...result, ms: Date.now() - started };
 }
 
 /** Waits until the server has seen every connection close (the client let go), at most `ms`. */
 async function settled(ms = 3000): Promise<void> {
 	const until = Date.now() + ms;
-	while (service.openConnections() > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+	while (service.openConnections() > 0 && Date.now() < until)
+		await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** Each attempt let go of its connection within the Timeout plus a margin, and none is left open. */
@@ -81,9 +98,15 @@ describe('Timeout is a deadline for the whole answer, also after the headers cam
 	}
 
 	it('Stop Execution ends a silent body at once', async () => {
-		service.script((_request, socket) => socket.write(SILENT_AFTER_HEADERS['an unterminated chunked body']));
+		service.script((_request, socket) =>
+			socket.write(SILENT_AFTER_HEADERS['an unterminated chunked body']),
+		);
 		const started = Date.now();
-		const result = await runNode({ parameters: { ...VALID['person.getAll'], requestOptions: { ...FAST, timeout: 60 } }, credentials: credentials(), cancelAfterMs: 300 });
+		const result = await runNode({
+			parameters: { ...VALID['person.getAll'], requestOptions: { ...FAST, timeout: 60 } },
+			credentials: credentials(),
+			cancelAfterMs: 300,
+		});
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(service.requests).toHaveLength(1);
 		expect(result.items).toHaveLength(0);
@@ -104,7 +127,9 @@ describe('An answer that is not valid HTTP is a network failure', () => {
 			service.script((_request, socket) => socket.end(bytes));
 			const result = await run(VALID['person.getAll']);
 			expect(service.requests).toHaveLength(3);
-			expect(result.error?.message).toBe('Could not read the service\'s answer: it is not valid HTTP (after 3 attempts) (item 0)');
+			expect(result.error?.message).toBe(
+				"Could not read the service's answer: it is not valid HTTP (after 3 attempts) (item 0)",
+			);
 			expect(result.error?.message).not.toMatch(/Parse Error|HPE_/);
 			expect(result.error?.description).toMatch(/HPE_/);
 			await expectEveryAttemptHeldAtMostItsDeadline();
@@ -122,7 +147,11 @@ describe('An answer that is not valid HTTP is a network failure', () => {
 
 	it('GET: garbage once, then a healthy answer: the retry succeeds', async () => {
 		service.script((_request, socket, count) =>
-			socket.end(count === 1 ? PROTOCOL_ERRORS['a status line that is not HTTP'] : `${HEAD}Content-Length: 25\r\n\r\n{"people":[{"id":"p-1"}]}`),
+			socket.end(
+				count === 1
+					? PROTOCOL_ERRORS['a status line that is not HTTP']
+					: `${HEAD}Content-Length: 25\r\n\r\n{"people":[{"id":"p-1"}]}`,
+			),
 		);
 		const result = await run({ ...VALID['person.getAll'], limit: 1 });
 		expect(result.error).toBeUndefined();
@@ -154,8 +183,18 @@ describe('The body is read as it arrives', () => {
 
 	it('a byte order mark before the JSON is refused as not JSON, as before', async () => {
 		const text = '{"people":[{"id":"p-1"}]}';
-		service.script((_request, socket) => socket.end(Buffer.concat([Buffer.from(`${HEAD}Content-Length: ${text.length + 3}\r\n\r\n`), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])));
+		service.script((_request, socket) =>
+			socket.end(
+				Buffer.concat([
+					Buffer.from(`${HEAD}Content-Length: ${text.length + 3}\r\n\r\n`),
+					Buffer.from([0xef, 0xbb, 0xbf]),
+					Buffer.from(text),
+				]),
+			),
+		);
 		const result = await run({ ...VALID['person.getAll'], limit: 1 });
-		expect(result.error?.message).toMatch(/^The service answered HTTP 200 with a body that is not valid JSON/);
+		expect(result.error?.message).toMatch(
+			/^The service answered HTTP 200 with a body that is not valid JSON/,
+		);
 	});
 });

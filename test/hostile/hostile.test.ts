@@ -15,7 +15,13 @@ import { refusingOrigin, sendJson, startHostile, type HostileServer } from './se
 /** Characters that every encoding (URL, HTML, JSON, base64) writes differently. */
 const TOKEN = `s3cr3t/T0ken+=&<x>"'-abcdefghijkl`;
 const CLIENT_SECRET = `cl1ent/Secret+=&<y>"'-mnopqrstuv`;
-const FAST = { maxAttempts: 3, initialRetryDelay: 10, maxTotalWait: 10, timeout: 2, maxRequestsPerSecond: 0 };
+const FAST = {
+	maxAttempts: 3,
+	initialRetryDelay: 10,
+	maxTotalWait: 10,
+	timeout: 2,
+	maxRequestsPerSecond: 0,
+};
 
 let service: HostileServer;
 let elsewhere: HostileServer;
@@ -31,18 +37,38 @@ beforeEach(() => {
 
 type Mode = 'accessToken' | 'clientCredentials';
 
-function credentials(mode: Mode = 'accessToken', overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
-	const hosts = { crmUrl: service.origin, universalUrl: service.origin, losUrl: service.origin, calendarUrl: service.origin };
+function credentials(
+	mode: Mode = 'accessToken',
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
+	const hosts = {
+		crmUrl: service.origin,
+		universalUrl: service.origin,
+		losUrl: service.origin,
+		calendarUrl: service.origin,
+	};
 	const auth: ICredentialDataDecryptedObject =
 		mode === 'accessToken'
 			? { authentication: 'accessToken', accessToken: TOKEN }
-			: { authentication: 'clientCredentials', clientId: 'client-1', clientSecret: CLIENT_SECRET, userId: 'tenant-1' };
+			: {
+					authentication: 'clientCredentials',
+					clientId: 'client-1',
+					clientSecret: CLIENT_SECRET,
+					userId: 'tenant-1',
+				};
 	return { ...hosts, credentialId: 'cred-hostile', ...auth, ...overrides };
 }
 
 async function run(
 	parameters: INodeParameters,
-	options: { mode?: Mode; credentials?: ICredentialDataDecryptedObject; items?: IDataObject[]; requestOptions?: IDataObject; onError?: 'continueRegularOutput'; cancelAfterMs?: number } = {},
+	options: {
+		mode?: Mode;
+		credentials?: ICredentialDataDecryptedObject;
+		items?: IDataObject[];
+		requestOptions?: IDataObject;
+		onError?: 'continueRegularOutput';
+		cancelAfterMs?: number;
+	} = {},
 ): Promise<RunResult & { ms: number }> {
 	const started = Date.now();
 	const result = await runNode({
@@ -57,28 +83,53 @@ async function run(
 
 /** Every way a secret can come back: raw, trimmed, URL-, form-, HTML-, JSON- and base64-encoded. */
 function secretForms(secret: string): string[] {
-	const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-	return [secret, encodeURIComponent(secret), html, JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'), Buffer.from(secret).toString('base64')];
+	const html = secret
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
+	return [
+		secret,
+		encodeURIComponent(secret),
+		html,
+		JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
+		Buffer.from(secret).toString('base64'),
+	];
 }
 
 /** No secret form, no JWT and no part of a secret longer than 8 characters anywhere in what the run produced. */
 function expectNoSecrets(result: RunResult, secrets = [TOKEN, CLIENT_SECRET]): void {
-	const text = JSON.stringify({ items: result.items, errorItems: result.errorItems, error: result.error, description: result.error?.description });
+	const text = JSON.stringify({
+		items: result.items,
+		errorItems: result.errorItems,
+		error: result.error,
+		description: result.error?.description,
+	});
 	for (const secret of secrets) {
 		for (const form of secretForms(secret)) expect(text).not.toContain(form);
-		for (let start = 0; start + 8 <= secret.length; start++) expect(text).not.toContain(secret.slice(start, start + 8));
+		for (let start = 0; start + 8 <= secret.length; start++)
+			expect(text).not.toContain(secret.slice(start, start + 8));
 	}
 	expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]+\./);
 }
 
 const people = (...ids: string[]) => ids.map((id) => ({ id, firstName: id }));
 const OPERATIONS = [
-	{ label: 'GET Person › Get Many', parameters: { resource: 'person', operation: 'getAll', returnAll: true }, method: 'GET' },
+	{
+		label: 'GET Person › Get Many',
+		parameters: { resource: 'person', operation: 'getAll', returnAll: true },
+		method: 'GET',
+	},
 	{ label: 'POST Person › Create', parameters: VALID['person.create'], method: 'POST' },
 	{ label: 'POST Document › Create', parameters: VALID['document.create'], method: 'POST' },
 	{ label: 'PUT Borrower › Update', parameters: VALID['borrower.update'], method: 'PUT' },
 	{ label: 'PUT Webhook › Update', parameters: VALID['webhook.update'], method: 'PUT' },
-	{ label: 'POST Credential › Create (universal host)', parameters: VALID['credential.create'], method: 'POST' },
+	{
+		label: 'POST Credential › Create (universal host)',
+		parameters: VALID['credential.create'],
+		method: 'POST',
+	},
 ] as const;
 
 describe('redirects are never followed with our credentials', () => {
@@ -86,15 +137,27 @@ describe('redirects are never followed with our credentials', () => {
 		for (const operation of OPERATIONS) {
 			for (const mode of ['accessToken', 'clientCredentials'] as const) {
 				test(`${status} to another origin on ${operation.label} (${mode})`, async () => {
-					service.script((_request, res) => sendJson(res, status, { moved: true }, { Location: `${elsewhere.origin}/api/steal?x=1` }));
+					service.script((_request, res) =>
+						sendJson(
+							res,
+							status,
+							{ moved: true },
+							{ Location: `${elsewhere.origin}/api/steal?x=1` },
+						),
+					);
 					const result = await run(operation.parameters, { mode });
 
 					expect(elsewhere.received).toHaveLength(0);
 					expect(service.received).toHaveLength(1);
 					expect(service.received[0].method).toBe(operation.method);
 					expect(result.items).toHaveLength(0);
-					expect(result.error?.message).toContain(`redirect (HTTP ${status}) to ${elsewhere.origin}; redirects are not followed`);
-					if (operation.method === 'POST') expect(result.error?.message).toContain('not sent twice: the service may already have processed it');
+					expect(result.error?.message).toContain(
+						`redirect (HTTP ${status}) to ${elsewhere.origin}; redirects are not followed`,
+					);
+					if (operation.method === 'POST')
+						expect(result.error?.message).toContain(
+							'not sent twice: the service may already have processed it',
+						);
 					expectNoSecrets(result);
 				});
 			}
@@ -104,14 +167,22 @@ describe('redirects are never followed with our credentials', () => {
 	test('a same-origin nextLink that redirects elsewhere is not followed either', async () => {
 		service.script((request, res) =>
 			request.url.startsWith('/api/people?')
-				? sendJson(res, 200, { _metadata: { nextLink: '/api/people/page-2' }, people: people('p1', 'p2') })
+				? sendJson(res, 200, {
+						_metadata: { nextLink: '/api/people/page-2' },
+						people: people('p1', 'p2'),
+					})
 				: sendJson(res, 302, {}, { Location: `${elsewhere.origin}/api/people/page-2` }),
 		);
 		const result = await run({ resource: 'person', operation: 'getAll', returnAll: true });
 
-		expect(service.received.map((request) => request.url)).toEqual(['/api/people?limit=100&offset=0', '/api/people/page-2']);
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/people?limit=100&offset=0',
+			'/api/people/page-2',
+		]);
 		expect(elsewhere.received).toHaveLength(0);
-		expect(result.error?.message).toMatch(/^The service answered with a redirect \(HTTP 302\) to http:\/\/127\.0\.0\.1:\d+; redirects are not followed with your token \(item 0\)$/);
+		expect(result.error?.message).toMatch(
+			/^The service answered with a redirect \(HTTP 302\) to http:\/\/127\.0\.0\.1:\d+; redirects are not followed with your token \(item 0\)$/,
+		);
 	});
 
 	test('a POST processed and then redirected to a refusing host creates one record, never five', async () => {
@@ -124,7 +195,9 @@ describe('redirects are never followed with our credentials', () => {
 		const result = await run(VALID['person.create'], { requestOptions: { maxAttempts: 5 } });
 
 		expect(created).toBe(1);
-		expect(result.error?.message).toContain('(not sent twice: the service may already have processed it; check before running it again)');
+		expect(result.error?.message).toContain(
+			'(not sent twice: the service may already have processed it; check before running it again)',
+		);
 	});
 });
 
@@ -132,68 +205,102 @@ describe('paging always ends', () => {
 	const returnAll = { resource: 'person', operation: 'getAll', returnAll: true };
 
 	test('new cursors on every page while the records repeat: stops with an error on the second page', async () => {
-		service.script((_request, res, count) => sendJson(res, 200, { _metadata: { next: `cursor-${count}` }, people: people('p1', 'p2') }));
+		service.script((_request, res, count) =>
+			sendJson(res, 200, { _metadata: { next: `cursor-${count}` }, people: people('p1', 'p2') }),
+		);
 		const result = await run(returnAll);
 
 		expect(service.received).toHaveLength(2);
-		expect(result.error?.message).toBe('Paging stopped: the service returned the same records again (it does not move to the next page) (item 0)');
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same records again (it does not move to the next page) (item 0)',
+		);
 		expect(result.ms).toBeLessThan(5000);
 	});
 
 	test('records alternating between two pages with ever-new cursors: stops when a page brings nothing new', async () => {
 		service.script((_request, res, count) =>
-			sendJson(res, 200, { _metadata: { nextLink: `/api/people?c=${count}` }, people: count % 2 ? people('a1', 'a2') : people('b1', 'b2') }),
+			sendJson(res, 200, {
+				_metadata: { nextLink: `/api/people?c=${count}` },
+				people: count % 2 ? people('a1', 'a2') : people('b1', 'b2'),
+			}),
 		);
 		const result = await run(returnAll);
 
 		expect(service.received).toHaveLength(3);
-		expect(result.error?.message).toMatch(/^Paging stopped: the service returned the same records again/);
+		expect(result.error?.message).toMatch(
+			/^Paging stopped: the service returned the same records again/,
+		);
 	});
 
 	test('an offset that does not advance in _metadata stops with an error naming both offsets', async () => {
 		service.script((_request, res, count) =>
-			sendJson(res, 200, { _metadata: { offset: 0, total: 1000 }, people: people(`x${count}a`, `x${count}b`) }),
+			sendJson(res, 200, {
+				_metadata: { offset: 0, total: 1000 },
+				people: people(`x${count}a`, `x${count}b`),
+			}),
 		);
 		const result = await run({ ...returnAll, options: { pageSize: 2 } });
 
-		expect(service.received.map((request) => request.url)).toEqual(['/api/people?limit=2&offset=0', '/api/people?limit=2&offset=2']);
-		expect(result.error?.message).toBe('Paging stopped: the service answered offset 0 when asked for offset 2 (item 0)');
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/people?limit=2&offset=0',
+			'/api/people?limit=2&offset=2',
+		]);
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service answered offset 0 when asked for offset 2 (item 0)',
+		);
 	});
 
 	test('a service that ignores offset (same first page, no offset in _metadata) stops with an error', async () => {
-		service.script((_request, res) => sendJson(res, 200, { _metadata: { total: 1000 }, people: people('p1', 'p2') }));
+		service.script((_request, res) =>
+			sendJson(res, 200, { _metadata: { total: 1000 }, people: people('p1', 'p2') }),
+		);
 		const result = await run({ ...returnAll, options: { pageSize: 2 } });
 
 		expect(service.received).toHaveLength(2);
-		expect(result.error?.message).toMatch(/^Paging stopped: the service returned the same records again/);
+		expect(result.error?.message).toMatch(
+			/^Paging stopped: the service returned the same records again/,
+		);
 	});
 
 	test('a relative nextLink resolves against the host and is followed', async () => {
 		service.script((request, res) =>
 			request.url === '/api/people?offset=2'
 				? sendJson(res, 200, { _metadata: {}, people: people('p3') })
-				: sendJson(res, 200, { _metadata: { nextLink: '/api/people?offset=2' }, people: people('p1', 'p2') }),
+				: sendJson(res, 200, {
+						_metadata: { nextLink: '/api/people?offset=2' },
+						people: people('p1', 'p2'),
+					}),
 		);
 		const result = await run(returnAll);
 
 		expect(result.error).toBeUndefined();
-		expect(service.received.map((request) => request.url)).toEqual(['/api/people?limit=100&offset=0', '/api/people?offset=2']);
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/people?limit=100&offset=0',
+			'/api/people?offset=2',
+		]);
 		expect(service.received[1].headers.authorization).toBe(`Bearer ${TOKEN}`);
 		expect(result.items.map((item) => item.json.id)).toEqual(['p1', 'p2', 'p3']);
 	});
 
 	for (const [label, link] of [
 		['protocol-relative', () => `//${new URL(elsewhere.origin).host}/api/people`],
-		['user@host trick', () => `http://${new URL(service.origin).host}@${new URL(elsewhere.origin).host}/api/people`],
+		[
+			'user@host trick',
+			() => `http://${new URL(service.origin).host}@${new URL(elsewhere.origin).host}/api/people`,
+		],
 		['https for an http host', () => `https://${new URL(service.origin).host}/api/people`],
 	] as const) {
 		test(`a nextLink to another origin (${label}) is refused and nothing is sent there`, async () => {
-			service.script((_request, res) => sendJson(res, 200, { _metadata: { nextLink: link() }, people: people('p1') }));
+			service.script((_request, res) =>
+				sendJson(res, 200, { _metadata: { nextLink: link() }, people: people('p1') }),
+			);
 			const result = await run(returnAll);
 
 			expect(service.received).toHaveLength(1);
 			expect(elsewhere.received).toHaveLength(0);
-			expect(result.error?.message).toMatch(/^The service pointed to a next page on another origin \(.+\); it is not followed with your token \(item 0\)$/);
+			expect(result.error?.message).toMatch(
+				/^The service pointed to a next page on another origin \(.+\); it is not followed with your token \(item 0\)$/,
+			);
 		});
 	}
 });
@@ -205,10 +312,14 @@ describe('the Timeout is a deadline for the whole attempt', () => {
 			res.write('{"people": [');
 			const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 200);
 		});
-		const result = await run(VALID['person.getAll'], { requestOptions: { timeout: 1, maxAttempts: 2 } });
+		const result = await run(VALID['person.getAll'], {
+			requestOptions: { timeout: 1, maxAttempts: 2 },
+		});
 
 		expect(service.received).toHaveLength(2);
-		expect(result.error?.message).toBe('The service sent its headers but not the whole body within 1 s (timeout) (after 2 attempts) (item 0)');
+		expect(result.error?.message).toBe(
+			'The service sent its headers but not the whole body within 1 s (timeout) (after 2 attempts) (item 0)',
+		);
 		expect(result.ms).toBeLessThan(5000);
 	});
 
@@ -229,14 +340,23 @@ describe('the Timeout is a deadline for the whole attempt', () => {
 		expect(largest.items.map((item) => item.json)).toEqual([{ id: 'p_1' }]);
 
 		service.received.length = 0;
-		const tooLarge = await run(VALID['person.create'], { requestOptions: { timeout: '={{ 100000 }}' } });
+		const tooLarge = await run(VALID['person.create'], {
+			requestOptions: { timeout: '={{ 100000 }}' },
+		});
 		expect(service.received).toHaveLength(0);
-		expect(tooLarge.error?.message).toBe('Request Options › Timeout: must be between 1 and 600, got 100000 (item 0)');
+		expect(tooLarge.error?.message).toBe(
+			'Request Options › Timeout: must be between 1 and 600, got 100000 (item 0)',
+		);
 	});
 
 	test('Stop Execution ends a long Retry-After wait at once, and nothing more is sent', async () => {
-		service.script((_request, res) => sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '30' }));
-		const result = await run(VALID['person.getAll'], { requestOptions: { maxTotalWait: 60, maxAttempts: 5 }, cancelAfterMs: 500 });
+		service.script((_request, res) =>
+			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '30' }),
+		);
+		const result = await run(VALID['person.getAll'], {
+			requestOptions: { maxTotalWait: 60, maxAttempts: 5 },
+			cancelAfterMs: 500,
+		});
 
 		expect(result.ms).toBeLessThan(5000);
 		expect(service.received).toHaveLength(1);
@@ -245,7 +365,10 @@ describe('the Timeout is a deadline for the whole attempt', () => {
 
 	test('Stop Execution ends a request that is waiting for its answer', async () => {
 		service.script(() => undefined);
-		const result = await run(VALID['person.getAll'], { requestOptions: { timeout: 60 }, cancelAfterMs: 500 });
+		const result = await run(VALID['person.getAll'], {
+			requestOptions: { timeout: 60 },
+			cancelAfterMs: 500,
+		});
 
 		expect(result.ms).toBeLessThan(5000);
 		expect(service.received).toHaveLength(1);
@@ -261,7 +384,8 @@ describe('answers are bounded in size', () => {
 		const done = new Promise((resolve) => gzip.on('end', resolve));
 		gzip.write('{"people": [');
 		const spaces = Buffer.alloc(1024 * 1024, ' ');
-		for (let i = 0; i < 400; i++) if (!gzip.write(spaces)) await new Promise((resolve) => gzip.once('drain', resolve));
+		for (let i = 0; i < 400; i++)
+			if (!gzip.write(spaces)) await new Promise((resolve) => gzip.once('drain', resolve));
 		gzip.end(']}');
 		await done;
 		return Buffer.concat(parts);
@@ -271,7 +395,11 @@ describe('answers are bounded in size', () => {
 		const bomb = await gzipBomb();
 		expect(bomb.length).toBeLessThan(1024 * 1024);
 		service.script((_request, res) => {
-			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': bomb.length });
+			res.writeHead(200, {
+				'Content-Type': 'application/json',
+				'Content-Encoding': 'gzip',
+				'Content-Length': bomb.length,
+			});
 			res.end(bomb);
 		});
 		global.gc?.();
@@ -281,7 +409,9 @@ describe('answers are bounded in size', () => {
 		const result = await run(VALID['person.getAll'], { requestOptions: { maxAttempts: 1 } });
 		clearInterval(sampler);
 
-		expect(result.error?.message).toBe("The service's answer is larger than the Max Response Size of 16 MB; the rest was not read (item 0)");
+		expect(result.error?.message).toBe(
+			"The service's answer is larger than the Max Response Size of 16 MB; the rest was not read (item 0)",
+		);
 		// 16 MB of text read at most, plus the engine's own allocations: nowhere near the 400 MB (1.2 GB before).
 		expect(peak - before).toBeLessThan(150 * 1024 * 1024);
 	});
@@ -296,15 +426,24 @@ describe('answers are bounded in size', () => {
 			};
 			pump();
 		});
-		const endless = await run(VALID['person.getAll'], { requestOptions: { maxResponseSize: 1, maxAttempts: 1 } });
-		expect(endless.error?.message).toBe("The service's answer is larger than the Max Response Size of 1 MB; the rest was not read (item 0)");
+		const endless = await run(VALID['person.getAll'], {
+			requestOptions: { maxResponseSize: 1, maxAttempts: 1 },
+		});
+		expect(endless.error?.message).toBe(
+			"The service's answer is larger than the Max Response Size of 1 MB; the rest was not read (item 0)",
+		);
 
 		service.script((_request, res) => {
-			res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 1024 * 1024 * 1024 });
+			res.writeHead(200, {
+				'Content-Type': 'application/json',
+				'Content-Length': 1024 * 1024 * 1024,
+			});
 			res.write('{');
 		});
 		const declared = await run(VALID['person.create'], { requestOptions: { maxAttempts: 1 } });
-		expect(declared.error?.message).toContain("larger than the Max Response Size of 16 MB; the rest was not read (not sent twice: the service may already have processed it");
+		expect(declared.error?.message).toContain(
+			'larger than the Max Response Size of 16 MB; the rest was not read (not sent twice: the service may already have processed it',
+		);
 		expect(declared.ms).toBeLessThan(5000);
 	});
 });
@@ -348,12 +487,19 @@ describe('a failing node lets nothing land afterwards', () => {
 			}, 800);
 		});
 		const items = ['bad', 'a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => ({ name }));
-		const result = await run({ ...VALID['person.create'], firstName: '={{ $json.name }}' }, { items, requestOptions: { concurrency: 4 } });
+		const result = await run(
+			{ ...VALID['person.create'], firstName: '={{ $json.name }}' },
+			{ items, requestOptions: { concurrency: 4 } },
+		);
 		const ended = Date.now();
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 
-		expect(result.error?.message).toBe('The service rejected the request as invalid (HTTP 400): invalid (item 0)');
-		expect(service.received.map((request) => (JSON.parse(request.body) as IDataObject).firstName).sort()).toEqual(['a', 'b', 'bad', 'c']);
+		expect(result.error?.message).toBe(
+			'The service rejected the request as invalid (HTTP 400): invalid (item 0)',
+		);
+		expect(
+			service.received.map((request) => (JSON.parse(request.body) as IDataObject).firstName).sort(),
+		).toEqual(['a', 'b', 'bad', 'c']);
 		expect(finished).toHaveLength(3);
 		for (const at of finished) expect(at).toBeLessThanOrEqual(ended);
 	});
@@ -363,7 +509,16 @@ describe('secrets are redacted in every form before anything is shortened', () =
 	const echoes: Array<[string, (auth: string) => string]> = [
 		['raw', (auth) => auth],
 		['URL-encoded', (auth) => encodeURIComponent(auth)],
-		['HTML-escaped', (auth) => auth.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
+		[
+			'HTML-escaped',
+			(auth) =>
+				auth
+					.replace(/&/g, '&amp;')
+					.replace(/</g, '&lt;')
+					.replace(/>/g, '&gt;')
+					.replace(/"/g, '&quot;')
+					.replace(/'/g, '&#39;'),
+		],
 		['JSON-escaped with \\/', (auth) => JSON.stringify(auth).slice(1, -1).replace(/\//g, '\\/')],
 		['base64', (auth) => Buffer.from(auth.replace(/^Bearer /, '')).toString('base64')],
 		['cut by the 300-character limit inside the token', (auth) => `${'x'.repeat(290)} ${auth}`],
@@ -379,26 +534,39 @@ describe('secrets are redacted in every form before anything is shortened', () =
 					res.writeHead(403, { 'Content-Type': 'text/plain' });
 					res.end(echoed);
 				});
-				const result = await run(VALID['person.create'], { mode, onError: 'continueRegularOutput' });
+				const result = await run(VALID['person.create'], {
+					mode,
+					onError: 'continueRegularOutput',
+				});
 
 				expect(service.received).toHaveLength(1);
-				expect(String(result.items[0].json.error)).toMatch(/^The credential is not allowed to do this \(HTTP 403\): denied for /);
+				expect(String(result.items[0].json.error)).toMatch(
+					/^The credential is not allowed to do this \(HTTP 403\): denied for /,
+				);
 				expectNoSecrets(result, [secret]);
 			});
 		}
 	}
 
 	test('a token pasted with a trailing space is redacted when echoed trimmed', async () => {
-		service.script((request, res) => sendJson(res, 401, { error: `bad token ${String(request.headers.authorization).slice(7)}` }));
-		const result = await run(VALID['person.getAll'], { credentials: credentials('accessToken', { accessToken: `${TOKEN} ` }) });
+		service.script((request, res) =>
+			sendJson(res, 401, { error: `bad token ${String(request.headers.authorization).slice(7)}` }),
+		);
+		const result = await run(VALID['person.getAll'], {
+			credentials: credentials('accessToken', { accessToken: `${TOKEN} ` }),
+		});
 
-		expect(result.error?.message).toBe('The access token is invalid or expired (HTTP 401): bad token [redacted] (item 0)');
+		expect(result.error?.message).toBe(
+			'The access token is invalid or expired (HTTP 401): bad token [redacted] (item 0)',
+		);
 		expectNoSecrets(result);
 	});
 
 	test('a host URL with user:password is refused and the password is never shown', async () => {
 		const withUserInfo = service.origin.replace('http://', 'http://admin:pa55word-xyz@');
-		const result = await run(VALID['person.getAll'], { credentials: credentials('accessToken', { crmUrl: withUserInfo }) });
+		const result = await run(VALID['person.getAll'], {
+			credentials: credentials('accessToken', { crmUrl: withUserInfo }),
+		});
 
 		expect(service.received).toHaveLength(0);
 		expect(result.error?.message).toBe(
@@ -410,7 +578,9 @@ describe('secrets are redacted in every form before anything is shortened', () =
 
 describe('retry waits are bounded for every item', () => {
 	test('Max Total Retry Wait holds under concurrency and shared 429 pauses', async () => {
-		service.script((_request, res) => sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '1' }));
+		service.script((_request, res) =>
+			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '1' }),
+		);
 		const items = Array.from({ length: 6 }, (_, index) => ({ index }));
 		const result = await run(VALID['person.getAll'], {
 			items,
@@ -419,7 +589,10 @@ describe('retry waits are bounded for every item', () => {
 		});
 
 		expect(result.items).toHaveLength(6);
-		for (const item of result.items) expect(String(item.json.error)).toMatch(/gave up: waiting .* would exceed the Max Total Retry Wait of 1\.5 s/);
+		for (const item of result.items)
+			expect(String(item.json.error)).toMatch(
+				/gave up: waiting .* would exceed the Max Total Retry Wait of 1\.5 s/,
+			);
 		// Each item waits at most 1.5 s in all; the whole run well under twice that.
 		expect(result.ms).toBeLessThan(3500);
 	});
@@ -427,9 +600,13 @@ describe('retry waits are bounded for every item', () => {
 	for (const header of ['-5', '.5', '1e3', 'Tue, 1 Jan 2001 00:00:00']) {
 		test(`Retry-After "${header}" is not a valid value: the normal backoff applies`, async () => {
 			service.script((_request, res, count) =>
-				count === 1 ? sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': header }) : sendJson(res, 200, { people: people('p1') }),
+				count === 1
+					? sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': header })
+					: sendJson(res, 200, { people: people('p1') }),
 			);
-			const result = await run(VALID['person.getAll'], { requestOptions: { initialRetryDelay: 400 } });
+			const result = await run(VALID['person.getAll'], {
+				requestOptions: { initialRetryDelay: 400 },
+			});
 
 			expect(result.items.map((item) => item.json.id)).toEqual(['p1']);
 			// Backoff with jitter waits between half and all of the 400 ms; an accepted header would wait 0 or far longer.
@@ -442,10 +619,16 @@ describe('retry waits are bounded for every item', () => {
 	for (const [option, value, message] of [
 		['concurrency', 5000, 'Request Options › Concurrency: must be between 1 and 50, got 5000'],
 		['maxAttempts', 100000, 'Request Options › Max Attempts: must be between 1 and 20, got 100000'],
-		['maxTotalWait', 1e9, 'Request Options › Max Total Retry Wait: must be between 0 and 3600, got 1000000000'],
+		[
+			'maxTotalWait',
+			1e9,
+			'Request Options › Max Total Retry Wait: must be between 0 and 3600, got 1000000000',
+		],
 	] as const) {
 		test(`${option} = ${value} from an expression is refused before anything is sent`, async () => {
-			const result = await run(VALID['person.create'], { requestOptions: { [option]: `={{ ${value} }}` } });
+			const result = await run(VALID['person.create'], {
+				requestOptions: { [option]: `={{ ${value} }}` },
+			});
 
 			expect(service.received).toHaveLength(0);
 			expect(result.error?.message).toBe(`${message} (item 0)`);
@@ -468,12 +651,32 @@ describe('a record is an object', () => {
 });
 
 describe('the credential test fails on anything but the people list', () => {
-	const html = '<!doctype html><html><head><title>Sign in</title></head><body><form>Password</form></body></html>';
+	const html =
+		'<!doctype html><html><head><title>Sign in</title></head><body><form>Password</form></body></html>';
 	const cases: Array<[string, (res: import('http').ServerResponse) => void, RegExp]> = [
-		['an HTML login page (200)', (res) => { res.writeHead(200, { 'Content-Type': 'text/html' }); res.end(html); }, /not with the people list/],
-		['JSON of the wrong shape (200)', (res) => sendJson(res, 200, { ok: true }), /not with the people list/],
-		['a redirect to another origin', (res) => sendJson(res, 302, {}, { Location: `${elsewhere.origin}/api/people?limit=1` }), /redirect \(HTTP 302\); redirects are not followed/],
-		['401', (res) => sendJson(res, 401, { error: 'expired' }), /refused the token \(HTTP 401\): it is invalid or expired/],
+		[
+			'an HTML login page (200)',
+			(res) => {
+				res.writeHead(200, { 'Content-Type': 'text/html' });
+				res.end(html);
+			},
+			/not with the people list/,
+		],
+		[
+			'JSON of the wrong shape (200)',
+			(res) => sendJson(res, 200, { ok: true }),
+			/not with the people list/,
+		],
+		[
+			'a redirect to another origin',
+			(res) => sendJson(res, 302, {}, { Location: `${elsewhere.origin}/api/people?limit=1` }),
+			/redirect \(HTTP 302\); redirects are not followed/,
+		],
+		[
+			'401',
+			(res) => sendJson(res, 401, { error: 'expired' }),
+			/refused the token \(HTTP 401\): it is invalid or expired/,
+		],
 		['403', (res) => sendJson(res, 403, { error: 'no' }), /not allowed .* \(HTTP 403\)/],
 		['409', (res) => sendJson(res, 409, { error: 'syncing' }), /not ready yet \(HTTP 409\)/],
 	];
@@ -490,21 +693,35 @@ describe('the credential test fails on anything but the people list', () => {
 	}
 
 	test('the real people list passes (the control case)', async () => {
-		service.script((_request, res) => sendJson(res, 200, { _metadata: { total: 1 }, people: people('p1') }));
-		await expect(testCredential(credentials())).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+		service.script((_request, res) =>
+			sendJson(res, 200, { _metadata: { total: 1 }, people: people('p1') }),
+		);
+		await expect(testCredential(credentials())).resolves.toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		expect(service.received[0].headers['x-service-credential-id']).toBe('cred-hostile');
 	});
 
 	test('a Default Credential ID with CR/LF fails the test and nothing is sent (n8n would strip it and send another ID)', async () => {
 		service.script((_request, res) => sendJson(res, 200, { people: [] }));
-		const result = await testCredential(credentials('accessToken', { credentialId: 'cred-hostile\r\nX-Injected: 1' }));
+		const result = await testCredential(
+			credentials('accessToken', { credentialId: 'cred-hostile\r\nX-Injected: 1' }),
+		);
 
-		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/Default Credential ID contains a line break/) });
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/Default Credential ID contains a line break/),
+		});
 		expect(service.received).toHaveLength(0);
 	});
 
 	test('a host URL with user:password fails the test, is never contacted, and the password is not shown', async () => {
-		const result = await testCredential(credentials('accessToken', { crmUrl: service.origin.replace('http://', 'http://admin:pa55word-xyz@') }));
+		const result = await testCredential(
+			credentials('accessToken', {
+				crmUrl: service.origin.replace('http://', 'http://admin:pa55word-xyz@'),
+			}),
+		);
 
 		expect(result.status).toBe('Error');
 		expect(JSON.stringify(result)).not.toContain('pa55word');

@@ -16,11 +16,19 @@ const service = useHostile();
 
 type Mode = 'accessToken' | 'clientCredentials';
 
-function credentials(mode: Mode, overrides: Record<string, string> = {}): ICredentialDataDecryptedObject {
+function credentials(
+	mode: Mode,
+	overrides: Record<string, string> = {},
+): ICredentialDataDecryptedObject {
 	const auth: Record<string, string> =
 		mode === 'accessToken'
 			? { authentication: 'accessToken', accessToken: 'pasted-token-1' }
-			: { authentication: 'clientCredentials', clientId: 'client-1', clientSecret: 'client-secret-1', userId: 'tenant-1' };
+			: {
+					authentication: 'clientCredentials',
+					clientId: 'client-1',
+					clientSecret: 'client-secret-1',
+					userId: 'tenant-1',
+				};
 	return credentialsFor(service.origin, { sessionToken: '', ...auth, ...overrides });
 }
 
@@ -28,7 +36,9 @@ function credentials(mode: Mode, overrides: Record<string, string> = {}): ICrede
 function bearerOf(headers: IDataObject): { token: string; sub?: string } {
 	const token = String(headers.authorization ?? '').replace(/^Bearer ?/, '');
 	try {
-		const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: string };
+		const claims = JSON.parse(
+			Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+		) as { sub?: string };
 		return { token, sub: claims.sub };
 	} catch {
 		return { token };
@@ -38,7 +48,11 @@ function bearerOf(headers: IDataObject): { token: string; sub?: string } {
 async function post(data: ICredentialDataDecryptedObject) {
 	return await runNode({
 		nodeType: PREDEFINED_REQUEST_TYPE,
-		parameters: { method: 'POST', url: `${service.origin}/api/people`, body: '{"firstName":"Ada"}' },
+		parameters: {
+			method: 'POST',
+			url: `${service.origin}/api/people`,
+			body: '{"firstName":"Ada"}',
+		},
 		credentials: data,
 	});
 }
@@ -55,7 +69,8 @@ describe('a create through the HTTP Request node path reaches the service once',
 				test(`${mode}, stored token ${stored}: a POST ${what} is sent once and fails`, async () => {
 					service.script((_request, res) => answer(res));
 					const data = credentials(mode);
-					if (stored === 'still valid') data.sessionToken = sessionTokenOf(data, serviceToken(data));
+					if (stored === 'still valid')
+						data.sessionToken = sessionTokenOf(data, serviceToken(data));
 					const result = await post(data);
 					expect(result.error).toBeDefined();
 					expect(service.received.filter((request) => request.method === 'POST')).toHaveLength(1);
@@ -91,7 +106,10 @@ describe('an edited credential never sends the previous identity', () => {
 
 	test('Client Secret changed: the old signature is refused (401), a token signed with the new secret is sent once', async () => {
 		const before = credentials('clientCredentials');
-		const edited = credentials('clientCredentials', { clientSecret: 'client-secret-2', sessionToken: sessionTokenOf(before, serviceToken(before)) });
+		const edited = credentials('clientCredentials', {
+			clientSecret: 'client-secret-2',
+			sessionToken: sessionTokenOf(before, serviceToken(before)),
+		});
 		service.script((request, res) => {
 			const { token } = bearerOf(request.headers as IDataObject);
 			if (token === serviceToken(edited)) sendJson(res, 201, { id: 'p-1' });
@@ -105,22 +123,36 @@ describe('an edited credential never sends the previous identity', () => {
 
 	test('Access Token changed: the new token is sent from the first request on', async () => {
 		const edited = credentials('accessToken', { accessToken: 'pasted-token-2', sessionToken: '-' });
-		service.script((request, res) => sendJson(res, request.headers.authorization === 'Bearer pasted-token-2' ? 201 : 401, { id: 'p-1' }));
+		service.script((request, res) =>
+			sendJson(res, request.headers.authorization === 'Bearer pasted-token-2' ? 201 : 401, {
+				id: 'p-1',
+			}),
+		);
 		const result = await post(edited);
 		expect(result.error).toBeUndefined();
-		expect(service.received.map((request) => request.headers.authorization)).toEqual(['Bearer pasted-token-2']);
+		expect(service.received.map((request) => request.headers.authorization)).toEqual([
+			'Bearer pasted-token-2',
+		]);
 	});
 
 	test('an expired stored token: 401, then one new token, and the create lands once', async () => {
 		const data = credentials('clientCredentials');
-		const [header, , ] = serviceToken(data).split('.');
-		const expiredClaims = Buffer.from(JSON.stringify({ iss: 'client-1', sub: 'tenant-1', iat: 1, exp: 2 })).toString('base64url');
+		const [header, ,] = serviceToken(data).split('.');
+		const expiredClaims = Buffer.from(
+			JSON.stringify({ iss: 'client-1', sub: 'tenant-1', iat: 1, exp: 2 }),
+		).toString('base64url');
 		const { createHmac } = await import('crypto');
-		const signature = createHmac('sha512', 'client-secret-1').update(`${header}.${expiredClaims}`).digest('base64url');
+		const signature = createHmac('sha512', 'client-secret-1')
+			.update(`${header}.${expiredClaims}`)
+			.digest('base64url');
 		data.sessionToken = sessionTokenOf(data, `${header}.${expiredClaims}.${signature}`);
 		service.script((request, res) => {
 			const { token } = bearerOf(request.headers as IDataObject);
-			const exp = (JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp: number }).exp;
+			const exp = (
+				JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as {
+					exp: number;
+				}
+			).exp;
 			sendJson(res, exp > Date.now() / 1000 ? 201 : 401, { id: 'p-1' });
 		});
 		const result = await post(data);

@@ -14,7 +14,13 @@ import { runNode } from '../harness/engine';
 import { startReceiver } from '../trigger/receiver';
 import { credentialsFor, sendJson, useHostile } from './server';
 
-const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 5, maxRequestsPerSecond: 0 };
+const FAST = {
+	maxAttempts: 2,
+	initialRetryDelay: 10,
+	maxTotalWait: 10,
+	timeout: 5,
+	maxRequestsPerSecond: 0,
+};
 const SECRET = 'whsec-paging-secret';
 
 const service = useHostile();
@@ -28,7 +34,9 @@ type Kind = 'offset' | 'next' | 'nextLink';
 /** A service that invents `perPage` new records for every page, forever, announcing `total` (if given). */
 function endless(kind: Kind, perPage: number, total: (page: number) => number | undefined): void {
 	service.script((request, res, count) => {
-		const people = Array.from({ length: perPage }, (_value, index) => ({ id: `p-${count}-${index}` }));
+		const people = Array.from({ length: perPage }, (_value, index) => ({
+			id: `p-${count}-${index}`,
+		}));
 		const offset = Number(new URL(request.url, service.origin).searchParams.get('offset') ?? 0);
 		const meta: IDataObject = { total: total(count) };
 		if (kind === 'offset') meta.offset = offset;
@@ -50,7 +58,10 @@ describe('Return All against a service that never stops', () => {
 	for (const kind of ['next', 'nextLink'] as const) {
 		test(`${kind} paging, total 250 on every page: stopped past 350 records, saying why`, async () => {
 			endless(kind, 100, () => 250);
-			const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+			const result = await runNode({
+				parameters: { ...returnAll, requestOptions: FAST },
+				credentials: credentials(),
+			});
 			expect(result.error?.message).toBe(
 				'Paging stopped: the service announced 250 records but goes on past 300; narrow the list with Query Parameters or use a Limit (item 0)',
 			);
@@ -60,7 +71,10 @@ describe('Return All against a service that never stops', () => {
 
 	test('offset paging stops at the total by itself; a total that keeps growing is held to the first one', async () => {
 		endless('offset', 100, (page) => page * 100 + 50);
-		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+		const result = await runNode({
+			parameters: { ...returnAll, requestOptions: FAST },
+			credentials: credentials(),
+		});
 		expect(result.error?.message).toBe(
 			'Paging stopped: the service announced 150 records but goes on past 200; narrow the list with Query Parameters or use a Limit (item 0)',
 		);
@@ -71,11 +85,19 @@ describe('Return All against a service that never stops', () => {
 		let served = 0;
 		service.script((_request, res, count) => {
 			const size = count < 3 ? 100 : 20;
-			const people = Array.from({ length: size }, (_value, index) => ({ id: `p-${count}-${index}` }));
+			const people = Array.from({ length: size }, (_value, index) => ({
+				id: `p-${count}-${index}`,
+			}));
 			served += size;
-			sendJson(res, 200, { people, _metadata: { total: 200 + (count - 1) * 10, offset: served - size } });
+			sendJson(res, 200, {
+				people,
+				_metadata: { total: 200 + (count - 1) * 10, offset: served - size },
+			});
 		});
-		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+		const result = await runNode({
+			parameters: { ...returnAll, requestOptions: FAST },
+			credentials: credentials(),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(220);
 	});
@@ -83,7 +105,10 @@ describe('Return All against a service that never stops', () => {
 	test(`no total announced: stopped past ${MAX_RECORDS} records, with memory bounded`, async () => {
 		endless('nextLink', 2000, () => undefined);
 		const before = process.memoryUsage().rss;
-		const result = await runNode({ parameters: { ...returnAll, requestOptions: FAST }, credentials: credentials() });
+		const result = await runNode({
+			parameters: { ...returnAll, requestOptions: FAST },
+			credentials: credentials(),
+		});
 		const growthMb = (process.memoryUsage().rss - before) / 1_048_576;
 		expect(result.error?.message).toBe(
 			`Paging stopped: more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time (item 0)`,
@@ -95,11 +120,24 @@ describe('Return All against a service that never stops', () => {
 
 describe("the trigger's record fetching uses the same pager", () => {
 	async function deliver(uri: string) {
-		const trigger = await startReceiver({ events: ['peopleCreated'], fetchRecords: true }, credentials());
+		const trigger = await startReceiver(
+			{ events: ['peopleCreated'], fetchRecords: true },
+			credentials(),
+		);
 		try {
-			const body = JSON.stringify({ eventId: `evt-${Date.now()}-${Math.random()}`, event: 'peopleCreated', resourceIds: ['p_1'], uri });
-			const signature = createHmac('sha256', SECRET).update(Buffer.from(body).toString('base64')).digest('hex');
-			return await trigger.deliver(body, { 'Content-Type': 'application/json', 'X-Service-Signature': signature });
+			const body = JSON.stringify({
+				eventId: `evt-${Date.now()}-${Math.random()}`,
+				event: 'peopleCreated',
+				resourceIds: ['p_1'],
+				uri,
+			});
+			const signature = createHmac('sha256', SECRET)
+				.update(Buffer.from(body).toString('base64'))
+				.digest('hex');
+			return await trigger.deliver(body, {
+				'Content-Type': 'application/json',
+				'X-Service-Signature': signature,
+			});
 		} finally {
 			await trigger.close();
 		}
@@ -114,20 +152,34 @@ describe("the trigger's record fetching uses the same pager", () => {
 	});
 
 	test('a nextLink that points back to a page already read fails the delivery', async () => {
-		service.script((_request, res, count) => sendJson(res, 200, { people: [{ id: `p-${count}` }], _metadata: { nextLink: '/api/people?page=1' } }));
+		service.script((_request, res, count) =>
+			sendJson(res, 200, {
+				people: [{ id: `p-${count}` }],
+				_metadata: { nextLink: '/api/people?page=1' },
+			}),
+		);
 		const delivery = await deliver(`${service.origin}/api/people?page=0`);
 		expect(delivery.status).toBeGreaterThanOrEqual(500);
 		expect(delivery.workflowData).toBeUndefined();
-		expect(service.received.map((request) => request.url)).toEqual(['/api/people?page=0', '/api/people?page=1']);
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/people?page=0',
+			'/api/people?page=1',
+		]);
 	});
 
 	test('two pages by nextLink, then none: one item per record', async () => {
 		service.script((_request, res, count) =>
-			sendJson(res, 200, { people: [{ id: `p-${count}` }], _metadata: count === 1 ? { nextLink: '/api/people?page=2' } : {} }),
+			sendJson(res, 200, {
+				people: [{ id: `p-${count}` }],
+				_metadata: count === 1 ? { nextLink: '/api/people?page=2' } : {},
+			}),
 		);
 		const delivery = await deliver(`${service.origin}/api/people?ids=p-1,p-2`);
 		expect(delivery.status).toBe(200);
 		expect(delivery.workflowData?.[0].map((item) => item.json.id)).toEqual(['p-1', 'p-2']);
-		expect(service.received.map((request) => request.url)).toEqual(['/api/people?ids=p-1,p-2', '/api/people?page=2']);
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/people?ids=p-1,p-2',
+			'/api/people?page=2',
+		]);
 	});
 });

@@ -29,7 +29,9 @@ export interface RawServer {
 	close(): Promise<void>;
 }
 
-function parseRequest(buffer: Buffer): { request: Omit<RawRequest, 'readAt'>; rest: Buffer } | undefined {
+function parseRequest(
+	buffer: Buffer,
+): { request: Omit<RawRequest, 'readAt'>; rest: Buffer } | undefined {
 	const end = buffer.indexOf('\r\n\r\n');
 	if (end < 0) return undefined;
 	const [line, ...headerLines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
@@ -48,7 +50,8 @@ function parseRequest(buffer: Buffer): { request: Omit<RawRequest, 'readAt'>; re
 export async function startRawServer(): Promise<RawServer> {
 	const requests: RawRequest[] = [];
 	const sockets = new Set<net.Socket>();
-	let handler: RawScript = (_request, socket) => socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+	let handler: RawScript = (_request, socket) =>
+		socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
 	const server = net.createServer((socket) => {
 		sockets.add(socket);
 		let buffer: Buffer = Buffer.alloc(0);

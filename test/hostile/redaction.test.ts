@@ -7,7 +7,12 @@
 import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { redact, secretForms, shorten, withSecret } from '../../nodes/IntegrationService/transport/errors';
+import {
+	redact,
+	secretForms,
+	shorten,
+	withSecret,
+} from '../../nodes/IntegrationService/transport/errors';
 import { runNode } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { sendJson, startHostile, type HostileServer } from './server';
@@ -15,7 +20,13 @@ import { sendJson, startHostile, type HostileServer } from './server';
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 const SEED = Number(process.env.PROPERTY_SEED ?? 18);
 
-const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const html = (text: string) =>
+	text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
@@ -24,7 +35,8 @@ const ENCODINGS: Record<string, (secret: string) => string> = {
 	raw: (secret) => secret,
 	url: (secret) => encodeURIComponent(secret),
 	form: (secret) => encodeURIComponent(secret).replace(/%20/g, '+'),
-	urlLowercase: (secret) => encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+	urlLowercase: (secret) =>
+		encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
 	html,
 	json: (secret) => JSON.stringify(secret).slice(1, -1),
 	jsonSlash: (secret) => JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
@@ -47,44 +59,65 @@ function decodings(text: string): string[] {
 	return out;
 }
 
-const secretArbitrary = fc.fullUnicodeString({ minLength: 8, maxLength: 64 }).filter((secret) => secret.trim().length >= 8);
+const secretArbitrary = fc
+	.fullUnicodeString({ minLength: 8, maxLength: 64 })
+	.filter((secret) => secret.trim().length >= 8);
 const wrapperArbitrary = fc.string({ maxLength: 40 });
 
 describe('no encoding of a secret survives redaction (property)', () => {
 	test(`an echo in any of ${Object.keys(ENCODINGS).length} encodings, inside any text (seed ${SEED}, ${RUNS} runs)`, () => {
 		fc.assert(
-			fc.property(secretArbitrary, fc.constantFrom(...Object.keys(ENCODINGS)), wrapperArbitrary, wrapperArbitrary, (secret, encoding, before, after) => {
-				const forms = secretForms({ accessToken: secret });
-				const echoed = `${before}${ENCODINGS[encoding](secret)}${after}`;
-				const redacted = redact(echoed, forms);
-				for (const encode of Object.values(ENCODINGS)) expect(redacted).not.toContain(encode(secret));
-				// What an error item shows is redacted first, then shortened: a cut never leaves a form behind.
-				expect(shorten(echoed, forms)).not.toContain(secret.trim());
-			}),
+			fc.property(
+				secretArbitrary,
+				fc.constantFrom(...Object.keys(ENCODINGS)),
+				wrapperArbitrary,
+				wrapperArbitrary,
+				(secret, encoding, before, after) => {
+					const forms = secretForms({ accessToken: secret });
+					const echoed = `${before}${ENCODINGS[encoding](secret)}${after}`;
+					const redacted = redact(echoed, forms);
+					for (const encode of Object.values(ENCODINGS))
+						expect(redacted).not.toContain(encode(secret));
+					// What an error item shows is redacted first, then shortened: a cut never leaves a form behind.
+					expect(shorten(echoed, forms)).not.toContain(secret.trim());
+				},
+			),
 			{ seed: SEED, numRuns: RUNS },
 		);
 	});
 
 	test(`the secret inside a longer text that is then base64- or base64url-encoded (seed ${SEED}, ${RUNS} runs)`, () => {
 		fc.assert(
-			fc.property(secretArbitrary, wrapperArbitrary, wrapperArbitrary, fc.constantFrom(base64, base64url), (secret, before, after, encode) => {
-				const forms = secretForms({ clientSecret: secret });
-				const redacted = redact(encode(`${before}${secret}${after}`), forms);
-				const bytes = Buffer.from(secret, 'utf8').toString('latin1');
-				for (const decoded of decodings(redacted)) expect(decoded).not.toContain(bytes);
-			}),
+			fc.property(
+				secretArbitrary,
+				wrapperArbitrary,
+				wrapperArbitrary,
+				fc.constantFrom(base64, base64url),
+				(secret, before, after, encode) => {
+					const forms = secretForms({ clientSecret: secret });
+					const redacted = redact(encode(`${before}${secret}${after}`), forms);
+					const bytes = Buffer.from(secret, 'utf8').toString('latin1');
+					for (const decoded of decodings(redacted)) expect(decoded).not.toContain(bytes);
+				},
+			),
 			{ seed: SEED, numRuns: RUNS },
 		);
 	});
 
-	test('a token added for one attempt is redacted with the credential\'s own secrets, and the cut comes after', () => {
+	test("a token added for one attempt is redacted with the credential's own secrets, and the cut comes after", () => {
 		fc.assert(
-			fc.property(secretArbitrary, secretArbitrary, fc.constantFrom(...Object.keys(ENCODINGS)), (secret, token, encoding) => {
-				const forms = withSecret(secretForms({ clientSecret: secret }), token);
-				const text = `x${ENCODINGS[encoding](token)}y${ENCODINGS[encoding](secret)}z`.repeat(20);
-				const shortened = shorten(text, forms);
-				for (const value of [secret, token]) expect(shortened).not.toContain(ENCODINGS[encoding](value));
-			}),
+			fc.property(
+				secretArbitrary,
+				secretArbitrary,
+				fc.constantFrom(...Object.keys(ENCODINGS)),
+				(secret, token, encoding) => {
+					const forms = withSecret(secretForms({ clientSecret: secret }), token);
+					const text = `x${ENCODINGS[encoding](token)}y${ENCODINGS[encoding](secret)}z`.repeat(20);
+					const shortened = shorten(text, forms);
+					for (const value of [secret, token])
+						expect(shortened).not.toContain(ENCODINGS[encoding](value));
+				},
+			),
 			{ seed: SEED, numRuns: RUNS },
 		);
 	});
@@ -99,36 +132,50 @@ describe('the token an attempt actually sent, echoed back encoded', () => {
 	afterAll(async () => await service.close());
 
 	// One encoding per run: the error shows the service's words shortened to 300 characters.
-	test.each(Object.keys(ENCODINGS))('Client ID and Secret mode: a 500 echoing the signed JWT and the client secret as %s leaves neither in the error', async (encoding) => {
-		const sent: string[] = [];
-		service.script((request, res) => {
-			const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
-			sent.push(token);
-			const encode = ENCODINGS[encoding];
-			sendJson(res, 500, { error: `echo ${encode(token)} and ${encode(CLIENT_SECRET)}` });
-		});
-		const origin = service.origin;
-		const credentials: ICredentialDataDecryptedObject = {
-			crmUrl: origin,
-			universalUrl: origin,
-			losUrl: origin,
-			calendarUrl: origin,
-			credentialId: 'cred-1',
-			authentication: 'clientCredentials',
-			clientId: 'client-1',
-			clientSecret: CLIENT_SECRET,
-			userId: 'tenant-1',
-		};
-		const result = await runNode({
-			parameters: { ...VALID['person.getAll'], requestOptions: { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 2, maxRequestsPerSecond: 0 } },
-			credentials,
-			onError: 'continueRegularOutput',
-		});
-		expect(sent).toHaveLength(2);
-		const output = JSON.stringify(result.items.map((item) => item.json as IDataObject));
-		expect(output).toContain('The service had an internal error (HTTP 500): echo [redacted] and [redacted]');
-		for (const value of [...new Set(sent), CLIENT_SECRET]) {
-			for (const encode of Object.values(ENCODINGS)) expect(output).not.toContain(encode(value));
-		}
-	});
+	test.each(Object.keys(ENCODINGS))(
+		'Client ID and Secret mode: a 500 echoing the signed JWT and the client secret as %s leaves neither in the error',
+		async (encoding) => {
+			const sent: string[] = [];
+			service.script((request, res) => {
+				const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
+				sent.push(token);
+				const encode = ENCODINGS[encoding];
+				sendJson(res, 500, { error: `echo ${encode(token)} and ${encode(CLIENT_SECRET)}` });
+			});
+			const origin = service.origin;
+			const credentials: ICredentialDataDecryptedObject = {
+				crmUrl: origin,
+				universalUrl: origin,
+				losUrl: origin,
+				calendarUrl: origin,
+				credentialId: 'cred-1',
+				authentication: 'clientCredentials',
+				clientId: 'client-1',
+				clientSecret: CLIENT_SECRET,
+				userId: 'tenant-1',
+			};
+			const result = await runNode({
+				parameters: {
+					...VALID['person.getAll'],
+					requestOptions: {
+						maxAttempts: 2,
+						initialRetryDelay: 10,
+						maxTotalWait: 10,
+						timeout: 2,
+						maxRequestsPerSecond: 0,
+					},
+				},
+				credentials,
+				onError: 'continueRegularOutput',
+			});
+			expect(sent).toHaveLength(2);
+			const output = JSON.stringify(result.items.map((item) => item.json as IDataObject));
+			expect(output).toContain(
+				'The service had an internal error (HTTP 500): echo [redacted] and [redacted]',
+			);
+			for (const value of [...new Set(sent), CLIENT_SECRET]) {
+				for (const encode of Object.values(ENCODINGS)) expect(output).not.toContain(encode(value));
+			}
+		},
+	);
 });

@@ -14,7 +14,11 @@ export interface Received {
 	at: number;
 }
 
-export type Script = (request: Received, res: http.ServerResponse, count: number) => void | Promise<void>;
+export type Script = (
+	request: Received,
+	res: http.ServerResponse,
+	count: number,
+) => void | Promise<void>;
 
 export interface HostileServer {
 	origin: string;
@@ -24,9 +28,18 @@ export interface HostileServer {
 	close(): Promise<void>;
 }
 
-export const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void => {
+export const sendJson = (
+	res: http.ServerResponse,
+	status: number,
+	body: unknown,
+	headers: http.OutgoingHttpHeaders = {},
+): void => {
 	const text = typeof body === 'string' ? body : JSON.stringify(body);
-	res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+	res.writeHead(status, {
+		'Content-Type': 'application/json',
+		'Content-Length': Buffer.byteLength(text),
+		...headers,
+	});
 	res.end(text);
 };
 
@@ -107,6 +120,18 @@ export async function refusingOrigin(): Promise<string> {
 }
 
 /** Credential data whose four hosts are all `origin`, in access-token mode unless overridden. */
-export function credentialsFor(origin: string, overrides: Record<string, string> = {}): Record<string, string> {
-	return { crmUrl: origin, universalUrl: origin, losUrl: origin, calendarUrl: origin, credentialId: 'cred-1', authentication: 'accessToken', accessToken: 'token-123456', ...overrides };
+export function credentialsFor(
+	origin: string,
+	overrides: Record<string, string> = {},
+): Record<string, string> {
+	return {
+		crmUrl: origin,
+		universalUrl: origin,
+		losUrl: origin,
+		calendarUrl: origin,
+		credentialId: 'cred-1',
+		authentication: 'accessToken',
+		accessToken: 'token-123456',
+		...overrides,
+	};
 }

@@ -36,7 +36,9 @@ const CREATE: INodeParameters = {
 };
 
 function created(server: HostileServer): void {
-	server.script((request, res) => sendJson(res, 201, { id: `p_${JSON.parse(request.body || '{}').firstName as string}` }));
+	server.script((request, res) =>
+		sendJson(res, 201, { id: `p_${JSON.parse(request.body || '{}').firstName as string}` }),
+	);
 }
 
 async function createPeople(
@@ -48,7 +50,11 @@ async function createPeople(
 ): Promise<RunResult> {
 	const items = Array.from({ length: count }, (_, index) => ({ name: `${runName}-${index}` }));
 	return await runNode({
-		parameters: { ...CREATE, requestOptions, ...(connectionId ? { credentialId: connectionId } : {}) },
+		parameters: {
+			...CREATE,
+			requestOptions,
+			...(connectionId ? { credentialId: connectionId } : {}),
+		},
 		credentials,
 		credentialId: 'one-tenant',
 		items,
@@ -56,7 +62,8 @@ async function createPeople(
 }
 
 /** Names the service received, each as often as it arrived. */
-const namesReceived = (server: HostileServer) => server.received.map((request) => JSON.parse(request.body).firstName as string);
+const namesReceived = (server: HostileServer) =>
+	server.received.map((request) => JSON.parse(request.body).firstName as string);
 
 /**
  * How many requests a limiter of `rate` per second with a burst of `rate` (a token bucket, the usual
@@ -92,11 +99,15 @@ test('four executions of one tenant started at once share Max Requests Per Secon
 	const perRun = 15;
 	const runs = ['a', 'b', 'c', 'd'];
 	const started = Date.now();
-	const results = await Promise.all(runs.map((name) => createPeople(name, perRun, { maxRequestsPerSecond: cap, concurrency: 16 })));
+	const results = await Promise.all(
+		runs.map((name) => createPeople(name, perRun, { maxRequestsPerSecond: cap, concurrency: 16 })),
+	);
 
 	for (const [index, result] of results.entries()) {
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.id)).toEqual(Array.from({ length: perRun }, (_, i) => `p_${runs[index]}-${i}`));
+		expect(result.items.map((item) => item.json.id)).toEqual(
+			Array.from({ length: perRun }, (_, i) => `p_${runs[index]}-${i}`),
+		);
 	}
 	const names = namesReceived(service);
 	expect(names).toHaveLength(runs.length * perRun);
@@ -107,7 +118,9 @@ test('four executions of one tenant started at once share Max Requests Per Secon
 	expect(lastArrival - started).toBeGreaterThanOrEqual(((runs.length * perRun - 1) * 1000) / cap);
 	expect(busiestSecond(service)).toBeLessThanOrEqual(cap);
 	expect(refusedByTokenBucket(service, cap)).toBe(0);
-	console.info(`tenant pace: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`);
+	console.info(
+		`tenant pace: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`,
+	);
 });
 
 /**
@@ -115,7 +128,11 @@ test('four executions of one tenant started at once share Max Requests Per Secon
  * before passing it on, as a buffering proxy or a stalled network does. n8n opens a connection per
  * request, so every `every`-th request reaches the service late, together with later ones.
  */
-async function holdingProxy(upstream: string, every: number, holdMs: number): Promise<{ origin: string; close: () => Promise<void> }> {
+async function holdingProxy(
+	upstream: string,
+	every: number,
+	holdMs: number,
+): Promise<{ origin: string; close: () => Promise<void> }> {
 	const { port: upstreamPort } = new URL(upstream);
 	const sockets = new Set<net.Socket>();
 	let connections = 0;
@@ -147,7 +164,14 @@ test('a proxy that holds some requests and releases them late cannot put more th
 	try {
 		const cap = 10;
 		const [a, b] = await Promise.all(
-			['a', 'b'].map((name) => createPeople(name, 15, { maxRequestsPerSecond: cap, concurrency: 16 }, credentialsFor(proxy.origin))),
+			['a', 'b'].map((name) =>
+				createPeople(
+					name,
+					15,
+					{ maxRequestsPerSecond: cap, concurrency: 16 },
+					credentialsFor(proxy.origin),
+				),
+			),
 		);
 		expect(a.error).toBeUndefined();
 		expect(b.error).toBeUndefined();
@@ -156,7 +180,9 @@ test('a proxy that holds some requests and releases them late cannot put more th
 		expect(new Set(names).size).toBe(30);
 		// Counting starts alone lets a held request land in the same second as the next ten.
 		expect(busiestSecond(service)).toBeLessThanOrEqual(cap);
-		console.info(`tenant pace behind a holding proxy: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`);
+		console.info(
+			`tenant pace behind a holding proxy: ${names.length} requests, busiest second ${busiestSecond(service)} (cap ${cap})`,
+		);
 	} finally {
 		await proxy.close();
 	}
@@ -175,17 +201,27 @@ test('another Connection ID or another host is another tenant with its own budge
 	const started = Date.now();
 	await Promise.all(
 		tenants.map(({ origin, connection }, index) =>
-			createPeople(`t${index}`, cap, { maxRequestsPerSecond: cap }, credentialsFor(origin), connection),
+			createPeople(
+				`t${index}`,
+				cap,
+				{ maxRequestsPerSecond: cap },
+				credentialsFor(origin),
+				connection,
+			),
 		),
 	);
 
 	for (const server of [service, other]) expect(server.received).toHaveLength(2 * cap);
 	for (const { origin, connection } of tenants) {
 		const server = origin === service.origin ? service : other;
-		const times = server.received.filter((request) => request.headers['x-service-credential-id'] === connection).map((r) => r.at);
+		const times = server.received
+			.filter((request) => request.headers['x-service-credential-id'] === connection)
+			.map((r) => r.at);
 		expect(times).toHaveLength(cap);
 		// Each tenant keeps its own pace: its 5 requests span at least 0.8 s.
-		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(((cap - 1) * 1000) / cap - 50);
+		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(
+			((cap - 1) * 1000) / cap - 50,
+		);
 	}
 	// Four budgets are done in about 0.8 s; one shared budget could not finish the 20 before 3.8 s.
 	expect(Date.now() - started).toBeLessThan(((tenants.length * cap - 1) * 1000) / cap);
@@ -209,7 +245,11 @@ test('a 429 answered to one execution pauses the other executions of the tenant,
 	const [firstResult, secondResult] = await Promise.all([first, second]);
 
 	expect(firstResult.items.map((item) => item.json.id)).toEqual(['p_first-0']);
-	expect(secondResult.items.map((item) => item.json.id)).toEqual(['p_second-0', 'p_second-1', 'p_second-2']);
+	expect(secondResult.items.map((item) => item.json.id)).toEqual([
+		'p_second-0',
+		'p_second-1',
+		'p_second-2',
+	]);
 	const afterPause = service.received.slice(1);
 	expect(afterPause).toHaveLength(4);
 	// Nothing of either execution reached the service during the second of the pause.

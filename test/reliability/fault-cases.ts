@@ -24,20 +24,48 @@ export interface Operation {
 }
 
 /** An operation of VALID (helpers.ts), the requests it makes, and what it returns when it went through. */
-function operation(label: string, valid: string, kind: RecordKind, match: Operation['match'], succeeded: (result: RunResult) => unknown): Operation {
-	return { label, parameters: VALID[valid], method: match.method as Operation['method'], match, kind, succeeded: (result) => void succeeded(result) };
+function operation(
+	label: string,
+	valid: string,
+	kind: RecordKind,
+	match: Operation['match'],
+	succeeded: (result: RunResult) => unknown,
+): Operation {
+	return {
+		label,
+		parameters: VALID[valid],
+		method: match.method as Operation['method'],
+		match,
+		kind,
+		succeeded: (result) => void succeeded(result),
+	};
 }
 
-const ids = (result: RunResult, ...keys: string[]) => result.items.map((item) => (keys.length === 1 ? item.json[keys[0]] : keys.map((key) => item.json[key])));
+const ids = (result: RunResult, ...keys: string[]) =>
+	result.items.map((item) =>
+		keys.length === 1 ? item.json[keys[0]] : keys.map((key) => item.json[key]),
+	);
 
-const GET_PEOPLE = operation('GET person getAll', 'person.getAll', 'people', { host: 'crm', method: 'GET', pathPrefix: '/api/people' }, (result) =>
-	expect(ids(result, 'id')).toEqual(['p_1', 'p_2', 'p_3', 'p_4', 'p_5']),
+const GET_PEOPLE = operation(
+	'GET person getAll',
+	'person.getAll',
+	'people',
+	{ host: 'crm', method: 'GET', pathPrefix: '/api/people' },
+	(result) => expect(ids(result, 'id')).toEqual(['p_1', 'p_2', 'p_3', 'p_4', 'p_5']),
 );
-const CREATE_PERSON = operation('POST person create', 'person.create', 'people', { host: 'crm', method: 'POST', pathPrefix: '/api/people' }, (result) =>
-	expect(ids(result, 'name')).toEqual(['Ada Lovelace']),
+const CREATE_PERSON = operation(
+	'POST person create',
+	'person.create',
+	'people',
+	{ host: 'crm', method: 'POST', pathPrefix: '/api/people' },
+	(result) => expect(ids(result, 'name')).toEqual(['Ada Lovelace']),
 );
-const UPDATE_BORROWER = operation('PUT borrower update', 'borrower.update', 'borrowers', { host: 'los', method: 'PUT', pathPrefix: '/api/borrowers/' }, (result) =>
-	expect(ids(result, 'id', 'name')).toEqual([['b-1', 'Jane Roe']]),
+const UPDATE_BORROWER = operation(
+	'PUT borrower update',
+	'borrower.update',
+	'borrowers',
+	{ host: 'los', method: 'PUT', pathPrefix: '/api/borrowers/' },
+	(result) => expect(ids(result, 'id', 'name')).toEqual([['b-1', 'Jane Roe']]),
 );
 
 /** One operation per HTTP method. */
@@ -47,12 +75,21 @@ export const ONE_PER_METHOD: Operation[] = [GET_PEOPLE, CREATE_PERSON, UPDATE_BO
 export const EVERY_OPERATION: Operation[] = [
 	GET_PEOPLE,
 	CREATE_PERSON,
-	operation('POST document create', 'document.create', 'documents', { host: 'los', method: 'POST', pathPrefix: '/api/documents' }, (result) =>
-		expect(ids(result, 'id')).toEqual(['doc_1']),
+	operation(
+		'POST document create',
+		'document.create',
+		'documents',
+		{ host: 'los', method: 'POST', pathPrefix: '/api/documents' },
+		(result) => expect(ids(result, 'id')).toEqual(['doc_1']),
 	),
 	UPDATE_BORROWER,
-	operation('PUT webhook update', 'webhook.update', 'webhooks', { host: 'calendar', method: 'PUT', pathPrefix: '/api/webhooks/' }, (result) =>
-		expect(ids(result, 'id', 'url')).toEqual([['w-1', 'https://hooks.example.test/changed']]),
+	operation(
+		'PUT webhook update',
+		'webhook.update',
+		'webhooks',
+		{ host: 'calendar', method: 'PUT', pathPrefix: '/api/webhooks/' },
+		(result) =>
+			expect(ids(result, 'id', 'url')).toEqual([['w-1', 'https://hooks.example.test/changed']]),
 	),
 ];
 
@@ -73,15 +110,27 @@ export interface FaultCase {
 
 /** Faults whose handling takes real time: a Retry-After, the 409 back-off, a timeout. */
 export const WAITING_FAULTS: FaultCase[] = [
-	{ label: '429 with Retry-After: 1 (seconds)', fault: () => ({ status: 429, retryAfter: '1' }), retried: 'every', minGapMs: 950 },
+	{
+		label: '429 with Retry-After: 1 (seconds)',
+		fault: () => ({ status: 429, retryAfter: '1' }),
+		retried: 'every',
+		minGapMs: 950,
+	},
 	{
 		label: '429 with Retry-After as an HTTP date',
 		// Whole seconds, 0.3 to 1.3 s ahead; the retry must not come before it.
-		fault: () => ({ status: 429, retryAfter: new Date(Math.ceil((Date.now() + 300) / 1000) * 1000).toUTCString() }),
+		fault: () => ({
+			status: 429,
+			retryAfter: new Date(Math.ceil((Date.now() + 300) / 1000) * 1000).toUTCString(),
+		}),
 		retried: 'every',
 		notBefore: (fault) => Date.parse(fault.retryAfter!),
 	},
-	{ label: '409 (data not ready yet)', fault: () => ({ status: 409, body: '{"error":"initial sync in progress"}' }), retried: 'every' },
+	{
+		label: '409 (data not ready yet)',
+		fault: () => ({ status: 409, body: '{"error":"initial sync in progress"}' }),
+		retried: 'every',
+	},
 	{
 		label: 'an answer slower than the timeout',
 		fault: () => ({ delayMs: 1500 }),
@@ -94,12 +143,17 @@ export const WAITING_FAULTS: FaultCase[] = [
 /** Faults handled without waiting (the retry follows after FAST's 10 ms back-off). */
 export const INSTANT_FAULTS: FaultCase[] = [
 	{ label: '429 without Retry-After', fault: () => ({ status: 429 }), retried: 'every' },
-	{ label: '429 with Retry-After: 0 (seconds)', fault: () => ({ status: 429, retryAfter: '0' }), retried: 'every' },
+	{
+		label: '429 with Retry-After: 0 (seconds)',
+		fault: () => ({ status: 429, retryAfter: '0' }),
+		retried: 'every',
+	},
 	{
 		label: '500',
 		fault: () => ({ status: 500, body: '{"error":"database is down"}' }),
 		retried: 'idempotent',
-		postError: /^The service had an internal error \(HTTP 500\): database is down \(not sent twice: the service may already have processed it; check before running it again\) \(item 0\)$/,
+		postError:
+			/^The service had an internal error \(HTTP 500\): database is down \(not sent twice: the service may already have processed it; check before running it again\) \(item 0\)$/,
 		postHttpCode: '500',
 		postCreates: 0,
 	},
@@ -115,21 +169,24 @@ export const INSTANT_FAULTS: FaultCase[] = [
 		label: 'a dropped connection before processing',
 		fault: () => ({ drop: true }),
 		retried: 'idempotent',
-		postError: /^Could not reach the service: the connection was closed before an answer came \(not sent twice/,
+		postError:
+			/^Could not reach the service: the connection was closed before an answer came \(not sent twice/,
 		postCreates: 0,
 	},
 	{
 		label: 'a dropped connection after processing',
 		fault: () => ({ drop: true, afterProcessing: true }),
 		retried: 'idempotent',
-		postError: /^Could not reach the service: the connection was closed before an answer came \(not sent twice/,
+		postError:
+			/^Could not reach the service: the connection was closed before an answer came \(not sent twice/,
 		postCreates: 1,
 	},
 	{
 		label: 'a truncated JSON body',
 		fault: () => ({ malformed: true, afterProcessing: true }),
 		retried: 'idempotent',
-		postError: /^The service answered HTTP 200 with a body that is not valid JSON \(truncated or garbled\): \{"_metadata".* \(not sent twice/,
+		postError:
+			/^The service answered HTTP 200 with a body that is not valid JSON \(truncated or garbled\): \{"_metadata".* \(not sent twice/,
 		postHttpCode: '200',
 		postCreates: 1,
 	},
@@ -137,7 +194,8 @@ export const INSTANT_FAULTS: FaultCase[] = [
 		label: 'an HTML error page (502 from a proxy)',
 		fault: () => ({ html: true }),
 		retried: 'idempotent',
-		postError: /^The service had an internal error \(HTTP 502\): an HTML page titled "502 Bad Gateway": upstream unavailable \(not sent twice/,
+		postError:
+			/^The service had an internal error \(HTTP 502\): an HTML page titled "502 Bad Gateway": upstream unavailable \(not sent twice/,
 		postHttpCode: '502',
 		postCreates: 0,
 	},
@@ -145,7 +203,8 @@ export const INSTANT_FAULTS: FaultCase[] = [
 		label: 'an HTML page with status 200',
 		fault: () => ({ html: true, status: 200, afterProcessing: true }),
 		retried: 'idempotent',
-		postError: /^The service answered HTTP 200 with an HTML page titled "200 OK": upstream unavailable, not JSON \(not sent twice/,
+		postError:
+			/^The service answered HTTP 200 with an HTML page titled "200 OK": upstream unavailable, not JSON \(not sent twice/,
 		postHttpCode: '200',
 		postCreates: 1,
 	},
@@ -158,7 +217,11 @@ export interface RunFaultOptions {
 }
 
 /** Runs the node on this sandbox with FAST retry settings (overridable per run). */
-export async function runOn(sandbox: Sandbox, parameters: INodeParameters, options: RunFaultOptions = {}): Promise<RunResult> {
+export async function runOn(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: RunFaultOptions = {},
+): Promise<RunResult> {
 	return await runNode({
 		parameters: { ...parameters, requestOptions: { ...FAST, ...options.requestOptions } },
 		credentials: sandboxCredentials(sandbox),
@@ -168,7 +231,12 @@ export async function runOn(sandbox: Sandbox, parameters: INodeParameters, optio
 }
 
 /** Injects the fault for the operation, runs it and checks what went over the wire and what came out. */
-export async function expectFaultOutcome(sandbox: Sandbox, arrivals: Arrivals, fault: FaultCase, operation: Operation): Promise<void> {
+export async function expectFaultOutcome(
+	sandbox: Sandbox,
+	arrivals: Arrivals,
+	fault: FaultCase,
+	operation: Operation,
+): Promise<void> {
 	const before = sandbox.count(operation.kind);
 	// Made when the first request arrives, so an HTTP-date Retry-After is ahead of it however late it comes.
 	let spec: FaultSpec = {};
@@ -189,7 +257,11 @@ export async function expectFaultOutcome(sandbox: Sandbox, arrivals: Arrivals, f
 		expect(second.fault).toBeUndefined();
 		expect(second.status).toBeGreaterThanOrEqual(200);
 		expect(second.status).toBeLessThan(300);
-		expect([second.method, second.url, second.rawBody]).toEqual([first.method, first.url, first.rawBody]);
+		expect([second.method, second.url, second.rawBody]).toEqual([
+			first.method,
+			first.url,
+			first.rawBody,
+		]);
 		if (fault.minGapMs !== undefined) {
 			expect(arrivals.at(second) - arrivals.at(first)).toBeGreaterThanOrEqual(fault.minGapMs);
 		}

@@ -9,9 +9,32 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { loadPackage, runNode, type RunResult } from '../harness/engine';
 import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
-import { signJwtForTest, startSandbox, type FaultSpec, type PagingStyle, type Sandbox } from '../sandbox/server';
-import { EVERY_OPERATION, expectFaultOutcome, INSTANT_FAULTS, ONE_PER_METHOD, runOn, SEEDED_PEOPLE, WAITING_FAULTS, type RunFaultOptions } from './fault-cases';
-import { FAST, isErrorItem, pairedIndex, startWitness, trackArrivals, VALID, type Arrivals } from './helpers';
+import {
+	signJwtForTest,
+	startSandbox,
+	type FaultSpec,
+	type PagingStyle,
+	type Sandbox,
+} from '../sandbox/server';
+import {
+	EVERY_OPERATION,
+	expectFaultOutcome,
+	INSTANT_FAULTS,
+	ONE_PER_METHOD,
+	runOn,
+	SEEDED_PEOPLE,
+	WAITING_FAULTS,
+	type RunFaultOptions,
+} from './fault-cases';
+import {
+	FAST,
+	isErrorItem,
+	pairedIndex,
+	startWitness,
+	trackArrivals,
+	VALID,
+	type Arrivals,
+} from './helpers';
 
 let sandbox: Sandbox;
 let arrivals: Arrivals;
@@ -28,8 +51,10 @@ beforeEach(() => {
 	arrivals.onArrival = undefined;
 });
 
-const run = async (parameters: Parameters<typeof runOn>[1], options?: RunFaultOptions): Promise<RunResult> =>
-	await runOn(sandbox, parameters, options);
+const run = async (
+	parameters: Parameters<typeof runOn>[1],
+	options?: RunFaultOptions,
+): Promise<RunResult> => await runOn(sandbox, parameters, options);
 
 // ---------------------------------------------------------------------------------------------
 // Faults whose handling waits real time (a Retry-After, the 409 back-off, timeouts), once per HTTP
@@ -40,7 +65,9 @@ const run = async (parameters: Parameters<typeof runOn>[1], options?: RunFaultOp
 // ---------------------------------------------------------------------------------------------
 
 /** Runs `check` on a fresh sandbox of its own (shadowing the shared one), closed afterwards. */
-async function onOwnSandbox(check: (sandbox: Sandbox, arrivals: Arrivals) => Promise<void>): Promise<void> {
+async function onOwnSandbox(
+	check: (sandbox: Sandbox, arrivals: Arrivals) => Promise<void>,
+): Promise<void> {
 	const sandbox = await startSandbox({ people: SEEDED_PEOPLE });
 	try {
 		await check(sandbox, trackArrivals(sandbox));
@@ -49,22 +76,37 @@ async function onOwnSandbox(check: (sandbox: Sandbox, arrivals: Arrivals) => Pro
 	}
 }
 
-describe.each(WAITING_FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
-	test.concurrent.each(ONE_PER_METHOD.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
-		await onOwnSandbox(async (sandbox, arrivals) => await expectFaultOutcome(sandbox, arrivals, fault, operation));
-	});
-});
+describe.each(WAITING_FAULTS.map((fault) => [fault.label, fault] as const))(
+	'%s',
+	(_label, fault) => {
+		test.concurrent.each(ONE_PER_METHOD.map((operation) => [operation.label, operation] as const))(
+			'%s',
+			async (_operation, operation) => {
+				await onOwnSandbox(
+					async (sandbox, arrivals) =>
+						await expectFaultOutcome(sandbox, arrivals, fault, operation),
+				);
+			},
+		);
+	},
+);
 
 test.concurrent('bounds: a hung server becomes a timeout error, not a hung workflow', async () => {
 	await onOwnSandbox(async (sandbox) => {
 		sandbox.inject({ delayMs: 60_000, count: 5 });
 		const started = Date.now();
-		const result = await runOn(sandbox, VALID['person.getAll'], { requestOptions: { maxAttempts: 2, timeout: 1 } });
+		const result = await runOn(sandbox, VALID['person.getAll'], {
+			requestOptions: { maxAttempts: 2, timeout: 1 },
+		});
 
 		expect(Date.now() - started).toBeLessThan(4000);
 		expect(sandbox.requests).toHaveLength(2);
-		expect(result.error?.message).toBe('The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)');
-		expect(result.error?.description).toMatch(/^The Timeout is a deadline for the whole answer, headers and body\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/);
+		expect(result.error?.message).toBe(
+			'The service did not answer within 1 s (timeout) (after 2 attempts) (item 0)',
+		);
+		expect(result.error?.description).toMatch(
+			/^The Timeout is a deadline for the whole answer, headers and body\. GET crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/,
+		);
 	});
 });
 
@@ -74,13 +116,24 @@ test.concurrent('paging: a 429 on page 2 waits for Retry-After and resumes at pa
 		arrivals.onArrival = (_request, position) => {
 			if (position === 2) sandbox.inject({ status: 429, retryAfter: '1' });
 		};
-		const result = await runOn(sandbox, { resource: 'person', operation: 'getAll', returnAll: true, options: { pageSize: 10 } });
+		const result = await runOn(sandbox, {
+			resource: 'person',
+			operation: 'getAll',
+			returnAll: true,
+			options: { pageSize: 10 },
+		});
 
 		expect(result.error).toBeUndefined();
-		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 429, 200, 200, 200, 200]);
+		expect(sandbox.requests.map((request) => request.status)).toEqual([
+			200, 429, 200, 200, 200, 200,
+		]);
 		expect(sandbox.requests[2].url).toBe(sandbox.requests[1].url);
-		expect(arrivals.at(sandbox.requests[2]) - arrivals.at(sandbox.requests[1])).toBeGreaterThanOrEqual(950);
-		expect(result.items.map((item) => item.json.id)).toEqual(Array.from({ length: SEEDED_PEOPLE }, (_, index) => `p_${index + 1}`));
+		expect(
+			arrivals.at(sandbox.requests[2]) - arrivals.at(sandbox.requests[1]),
+		).toBeGreaterThanOrEqual(950);
+		expect(result.items.map((item) => item.json.id)).toEqual(
+			Array.from({ length: SEEDED_PEOPLE }, (_, index) => `p_${index + 1}`),
+		);
 	});
 });
 
@@ -88,11 +141,17 @@ test.concurrent('paging: a 429 on page 2 waits for Retry-After and resumes at pa
 // Faults handled without waiting, against every operation
 // ---------------------------------------------------------------------------------------------
 
-describe.each(INSTANT_FAULTS.map((fault) => [fault.label, fault] as const))('%s', (_label, fault) => {
-	test.each(EVERY_OPERATION.map((operation) => [operation.label, operation] as const))('%s', async (_operation, operation) => {
-		await expectFaultOutcome(sandbox, arrivals, fault, operation);
-	});
-});
+describe.each(INSTANT_FAULTS.map((fault) => [fault.label, fault] as const))(
+	'%s',
+	(_label, fault) => {
+		test.each(EVERY_OPERATION.map((operation) => [operation.label, operation] as const))(
+			'%s',
+			async (_operation, operation) => {
+				await expectFaultOutcome(sandbox, arrivals, fault, operation);
+			},
+		);
+	},
+);
 
 // ---------------------------------------------------------------------------------------------
 // Bounds: Max Attempts, Max Total Retry Wait, backoff with jitter, timeout
@@ -104,7 +163,9 @@ describe('bounds', () => {
 		const result = await run(VALID['person.getAll'], { requestOptions: { maxAttempts: 3 } });
 
 		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 503, 503]);
-		expect(result.error?.message).toBe('The service had an internal error (HTTP 503): injected 503 (after 3 attempts) (item 0)');
+		expect(result.error?.message).toBe(
+			'The service had an internal error (HTTP 503): injected 503 (after 3 attempts) (item 0)',
+		);
 		expect(result.error?.httpCode).toBe('503');
 	});
 
@@ -113,14 +174,18 @@ describe('bounds', () => {
 		const result = await run(VALID['person.create'], { requestOptions: { maxAttempts: 4 } });
 
 		expect(sandbox.requests.map((request) => request.status)).toEqual([429, 429, 429, 429]);
-		expect(result.error?.message).toBe('Rate limited by the service (HTTP 429): injected 429 (after 4 attempts) (item 0)');
+		expect(result.error?.message).toBe(
+			'Rate limited by the service (HTTP 429): injected 429 (after 4 attempts) (item 0)',
+		);
 		expect(sandbox.count('people')).toBe(SEEDED_PEOPLE);
 	});
 
 	test('a Retry-After beyond Max Total Retry Wait gives up at once and says so', async () => {
 		sandbox.inject({ status: 429, retryAfter: '120' });
 		const started = Date.now();
-		const result = await run(VALID['borrower.update'], { requestOptions: { maxTotalWait: 1, maxAttempts: 5 } });
+		const result = await run(VALID['borrower.update'], {
+			requestOptions: { maxTotalWait: 1, maxAttempts: 5 },
+		});
 
 		expect(Date.now() - started).toBeLessThan(1000);
 		expect(sandbox.requests).toHaveLength(1);
@@ -135,7 +200,7 @@ describe('bounds', () => {
 
 		expect(sandbox.requests).toHaveLength(1);
 		expect(result.error?.message).toBe(
-			"The connected system’s data is not ready yet (HTTP 409): initial sync in progress (gave up: waiting 60 s more would exceed the Max Total Retry Wait of 5 s) (item 0)",
+			'The connected system’s data is not ready yet (HTTP 409): initial sync in progress (gave up: waiting 60 s more would exceed the Max Total Retry Wait of 5 s) (item 0)',
 		);
 		expect(result.error?.httpCode).toBe('409');
 	});
@@ -149,21 +214,28 @@ describe('bounds', () => {
 		// Waits of 50–100, 100–200, 200–400, 400–800, 800–1600 ms: the 4th or 5th would pass 1 s.
 		const attempts = sandbox.requests.length;
 		expect(attempts === 4 || attempts === 5).toBe(true);
-		const gaps = sandbox.requests.slice(1).map((request, index) => arrivals.at(request) - arrivals.at(sandbox.requests[index]));
+		const gaps = sandbox.requests
+			.slice(1)
+			.map((request, index) => arrivals.at(request) - arrivals.at(sandbox.requests[index]));
 		gaps.forEach((gap, index) => {
 			const ceiling = 100 * 2 ** index;
 			expect(gap).toBeGreaterThanOrEqual(ceiling / 2 - 5);
 			expect(gap).toBeLessThanOrEqual(ceiling + 150);
 		});
 		expect(result.error?.message).toMatch(
-			new RegExp(`^The service had an internal error \\(HTTP 503\\): injected 503 \\(after ${attempts} attempts; gave up: waiting \\d\\.\\d s more would exceed the Max Total Retry Wait of 1 s\\) \\(item 0\\)$`),
+			new RegExp(
+				`^The service had an internal error \\(HTTP 503\\): injected 503 \\(after ${attempts} attempts; gave up: waiting \\d\\.\\d s more would exceed the Max Total Retry Wait of 1 s\\) \\(item 0\\)$`,
+			),
 		);
 	});
 
 	test('retries are spread by jitter: eight items failing together do not retry in lockstep', async () => {
 		sandbox.inject({ status: 503, count: 8 });
 		const items = Array.from({ length: 8 }, (_, index) => ({ index }));
-		const result = await run(VALID['person.getAll'], { items, requestOptions: { initialRetryDelay: 200, concurrency: 8 } });
+		const result = await run(VALID['person.getAll'], {
+			items,
+			requestOptions: { initialRetryDelay: 200, concurrency: 8 },
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(40);
@@ -177,7 +249,6 @@ describe('bounds', () => {
 		expect(Math.min(...retryTimes)).toBeGreaterThanOrEqual(95);
 		expect(Math.max(...retryTimes) - Math.min(...retryTimes)).toBeGreaterThan(15);
 	});
-
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -185,7 +256,12 @@ describe('bounds', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('paging', () => {
-	const all = { resource: 'person', operation: 'getAll', returnAll: true, options: { pageSize: 10 } };
+	const all = {
+		resource: 'person',
+		operation: 'getAll',
+		returnAll: true,
+		options: { pageSize: 10 },
+	};
 	const ids = Array.from({ length: SEEDED_PEOPLE }, (_, index) => `p_${index + 1}`);
 
 	test.each([
@@ -194,20 +270,30 @@ describe('paging', () => {
 		['offset', '503', { status: 503 }],
 		['nextLink', 'a dropped connection', { drop: true }],
 		['offset', 'a truncated body', { malformed: true }],
-	] as Array<[PagingStyle, string, FaultSpec]>)('%s paging: %s on page 3 retries page 3 only', async (style, _label, fault) => {
-		sandbox.setPaging(style);
-		arrivals.onArrival = (_request, position) => {
-			if (position === 3) sandbox.inject(fault);
-		};
-		const result = await run(all);
+	] as Array<[PagingStyle, string, FaultSpec]>)(
+		'%s paging: %s on page 3 retries page 3 only',
+		async (style, _label, fault) => {
+			sandbox.setPaging(style);
+			arrivals.onArrival = (_request, position) => {
+				if (position === 3) sandbox.inject(fault);
+			};
+			const result = await run(all);
 
-		expect(result.error).toBeUndefined();
-		expect(sandbox.requests).toHaveLength(6);
-		expect(sandbox.requests.map((request) => request.fault !== undefined)).toEqual([false, false, true, false, false, false]);
-		expect(sandbox.requests[3].url).toBe(sandbox.requests[2].url);
-		expect(new Set(sandbox.requests.map((request) => request.url)).size).toBe(5);
-		expect(result.items.map((item) => item.json.id)).toEqual(ids);
-	});
+			expect(result.error).toBeUndefined();
+			expect(sandbox.requests).toHaveLength(6);
+			expect(sandbox.requests.map((request) => request.fault !== undefined)).toEqual([
+				false,
+				false,
+				true,
+				false,
+				false,
+				false,
+			]);
+			expect(sandbox.requests[3].url).toBe(sandbox.requests[2].url);
+			expect(new Set(sandbox.requests.map((request) => request.url)).size).toBe(5);
+			expect(result.items.map((item) => item.json.id)).toEqual(ids);
+		},
+	);
 
 	describe('a nextLink to another origin is an error and is never called', () => {
 		let witness: Awaited<ReturnType<typeof startWitness>>;
@@ -219,14 +305,25 @@ describe('paging', () => {
 
 		const links: Array<[string, () => string, () => string]> = [
 			['another port', () => `${witness.url}/api/people?next=c1`, () => witness.url],
-			['userinfo trick', () => `${sandbox.urls.crm}@${witness.url.replace('http://', '')}/api/people`, () => witness.url],
-			['https instead of http', () => `${sandbox.urls.crm.replace('http://', 'https://')}/api/people?next=c1`, () => sandbox.urls.crm.replace('http://', 'https://')],
+			[
+				'userinfo trick',
+				() => `${sandbox.urls.crm}@${witness.url.replace('http://', '')}/api/people`,
+				() => witness.url,
+			],
+			[
+				'https instead of http',
+				() => `${sandbox.urls.crm.replace('http://', 'https://')}/api/people?next=c1`,
+				() => sandbox.urls.crm.replace('http://', 'https://'),
+			],
 		];
 
 		test.each(links)('%s', async (_label, link, origin) => {
 			sandbox.inject({
 				status: 200,
-				body: JSON.stringify({ _metadata: { next: 'c1', nextLink: link(), total: 99 }, people: [{ id: 'p_1' }] }),
+				body: JSON.stringify({
+					_metadata: { next: 'c1', nextLink: link(), total: 99 },
+					people: [{ id: 'p_1' }],
+				}),
 			});
 			const result = await run(all);
 
@@ -240,7 +337,10 @@ describe('paging', () => {
 		test('under Continue (using error output) it becomes one error item', async () => {
 			sandbox.inject({
 				status: 200,
-				body: JSON.stringify({ _metadata: { nextLink: `${witness.url}/api/people` }, people: [{ id: 'p_1' }] }),
+				body: JSON.stringify({
+					_metadata: { nextLink: `${witness.url}/api/people` },
+					people: [{ id: 'p_1' }],
+				}),
 			});
 			const result = await run(all, { onError: 'continueErrorOutput' });
 
@@ -257,10 +357,19 @@ describe('paging', () => {
 
 	test.each([
 		['next', (cursor: string) => ({ next: cursor })],
-		['nextLink', (cursor: string) => ({ nextLink: `${sandbox.urls.crm}/api/people?next=${cursor}` })],
+		[
+			'nextLink',
+			(cursor: string) => ({ nextLink: `${sandbox.urls.crm}/api/people?next=${cursor}` }),
+		],
 	] as const)('a %s cursor seen twice stops paging with an error', async (_style, meta) => {
-		sandbox.inject({ status: 200, body: JSON.stringify({ _metadata: meta('loop'), people: [{ id: 'a' }] }) });
-		sandbox.inject({ status: 200, body: JSON.stringify({ _metadata: meta('loop'), people: [{ id: 'b' }] }) });
+		sandbox.inject({
+			status: 200,
+			body: JSON.stringify({ _metadata: meta('loop'), people: [{ id: 'a' }] }),
+		});
+		sandbox.inject({
+			status: 200,
+			body: JSON.stringify({ _metadata: meta('loop'), people: [{ id: 'b' }] }),
+		});
 		const result = await run(all);
 
 		expect(sandbox.requests).toHaveLength(2);
@@ -281,7 +390,10 @@ describe('concurrency', () => {
 	test('a 429 pauses the whole batch until Retry-After, then every item is created once', async () => {
 		sandbox.inject({ status: 429, retryAfter: '1', match: { method: 'POST' } });
 		const started = Date.now();
-		const result = await run(createFromItem, { items: tenPeople, requestOptions: { concurrency: 5 } });
+		const result = await run(createFromItem, {
+			items: tenPeople,
+			requestOptions: { concurrency: 5 },
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -296,13 +408,15 @@ describe('concurrency', () => {
 		// Nothing starts during the pause: no retry of the limited item, and none of the five items that wait
 		// for a free slot. A first attempt of the first five may still arrive late on a loaded machine: it
 		// was sent before the 429 came back.
-		const lastNameOf = (request: (typeof sandbox.requests)[number]) => (request.body as IDataObject).lastName;
+		const lastNameOf = (request: (typeof sandbox.requests)[number]) =>
+			(request.body as IDataObject).lastName;
 		const firstFive = new Set(tenPeople.slice(0, 5).map((item) => item.last));
 		const startedDuringPause = sandbox.requests.filter(
 			(request) =>
 				arrivals.at(request) > pauseStart &&
 				arrivals.at(request) < pauseEnd &&
-				(!firstFive.has(lastNameOf(request) as string) || lastNameOf(request) === lastNameOf(limited)),
+				(!firstFive.has(lastNameOf(request) as string) ||
+					lastNameOf(request) === lastNameOf(limited)),
 		);
 		expect(startedDuringPause).toEqual([]);
 	});
@@ -317,11 +431,17 @@ describe('concurrency', () => {
 
 		expect(sandbox.requests).toHaveLength(30);
 		expect(sandbox.count('people')).toBe(SEEDED_PEOPLE);
-		expect(result.items.map((item) => pairedIndex(item))).toEqual(tenPeople.map((_, index) => index));
+		expect(result.items.map((item) => pairedIndex(item))).toEqual(
+			tenPeople.map((_, index) => index),
+		);
 		for (const [index, item] of result.items.entries()) {
 			expect(item.json).toEqual({
 				error: `Rate limited by the service (HTTP 429): injected 429 (after 3 attempts) (item ${index})`,
-				details: { itemIndex: index, httpCode: '429', description: expect.stringMatching(/^POST crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/) },
+				details: {
+					itemIndex: index,
+					httpCode: '429',
+					description: expect.stringMatching(/^POST crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/),
+				},
 			});
 		}
 	});
@@ -345,10 +465,15 @@ describe('failures and items', () => {
 		// One item at a time: item 3 starts only after item 2 has failed, so "not sent" holds however
 		// slow the machine is. (With several in flight, an item whose start comes due while the failure is
 		// still on its way back is sent: the concurrency test below covers what holds then.)
-		const result = await run(createFromItem, { items: fivePeople, requestOptions: { concurrency: 1 } });
+		const result = await run(createFromItem, {
+			items: fivePeople,
+			requestOptions: { concurrency: 1 },
+		});
 
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toMatch(/^The service had an internal error \(HTTP 500\): database is down .*\(item 2\)$/);
+		expect(result.error?.message).toMatch(
+			/^The service had an internal error \(HTTP 500\): database is down .*\(item 2\)$/,
+		);
 		expect(result.error?.context?.itemIndex).toBe(2);
 		expect(sandbox.requests).toHaveLength(3);
 		expect(sandbox.count('people')).toBe(SEEDED_PEOPLE + 2);
@@ -356,28 +481,37 @@ describe('failures and items', () => {
 
 	test('Continue (regular output): one item per input, in order, the failed one as an error item', async () => {
 		failThird();
-		const result = await run(createFromItem, { items: fivePeople, onError: 'continueRegularOutput' });
+		const result = await run(createFromItem, {
+			items: fivePeople,
+			onError: 'continueRegularOutput',
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.errorItems).toEqual([]);
 		expect(result.items.map(pairedIndex)).toEqual([0, 1, 2, 3, 4]);
 		expect(result.items.map(isErrorItem)).toEqual([false, false, true, false, false]);
 		expect(result.items[2].json).toEqual({
-			error: 'The service had an internal error (HTTP 500): database is down (not sent twice: the service may already have processed it; check before running it again) (item 2)',
-			details: { itemIndex: 2, httpCode: '500', description: expect.stringMatching(/^POST crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/) },
+			error:
+				'The service had an internal error (HTTP 500): database is down (not sent twice: the service may already have processed it; check before running it again) (item 2)',
+			details: {
+				itemIndex: 2,
+				httpCode: '500',
+				description: expect.stringMatching(/^POST crm http:\/\/127\.0\.0\.1:\d+\/api\/people$/),
+			},
 		});
-		expect(result.items.filter((item) => !isErrorItem(item)).map((item) => item.json.lastName)).toEqual([
-			'Item-0',
-			'Item-1',
-			'Item-3',
-			'Item-4',
-		]);
+		expect(
+			result.items.filter((item) => !isErrorItem(item)).map((item) => item.json.lastName),
+		).toEqual(['Item-0', 'Item-1', 'Item-3', 'Item-4']);
 		expect(sandbox.count('people')).toBe(SEEDED_PEOPLE + 4);
 	});
 
 	test('Continue (using error output): successes on output 1, the error item intact on output 2', async () => {
 		failThird();
-		const result = await run(createFromItem, { items: fivePeople, onError: 'continueErrorOutput', requestOptions: { concurrency: 3 } });
+		const result = await run(createFromItem, {
+			items: fivePeople,
+			onError: 'continueErrorOutput',
+			requestOptions: { concurrency: 3 },
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.items.map(pairedIndex)).toEqual([0, 1, 3, 4]);
@@ -385,7 +519,9 @@ describe('failures and items', () => {
 		// n8n puts the input item's fields beside ours on the error output; error and details arrive intact.
 		expect(result.errorItems[0].json).toEqual({
 			last: 'Item-2',
-			error: expect.stringMatching(/^The service had an internal error \(HTTP 500\): database is down .*\(item 2\)$/),
+			error: expect.stringMatching(
+				/^The service had an internal error \(HTTP 500\): database is down .*\(item 2\)$/,
+			),
 			details: expect.any(Object),
 		});
 		expect(result.errorItems[0].json.details).toEqual({
@@ -396,26 +532,42 @@ describe('failures and items', () => {
 	});
 
 	test('the service echoing the token, a JWT or the client secret: none of it reaches an error', async () => {
-		const jwt = signJwtForTest({ iss: sandbox.jwtIssuer, sub: 'x', iat: 1, exp: 2 }, sandbox.jwtSecret);
+		const jwt = signJwtForTest(
+			{ iss: sandbox.jwtIssuer, sub: 'x', iat: 1, exp: 2 },
+			sandbox.jwtSecret,
+		);
 		const echo = `token ${sandbox.token} / ${jwt} / secret ${sandbox.jwtSecret} / Authorization: Bearer ${sandbox.token}`;
 		// Each mode's own secret (the pasted token, or the client secret), any JWT, and any bearer header.
 		const modes = [
-			{ credentials: sandboxCredentials(sandbox), secrets: [sandbox.token, jwt, 'Bearer sandbox', 'Bearer ey'] },
-			{ credentials: signedJwtCredentials(sandbox), secrets: [sandbox.jwtSecret, jwt, 'Bearer sandbox', 'Bearer ey'] },
+			{
+				credentials: sandboxCredentials(sandbox),
+				secrets: [sandbox.token, jwt, 'Bearer sandbox', 'Bearer ey'],
+			},
+			{
+				credentials: signedJwtCredentials(sandbox),
+				secrets: [sandbox.jwtSecret, jwt, 'Bearer sandbox', 'Bearer ey'],
+			},
 		];
 		for (const { credentials, secrets } of modes) {
 			sandbox.reset();
 			sandbox.inject({ status: 400, body: JSON.stringify({ error: echo }) });
 			sandbox.inject({ status: 403, body: `<html><body>${echo}</body></html>` });
 			const result = await runNode({
-				parameters: { ...VALID['borrower.update'], borrowerId: '={{ $json.id }}', requestOptions: FAST },
+				parameters: {
+					...VALID['borrower.update'],
+					borrowerId: '={{ $json.id }}',
+					requestOptions: FAST,
+				},
 				credentials,
 				items: [{ id: 'b-1' }, { id: 'b-1' }],
 				onError: 'continueErrorOutput',
 			});
 
 			expect(result.errorItems).toHaveLength(2);
-			const text = JSON.stringify([result.errorItems.map((item) => item.json), result.run.data.resultData]);
+			const text = JSON.stringify([
+				result.errorItems.map((item) => item.json),
+				result.run.data.resultData,
+			]);
 			expect(text).toContain('HTTP 400');
 			for (const secret of secrets) {
 				expect(text).not.toContain(secret);

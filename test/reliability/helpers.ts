@@ -11,7 +11,8 @@ import type { RecordedRequest, Sandbox } from '../sandbox/server';
 /** Retry settings that keep the suites fast: 10 ms first backoff, 1 s timeout. */
 export const FAST = { maxAttempts: 3, initialRetryDelay: 10, maxTotalWait: 10, timeout: 1 };
 
-export const delay = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const delay = async (ms: number) =>
+	await new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` holds (or the time is up), for effects that land after the node gave up. */
 export async function eventually(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
@@ -36,9 +37,18 @@ export const DOCUMENT_REQUIRED: INodeParameters = {
 
 /** One valid parameter set per operation of the node (as the editor stores them). */
 export const VALID: Record<string, INodeParameters> = {
-	'person.create': { resource: 'person', operation: 'create', firstName: 'Ada', lastName: 'Lovelace' },
+	'person.create': {
+		resource: 'person',
+		operation: 'create',
+		firstName: 'Ada',
+		lastName: 'Lovelace',
+	},
 	'person.getAll': { resource: 'person', operation: 'getAll', returnAll: false, limit: 5 },
-	'authorizationLink.create': { resource: 'authorizationLink', operation: 'create', appKey: 'my-crm-app' },
+	'authorizationLink.create': {
+		resource: 'authorizationLink',
+		operation: 'create',
+		appKey: 'my-crm-app',
+	},
 	'credential.create': {
 		resource: 'credential',
 		operation: 'create',
@@ -51,7 +61,12 @@ export const VALID: Record<string, INodeParameters> = {
 		credentialToUpdate: 'cred-other',
 		entitiesToSync: { notes: true },
 	},
-	'borrower.update': { resource: 'borrower', operation: 'update', borrowerId: 'b-1', updateFields: { name: 'Jane Roe' } },
+	'borrower.update': {
+		resource: 'borrower',
+		operation: 'update',
+		borrowerId: 'b-1',
+		updateFields: { name: 'Jane Roe' },
+	},
 	'document.create': { resource: 'document', operation: 'create', ...DOCUMENT_REQUIRED },
 	'webhook.update': {
 		resource: 'webhook',
@@ -94,7 +109,11 @@ export function trackArrivals(sandbox: Sandbox): Arrivals {
 }
 
 /** A listener on another origin that counts what reaches it (it must stay at zero). */
-export async function startWitness(): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
+export async function startWitness(): Promise<{
+	url: string;
+	hits: string[];
+	close(): Promise<void>;
+}> {
 	const hits: string[] = [];
 	const server = http.createServer((req, res) => {
 		hits.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
@@ -115,7 +134,10 @@ export async function startWitness(): Promise<{ url: string; hits: string[]; clo
 }
 
 export function isErrorItem(item: INodeExecutionData): boolean {
-	return typeof (item.json as IDataObject).error === 'string' && Object.keys(item.json).every((key) => ['error', 'details'].includes(key));
+	return (
+		typeof (item.json as IDataObject).error === 'string' &&
+		Object.keys(item.json).every((key) => ['error', 'details'].includes(key))
+	);
 }
 
 export function pairedIndex(item: INodeExecutionData): number {

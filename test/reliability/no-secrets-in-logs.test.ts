@@ -27,22 +27,37 @@ test('no secret reaches n8n’s logs, whether requests fail or succeed', async (
 	const secret = 'client-secret-9876543210';
 	const runs = [
 		// 401 from the service: a token it does not accept.
-		runNode({ parameters: { resource: 'person', operation: 'create', firstName: 'A' }, credentials: sandboxCredentials(sandbox, { accessToken: token }) }),
+		runNode({
+			parameters: { resource: 'person', operation: 'create', firstName: 'A' },
+			credentials: sandboxCredentials(sandbox, { accessToken: token }),
+		}),
 		// 401 from a wrong signing secret.
-		runNode({ parameters: { resource: 'person', operation: 'create', firstName: 'B' }, credentials: signedJwtCredentials(sandbox, { clientSecret: secret }) }),
+		runNode({
+			parameters: { resource: 'person', operation: 'create', firstName: 'B' },
+			credentials: signedJwtCredentials(sandbox, { clientSecret: secret }),
+		}),
 	];
 	const results = await Promise.all(runs);
 	sandbox.inject({ status: 500, body: '{"error":"boom"}', count: 10 });
 	results.push(
 		await runNode({
-			parameters: { resource: 'person', operation: 'getAll', returnAll: false, limit: 1, requestOptions: { maxAttempts: 2, initialRetryDelay: 1 } },
+			parameters: {
+				resource: 'person',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 1,
+				requestOptions: { maxAttempts: 2, initialRetryDelay: 1 },
+			},
 			credentials: sandboxCredentials(sandbox),
 			onError: 'continueRegularOutput',
 		}),
 	);
 	sandbox.clearFaults();
 	results.push(
-		await runNode({ parameters: { resource: 'person', operation: 'create', firstName: 'C' }, credentials: signedJwtCredentials(sandbox) }),
+		await runNode({
+			parameters: { resource: 'person', operation: 'create', firstName: 'C' },
+			credentials: signedJwtCredentials(sandbox),
+		}),
 	);
 
 	// The runs did fail and log: the check below searches real log output.

@@ -71,10 +71,18 @@ test('a Create whose connection stays refused gives up after Max Attempts and sa
 test('a mistyped LOS host (the credential test cannot check it) fails with an error naming that host and URL', async () => {
 	const port = await freePort();
 	const result = await runNode({
-		parameters: { resource: 'borrower', operation: 'update', borrowerId: 'b-1', updateFields: { name: 'Jane' }, requestOptions: { maxAttempts: 1 } },
+		parameters: {
+			resource: 'borrower',
+			operation: 'update',
+			borrowerId: 'b-1',
+			updateFields: { name: 'Jane' },
+			requestOptions: { maxAttempts: 1 },
+		},
 		credentials: sandboxCredentials(sandbox, { losUrl: `http://127.0.0.1:${port}` }),
 	});
-	expect(result.error?.message).toBe('Could not reach the service: the connection was refused (item 0)');
+	expect(result.error?.message).toBe(
+		'Could not reach the service: the connection was refused (item 0)',
+	);
 	expect((result.error as { description?: string } | undefined)?.description).toContain(
 		`PUT los http://127.0.0.1:${port}/api/borrowers/b-1`,
 	);

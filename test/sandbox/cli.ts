@@ -31,7 +31,15 @@ function fail(message: string): never {
 }
 
 function parseArgs(argv: string[]): CliArgs {
-	const args: CliArgs = { port: 8787, people: 25, latency: 0, seed: 1, paging: 'nextLink', host: '127.0.0.1', json: false };
+	const args: CliArgs = {
+		port: 8787,
+		people: 25,
+		latency: 0,
+		seed: 1,
+		paging: 'nextLink',
+		host: '127.0.0.1',
+		json: false,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const raw = argv[i];
 		if (raw === '--help' || raw === '-h') {
@@ -67,7 +75,8 @@ function parseArgs(argv: string[]): CliArgs {
 				args.seed = num();
 				break;
 			case '--paging':
-				if (value !== 'nextLink' && value !== 'next' && value !== 'offset') fail('--paging must be nextLink, next or offset');
+				if (value !== 'nextLink' && value !== 'next' && value !== 'offset')
+					fail('--paging must be nextLink, next or offset');
 				args.paging = value;
 				break;
 			case '--host':

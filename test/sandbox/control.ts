@@ -9,7 +9,15 @@ import type { EventDelivery } from './events';
 import type { FaultQueue } from './faults';
 import { validateFault } from './faults';
 import type { Records } from './records';
-import { HttpError, isJsonObject, type DeliveryMode, type HostName, type PagingStyle, type RecordedRequest, type SignatureKind } from './types';
+import {
+	HttpError,
+	isJsonObject,
+	type DeliveryMode,
+	type HostName,
+	type PagingStyle,
+	type RecordedRequest,
+	type SignatureKind,
+} from './types';
 
 /** What the control endpoints reach inside the sandbox. */
 export interface ControlTarget {
@@ -56,7 +64,13 @@ function parseJson(rawBody: string): unknown {
 	}
 }
 
-async function answer(target: ControlTarget, method: string, path: string, queryString: string, rawBody: string): Promise<unknown> {
+async function answer(
+	target: ControlTarget,
+	method: string,
+	path: string,
+	queryString: string,
+	rawBody: string,
+): Promise<unknown> {
 	switch (`${method} ${path}`) {
 		case 'GET /__sandbox/requests': {
 			const since = Number(new URLSearchParams(queryString).get('since') ?? '0');
@@ -109,8 +123,17 @@ async function answer(target: ControlTarget, method: string, path: string, query
 		}
 		case 'POST /__sandbox/deliveries/redeliver': {
 			const body = parseJson(rawBody);
-			if (!isJsonObject(body) || typeof body.eventId !== 'string') throw new HttpError(400, 'redeliver body must be {"eventId": "...", "signature"?: "good"|"bad"|"none"}');
-			return { status: await target.events.redeliver(body.eventId, body.signature as SignatureKind | undefined) };
+			if (!isJsonObject(body) || typeof body.eventId !== 'string')
+				throw new HttpError(
+					400,
+					'redeliver body must be {"eventId": "...", "signature"?: "good"|"bad"|"none"}',
+				);
+			return {
+				status: await target.events.redeliver(
+					body.eventId,
+					body.signature as SignatureKind | undefined,
+				),
+			};
 		}
 		default:
 			throw new HttpError(404, `unknown control endpoint ${method} ${path}`);
@@ -131,10 +154,18 @@ export async function handleControl(
 		value = await answer(target, method, path, queryString, rawBody);
 	} catch (error) {
 		status = error instanceof HttpError ? error.status : 500;
-		value = { error: error instanceof HttpError ? error.message : `sandbox internal error: ${(error as Error).message}` };
+		value = {
+			error:
+				error instanceof HttpError
+					? error.message
+					: `sandbox internal error: ${(error as Error).message}`,
+		};
 	}
 	if (response.destroyed) return;
 	const body = JSON.stringify(value);
-	response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+	response.writeHead(status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': String(Buffer.byteLength(body)),
+	});
 	response.end(body);
 }

@@ -13,7 +13,13 @@ import * as http from 'http';
 import * as https from 'https';
 
 import type { RecordChange } from './routes';
-import { DELIVERY_MODES, HttpError, type DeliveryAttempt, type DeliveryMode, type SignatureKind } from './types';
+import {
+	DELIVERY_MODES,
+	HttpError,
+	type DeliveryAttempt,
+	type DeliveryMode,
+	type SignatureKind,
+} from './types';
 
 export const DELIVERY_RETRIES = 3;
 export const DELIVERY_RETRY_DELAY_MS = 500;
@@ -22,7 +28,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '[::1]', '::1']);
 
 /** The X-Service-Signature value for a raw body: hex HMAC-SHA256 over base64(body). */
 export function signDelivery(rawBody: string, secret: string): string {
-	return crypto.createHmac('sha256', secret).update(Buffer.from(rawBody, 'utf8').toString('base64')).digest('hex');
+	return crypto
+		.createHmac('sha256', secret)
+		.update(Buffer.from(rawBody, 'utf8').toString('base64'))
+		.digest('hex');
 }
 
 export function isLoopbackUrl(url: string): boolean {
@@ -68,7 +77,8 @@ export class EventDelivery {
 	}
 
 	setMode(mode: DeliveryMode): void {
-		if (!DELIVERY_MODES.includes(mode)) throw new HttpError(400, `mode must be one of ${DELIVERY_MODES.join(', ')}`);
+		if (!DELIVERY_MODES.includes(mode))
+			throw new HttpError(400, `mode must be one of ${DELIVERY_MODES.join(', ')}`);
 		this.mode = mode;
 	}
 
@@ -84,10 +94,22 @@ export class EventDelivery {
 	raise(change: RecordChange, targetUrls: string[]): void {
 		for (const url of targetUrls) {
 			const eventId = `evt_${++this.nextEventNumber}`;
-			const body = { eventId, eventCreated: new Date().toISOString(), event: change.event, resourceIds: [change.resourceId], uri: change.uri };
-			const recorded: RecordedEvent = { eventId, event: change.event, url, rawBody: JSON.stringify(body) };
+			const body = {
+				eventId,
+				eventCreated: new Date().toISOString(),
+				event: change.event,
+				resourceIds: [change.resourceId],
+				uri: change.uri,
+			};
+			const recorded: RecordedEvent = {
+				eventId,
+				event: change.event,
+				url,
+				rawBody: JSON.stringify(body),
+			};
 			this.events.set(eventId, recorded);
-			const signature: SignatureKind = this.mode === 'badSignature' ? 'bad' : this.mode === 'unsigned' ? 'none' : 'good';
+			const signature: SignatureKind =
+				this.mode === 'badSignature' ? 'bad' : this.mode === 'unsigned' ? 'none' : 'good';
 			const times = this.mode === 'twice' ? 2 : 1;
 			this.track(this.deliverWithRetries(recorded, signature, times));
 		}
@@ -97,7 +119,8 @@ export class EventDelivery {
 	async redeliver(eventId: string, signature: SignatureKind = 'good'): Promise<number> {
 		const recorded = this.events.get(eventId);
 		if (!recorded) throw new HttpError(404, `no recorded event '${eventId}'`);
-		if (!['good', 'bad', 'none'].includes(signature)) throw new HttpError(400, 'signature must be good, bad or none');
+		if (!['good', 'bad', 'none'].includes(signature))
+			throw new HttpError(400, 'signature must be good, bad or none');
 		const attempt = this.attempt(recorded, signature, this.generation);
 		this.track(attempt);
 		return await attempt;
@@ -118,7 +141,11 @@ export class EventDelivery {
 		this.pending.add(tracked);
 	}
 
-	private async deliverWithRetries(recorded: RecordedEvent, signature: SignatureKind, times: number): Promise<void> {
+	private async deliverWithRetries(
+		recorded: RecordedEvent,
+		signature: SignatureKind,
+		times: number,
+	): Promise<void> {
 		const generation = this.generation;
 		for (let time = 0; time < times; time++) {
 			for (let retry = 0; retry <= DELIVERY_RETRIES; retry++) {
@@ -131,17 +158,33 @@ export class EventDelivery {
 		}
 	}
 
-	private async attempt(recorded: RecordedEvent, signature: SignatureKind, generation: number): Promise<number> {
-		const status = isLoopbackUrl(recorded.url) && !this.env.isClosed() ? await this.post(recorded, signature) : 0;
+	private async attempt(
+		recorded: RecordedEvent,
+		signature: SignatureKind,
+		generation: number,
+	): Promise<number> {
+		const status =
+			isLoopbackUrl(recorded.url) && !this.env.isClosed()
+				? await this.post(recorded, signature)
+				: 0;
 		if (generation === this.generation) {
-			this.attempts.push({ eventId: recorded.eventId, event: recorded.event, url: recorded.url, status, signature });
+			this.attempts.push({
+				eventId: recorded.eventId,
+				event: recorded.event,
+				url: recorded.url,
+				status,
+				signature,
+			});
 		}
 		return status;
 	}
 
 	private post(recorded: RecordedEvent, signature: SignatureKind): Promise<number> {
 		const body = Buffer.from(recorded.rawBody, 'utf8');
-		const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(body.length) };
+		const headers: Record<string, string> = {
+			'content-type': 'application/json',
+			'content-length': String(body.length),
+		};
 		if (signature !== 'none') {
 			// A bad signature has the right form, made with the wrong key.
 			const key = signature === 'good' ? this.env.signingSecret : `not-${this.env.signingSecret}`;
@@ -149,11 +192,15 @@ export class EventDelivery {
 		}
 		const client = recorded.url.startsWith('https:') ? https : http;
 		return new Promise((resolve) => {
-			const request = client.request(recorded.url, { method: 'POST', headers, timeout: RECEIVER_TIMEOUT_MS }, (response) => {
-				response.resume();
-				response.on('end', () => resolve(response.statusCode ?? 0));
-				response.on('error', () => resolve(response.statusCode ?? 0));
-			});
+			const request = client.request(
+				recorded.url,
+				{ method: 'POST', headers, timeout: RECEIVER_TIMEOUT_MS },
+				(response) => {
+					response.resume();
+					response.on('end', () => resolve(response.statusCode ?? 0));
+					response.on('error', () => resolve(response.statusCode ?? 0));
+				},
+			);
 			this.inFlight.add(request);
 			request.on('close', () => this.inFlight.delete(request));
 			request.on('timeout', () => request.destroy());

@@ -5,7 +5,14 @@
 import * as http from 'http';
 
 import { mulberry32 } from './seed';
-import { HOST_NAMES, HttpError, isJsonObject, type FaultSpec, type HostName, type Reply } from './types';
+import {
+	HOST_NAMES,
+	HttpError,
+	isJsonObject,
+	type FaultSpec,
+	type HostName,
+	type Reply,
+} from './types';
 
 interface QueuedFault {
 	spec: FaultSpec;
@@ -16,10 +23,16 @@ interface QueuedFault {
 export function validateFault(fault: unknown): FaultSpec {
 	if (!isJsonObject(fault)) throw new HttpError(400, 'fault must be a JSON object');
 	const spec = fault as FaultSpec;
-	if (spec.status !== undefined && (!Number.isInteger(spec.status) || spec.status < 100 || spec.status > 599)) {
+	if (
+		spec.status !== undefined &&
+		(!Number.isInteger(spec.status) || spec.status < 100 || spec.status > 599)
+	) {
 		throw new HttpError(400, 'fault.status must be an integer 100..599');
 	}
-	if (spec.ratio !== undefined && (typeof spec.ratio !== 'number' || spec.ratio < 0 || spec.ratio > 1)) {
+	if (
+		spec.ratio !== undefined &&
+		(typeof spec.ratio !== 'number' || spec.ratio < 0 || spec.ratio > 1)
+	) {
 		throw new HttpError(400, 'fault.ratio must be a number 0..1');
 	}
 	if (spec.count !== undefined && (!Number.isInteger(spec.count) || spec.count < 1)) {
@@ -28,12 +41,15 @@ export function validateFault(fault: unknown): FaultSpec {
 	if (spec.delayMs !== undefined && (typeof spec.delayMs !== 'number' || spec.delayMs < 0)) {
 		throw new HttpError(400, 'fault.delayMs must be a non-negative number');
 	}
-	if (spec.match !== undefined && !isJsonObject(spec.match)) throw new HttpError(400, 'fault.match must be an object');
+	if (spec.match !== undefined && !isJsonObject(spec.match))
+		throw new HttpError(400, 'fault.match must be an object');
 	for (const key of ['method', 'pathPrefix'] as const) {
-		if (spec.match?.[key] !== undefined && typeof spec.match[key] !== 'string') throw new HttpError(400, `fault.match.${key} must be a string`);
+		if (spec.match?.[key] !== undefined && typeof spec.match[key] !== 'string')
+			throw new HttpError(400, `fault.match.${key} must be a string`);
 	}
 	for (const key of ['retryAfter', 'body'] as const) {
-		if (spec[key] !== undefined && typeof spec[key] !== 'string') throw new HttpError(400, `fault.${key} must be a string`);
+		if (spec[key] !== undefined && typeof spec[key] !== 'string')
+			throw new HttpError(400, `fault.${key} must be a string`);
 	}
 	if (spec.match?.host !== undefined && !HOST_NAMES.includes(spec.match.host)) {
 		throw new HttpError(400, `fault.match.host must be one of ${HOST_NAMES.join(', ')}`);
@@ -48,7 +64,10 @@ export function describeFault(fault: FaultSpec): string {
 	if (fault.drop) parts.push('drop');
 	else if (fault.html) parts.push(`html ${fault.status ?? 502}`);
 	else if (fault.malformed) parts.push('malformed');
-	else if (fault.status !== undefined) parts.push(`status ${fault.status}${fault.retryAfter !== undefined ? ` retry-after ${fault.retryAfter}` : ''}`);
+	else if (fault.status !== undefined)
+		parts.push(
+			`status ${fault.status}${fault.retryAfter !== undefined ? ` retry-after ${fault.retryAfter}` : ''}`,
+		);
 	if (fault.afterProcessing) parts.push('after processing');
 	if (fault.ratio !== undefined) parts.push(`ratio ${fault.ratio}`);
 	return parts.join(', ') || 'no-op';
@@ -65,12 +84,18 @@ export function faultReply(fault: FaultSpec): Reply | 'drop' {
 		const status = fault.status ?? 502;
 		// What a proxy in front of the service returns: the client must not try to parse it as JSON.
 		const title = `${status} ${http.STATUS_CODES[status] ?? 'Error'}`;
-		const body = fault.body ?? `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>upstream unavailable</p></body></html>`;
+		const body =
+			fault.body ??
+			`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>upstream unavailable</p></body></html>`;
 		return { status, body, contentType: 'text/html; charset=utf-8' };
 	}
 	if (fault.malformed) {
 		// Looks like JSON, is cut off mid-value: the client must report a parse error, not crash.
-		return { status: 200, body: fault.body ?? '{"_metadata":{"collection":"people","offset":0,"li', contentType: 'application/json' };
+		return {
+			status: 200,
+			body: fault.body ?? '{"_metadata":{"collection":"people","offset":0,"li',
+			contentType: 'application/json',
+		};
 	}
 	const status = fault.status ?? 500;
 	const headers: Record<string, string> = {};

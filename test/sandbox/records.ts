@@ -33,7 +33,15 @@ export interface CredentialRecord {
 }
 
 export function makeBorrower(id: string, fields: JsonObject, at = nowIso()): JsonObject {
-	return { ...fields, id, created: at, updated: at, serviceUpdated: at, originalIds: { los: `los-${id}` }, original: { ...fields } };
+	return {
+		...fields,
+		id,
+		created: at,
+		updated: at,
+		serviceUpdated: at,
+		originalIds: { los: `los-${id}` },
+		original: { ...fields },
+	};
 }
 
 export function makeWebhook(id: string, fields: JsonObject): JsonObject {
@@ -62,15 +70,39 @@ export class Records {
 		this.credentials.clear();
 		this.connections.clear();
 		for (const id of this.initialIds) {
-			this.credentials.set(id, { id, createdAt: SEED_TIME, appKey: 'sandbox-app', label: `Sandbox connection ${id}`, data: { entitiesToSync: {} } });
+			this.credentials.set(id, {
+				id,
+				createdAt: SEED_TIME,
+				appKey: 'sandbox-app',
+				label: `Sandbox connection ${id}`,
+				data: { entitiesToSync: {} },
+			});
 			const connection = this.connection(id);
-			const borrower = { name: 'Sample Borrower', type: 'individual', emails: [{ value: 'borrower@example.test', type: 'home', status: 'Valid', isPrimary: true }] };
+			const borrower = {
+				name: 'Sample Borrower',
+				type: 'individual',
+				emails: [
+					{ value: 'borrower@example.test', type: 'home', status: 'Valid', isPrimary: true },
+				],
+			};
 			connection.borrowers.set('b-1', makeBorrower('b-1', borrower, SEED_TIME));
 			// Not a delivery target until a PUT gives it a url and an event (events.ts).
-			connection.webhooks.set('w-1', makeWebhook('w-1', { event: 'peopleCreated', url: 'https://hooks.example.test/w-1', filters: {} }));
+			connection.webhooks.set(
+				'w-1',
+				makeWebhook('w-1', {
+					event: 'peopleCreated',
+					url: 'https://hooks.example.test/w-1',
+					filters: {},
+				}),
+			);
 		}
 		this.connection(this.defaultCredentialId).seededPeople = this.seededPeople.length;
-		this.counters = { person: this.seededPeople.length, document: 0, credential: 0, authRequest: 0 };
+		this.counters = {
+			person: this.seededPeople.length,
+			document: 0,
+			credential: 0,
+			authRequest: 0,
+		};
 	}
 
 	/** Back to the start with other seeded people (POST /__sandbox/config {"people": n}). */
@@ -80,10 +112,21 @@ export class Records {
 	}
 
 	connection(credentialId: string): Connection {
-		if (!this.credentials.has(credentialId)) throw new Error(`unknown credential id '${credentialId}'`);
+		if (!this.credentials.has(credentialId))
+			throw new Error(`unknown credential id '${credentialId}'`);
 		let connection = this.connections.get(credentialId);
 		if (!connection) {
-			connection = { seededPeople: 0, createdPeople: [], createdPeopleById: new Map(), updatedPeople: new Map(), notes: [], borrowers: new Map(), documents: new Map(), webhooks: new Map(), deliveryTargets: new Set() };
+			connection = {
+				seededPeople: 0,
+				createdPeople: [],
+				createdPeopleById: new Map(),
+				updatedPeople: new Map(),
+				notes: [],
+				borrowers: new Map(),
+				documents: new Map(),
+				webhooks: new Map(),
+				deliveryTargets: new Set(),
+			};
 			this.connections.set(credentialId, connection);
 		}
 		return connection;
@@ -92,10 +135,16 @@ export class Records {
 	/** Without credentialId: summed over all connections (for 'credentials': the number of credentials). */
 	count(kind: RecordKind, credentialId?: string): number {
 		if (kind === 'credentials') {
-			return credentialId === undefined ? this.credentials.size : this.credentials.has(credentialId) ? 1 : 0;
+			return credentialId === undefined
+				? this.credentials.size
+				: this.credentials.has(credentialId)
+					? 1
+					: 0;
 		}
 		const size = (connection: Connection): number =>
-			kind === 'people' ? connection.seededPeople + connection.createdPeople.length : connection[kind].size;
+			kind === 'people'
+				? connection.seededPeople + connection.createdPeople.length
+				: connection[kind].size;
 		if (credentialId !== undefined) {
 			const connection = this.connections.get(credentialId);
 			return connection ? size(connection) : 0;
@@ -114,7 +163,10 @@ export class Records {
 		const end = Math.min(to, this.peopleCount(connection));
 		const out: string[] = [];
 		for (let i = from; i < end; i++) {
-			const seeded = i < connection.seededPeople ? (connection.updatedPeople.get(`p_${i + 1}`) ?? this.seededPeople[i]) : undefined;
+			const seeded =
+				i < connection.seededPeople
+					? (connection.updatedPeople.get(`p_${i + 1}`) ?? this.seededPeople[i])
+					: undefined;
 			out.push(seeded ?? connection.createdPeople[i - connection.seededPeople]);
 		}
 		return out;
@@ -147,7 +199,8 @@ export class Records {
 	countsJson(): JsonObject {
 		const kinds: RecordKind[] = ['people', 'borrowers', 'documents', 'webhooks'];
 		const byCredential: Record<string, JsonObject> = {};
-		for (const id of this.credentials.keys()) byCredential[id] = Object.fromEntries(kinds.map((kind) => [kind, this.count(kind, id)]));
+		for (const id of this.credentials.keys())
+			byCredential[id] = Object.fromEntries(kinds.map((kind) => [kind, this.count(kind, id)]));
 		return {
 			people: this.count('people'),
 			credentials: this.count('credentials'),

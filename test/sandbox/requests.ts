@@ -8,7 +8,14 @@ import type * as http from 'http';
 import { bearerTokenError, type TokenRules } from './auth';
 import type { Records } from './records';
 import type { Api, RecordChange } from './routes';
-import { HttpError, isJsonObject, jsonReply, type HostName, type JsonObject, type Reply } from './types';
+import {
+	HttpError,
+	isJsonObject,
+	jsonReply,
+	type HostName,
+	type JsonObject,
+	type Reply,
+} from './types';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -23,7 +30,9 @@ export function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string
 }
 
 /** Reads the whole body as UTF-8; beyond the cap the rest is drained and discarded. */
-export function readBody(request: http.IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+export function readBody(
+	request: http.IncomingMessage,
+): Promise<{ text: string; tooLarge: boolean }> {
 	return new Promise((resolve) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -33,7 +42,8 @@ export function readBody(request: http.IncomingMessage): Promise<{ text: string;
 			if (size > MAX_BODY_BYTES) tooLarge = true;
 			else chunks.push(chunk);
 		});
-		const done = (): void => resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge });
+		const done = (): void =>
+			resolve({ text: tooLarge ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge });
 		request.on('end', done);
 		request.on('close', done); // aborted uploads: resolve anyway (resolve is idempotent)
 	});
@@ -57,7 +67,10 @@ export interface ApiCall {
 }
 
 /** Auth, routing, headers, body and validation, then the handler. Never throws. */
-export function answerApiRequest(service: ApiService, { host, method, path, query, headers, rawBody, changes }: ApiCall): Reply {
+export function answerApiRequest(
+	service: ApiService,
+	{ host, method, path, query, headers, rawBody, changes }: ApiCall,
+): Reply {
 	try {
 		const authError = bearerTokenError(headers.authorization, service.tokens);
 		if (authError) throw new HttpError(401, authError, { 'www-authenticate': 'Bearer' });
@@ -67,15 +80,19 @@ export function answerApiRequest(service: ApiService, { host, method, path, quer
 		const handler = route.methods[method];
 		if (!handler) {
 			const allow = Object.keys(route.methods).join(', ');
-			throw new HttpError(405, `method ${method} not allowed on ${path} (allowed: ${allow})`, { allow });
+			throw new HttpError(405, `method ${method} not allowed on ${path} (allowed: ${allow})`, {
+				allow,
+			});
 		}
 
 		let credentialId = '';
 		if (host !== 'universal') {
 			const raw = headers['x-service-credential-id'];
 			const value = Array.isArray(raw) ? raw[0] : raw;
-			if (value === undefined || value.trim() === '') throw new HttpError(400, 'missing X-Service-Credential-Id header');
-			if (!service.records.credentials.has(value)) throw new HttpError(403, 'credential not allowed: unknown X-Service-Credential-Id');
+			if (value === undefined || value.trim() === '')
+				throw new HttpError(400, 'missing X-Service-Credential-Id header');
+			if (!service.records.credentials.has(value))
+				throw new HttpError(403, 'credential not allowed: unknown X-Service-Credential-Id');
 			credentialId = value;
 		}
 
@@ -84,13 +101,21 @@ export function answerApiRequest(service: ApiService, { host, method, path, quer
 			const contentType = headers['content-type'];
 			const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
 			if (mediaType !== 'application/json') {
-				throw new HttpError(415, `Content-Type must be application/json (got ${contentType === undefined ? 'none' : `'${contentType}'`})`);
+				throw new HttpError(
+					415,
+					`Content-Type must be application/json (got ${contentType === undefined ? 'none' : `'${contentType}'`})`,
+				);
 			}
 			let parsed: unknown;
 			try {
 				parsed = JSON.parse(rawBody);
 			} catch {
-				throw new HttpError(400, rawBody.trim() === '' ? 'request body is empty; a JSON object is required' : 'request body is not valid JSON');
+				throw new HttpError(
+					400,
+					rawBody.trim() === ''
+						? 'request body is empty; a JSON object is required'
+						: 'request body is not valid JSON',
+				);
 			}
 			if (!isJsonObject(parsed)) throw new HttpError(400, 'request body must be a JSON object');
 			body = parsed;
@@ -98,7 +123,12 @@ export function answerApiRequest(service: ApiService, { host, method, path, quer
 
 		return handler({ host, method, query, body, credentialId, param: route.param ?? '', changes });
 	} catch (error) {
-		if (error instanceof HttpError) return { status: error.status, body: JSON.stringify({ error: error.message }), headers: error.headers };
+		if (error instanceof HttpError)
+			return {
+				status: error.status,
+				body: JSON.stringify({ error: error.message }),
+				headers: error.headers,
+			};
 		return jsonReply(500, { error: `sandbox internal error: ${(error as Error).message}` });
 	}
 }

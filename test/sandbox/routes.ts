@@ -19,7 +19,17 @@ import {
 	validateFields,
 	WEBHOOK_FIELDS,
 } from './schema';
-import { badRequest, HttpError, isJsonObject, jsonReply, nowIso, type HostName, type JsonObject, type PagingStyle, type Reply } from './types';
+import {
+	badRequest,
+	HttpError,
+	isJsonObject,
+	jsonReply,
+	nowIso,
+	type HostName,
+	type JsonObject,
+	type PagingStyle,
+	type Reply,
+} from './types';
 
 /** A request that passed auth, the credential-id header and body checks. */
 export interface ApiRequest {
@@ -66,17 +76,23 @@ export interface ApiEnvironment {
  * `limit` and `offset` of a list request, the limit clamped to the page size the service allows; a
  * `next` cursor, where the endpoint takes one, replaces `offset`.
  */
-function listWindow(query: Record<string, string>, maxPageSize: number, cursorOffset?: (cursor: string) => number): { limit: number; offset: number } {
+function listWindow(
+	query: Record<string, string>,
+	maxPageSize: number,
+	cursorOffset?: (cursor: string) => number,
+): { limit: number; offset: number } {
 	let limit = 100;
 	if (query.limit !== undefined) {
-		if (!/^\d+$/.test(query.limit) || Number(query.limit) < 1) badRequest("query parameter 'limit' must be a positive integer");
+		if (!/^\d+$/.test(query.limit) || Number(query.limit) < 1)
+			badRequest("query parameter 'limit' must be a positive integer");
 		limit = Number(query.limit);
 	}
 	let offset = 0;
 	if (cursorOffset && query.next !== undefined) {
 		offset = cursorOffset(query.next);
 	} else if (query.offset !== undefined) {
-		if (!/^\d+$/.test(query.offset)) badRequest("query parameter 'offset' must be a non-negative integer");
+		if (!/^\d+$/.test(query.offset))
+			badRequest("query parameter 'offset' must be a non-negative integer");
 		offset = Number(query.offset);
 	}
 	return { limit: Math.min(limit, maxPageSize), offset };
@@ -90,7 +106,15 @@ function idsFilter(query: Record<string, string>): string[] | undefined {
 	return ids;
 }
 
-function listBody(collection: string, offset: number, limit: number, total: number, records: string[], next: string | null = null, nextLink: string | null = null): string {
+function listBody(
+	collection: string,
+	offset: number,
+	limit: number,
+	total: number,
+	records: string[],
+	next: string | null = null,
+	nextLink: string | null = null,
+): string {
 	const meta = { collection, offset, limit, total, next, nextLink };
 	// Joins precomputed JSON strings: no re-serialisation of people per page.
 	return `{"_metadata":${JSON.stringify(meta)},"${collection}":[${records.join(',')}]}`;
@@ -101,7 +125,13 @@ export const LOANS = 230;
 
 function makeLoan(n: number): JsonObject {
 	const id = `loan-${n}`;
-	return { id, borrowerId: 'b-1', amount: 100_000 + n * 1000, status: n % 3 === 0 ? 'closed' : 'open', original: { loanNumber: `LN-${n}` } };
+	return {
+		id,
+		borrowerId: 'b-1',
+		amount: 100_000 + n * 1000,
+		status: n % 3 === 0 ? 'closed' : 'open',
+		original: { loanNumber: `LN-${n}` },
+	};
 }
 
 export class Api {
@@ -121,39 +151,60 @@ export class Api {
 		let id: string | undefined;
 		switch (host) {
 			case 'crm':
-				if (path === '/api/people') return { methods: { GET: (r) => this.listPeople(r), POST: (r) => this.createPerson(r) } };
-				if ((id = param('/api/people/')) !== undefined) return { methods: { PUT: (r) => this.updatePerson(r) }, param: id };
+				if (path === '/api/people')
+					return { methods: { GET: (r) => this.listPeople(r), POST: (r) => this.createPerson(r) } };
+				if ((id = param('/api/people/')) !== undefined)
+					return { methods: { PUT: (r) => this.updatePerson(r) }, param: id };
 				// Beyond the specification (the service's public documentation): notes, for Custom API Call.
-				if (path === '/api/notes') return { methods: { GET: (r) => this.listNotes(r), POST: (r) => this.createNote(r) } };
+				if (path === '/api/notes')
+					return { methods: { GET: (r) => this.listNotes(r), POST: (r) => this.createNote(r) } };
 				return undefined;
 			case 'universal':
-				if (path === '/api/oauth/authorize-url') return { methods: { POST: (r) => this.authorizeUrl(r) } };
-				if (path === '/api/credentials') return { methods: { POST: (r) => this.createCredential(r) } };
-				if ((id = param('/api/credentials/')) !== undefined) return { methods: { PUT: (r) => this.updateCredential(r) }, param: id };
+				if (path === '/api/oauth/authorize-url')
+					return { methods: { POST: (r) => this.authorizeUrl(r) } };
+				if (path === '/api/credentials')
+					return { methods: { POST: (r) => this.createCredential(r) } };
+				if ((id = param('/api/credentials/')) !== undefined)
+					return { methods: { PUT: (r) => this.updateCredential(r) }, param: id };
 				return undefined;
 			case 'los':
-				if (path === '/api/borrowers') return { methods: { GET: (r) => this.listRecords(r, 'borrowers') } };
-				if ((id = param('/api/borrowers/')) !== undefined) return { methods: { PUT: (r) => this.updateBorrower(r) }, param: id };
-				if (path === '/api/documents') return { methods: { GET: (r) => this.listRecords(r, 'documents'), POST: (r) => this.createDocument(r) } };
+				if (path === '/api/borrowers')
+					return { methods: { GET: (r) => this.listRecords(r, 'borrowers') } };
+				if ((id = param('/api/borrowers/')) !== undefined)
+					return { methods: { PUT: (r) => this.updateBorrower(r) }, param: id };
+				if (path === '/api/documents')
+					return {
+						methods: {
+							GET: (r) => this.listRecords(r, 'documents'),
+							POST: (r) => this.createDocument(r),
+						},
+					};
 				// Beyond the specification: loans, a paged list in the connection's paging style, and one loan.
 				if (path === '/api/loans') return { methods: { GET: (r) => this.listLoans(r) } };
-				if ((id = param('/api/loans/')) !== undefined) return { methods: { GET: (r) => this.getLoan(r) }, param: id };
+				if ((id = param('/api/loans/')) !== undefined)
+					return { methods: { GET: (r) => this.getLoan(r) }, param: id };
 				return undefined;
 			case 'calendar':
-				if ((id = param('/api/webhooks/')) !== undefined) return { methods: { PUT: (r) => this.updateWebhook(r) }, param: id };
+				if ((id = param('/api/webhooks/')) !== undefined)
+					return { methods: { PUT: (r) => this.updateWebhook(r) }, param: id };
 				return undefined;
 		}
 	}
 
 	private cursorFor(credentialId: string, offset: number): string {
-		const signature = crypto.createHmac('sha256', this.env.cursorKey).update(`${credentialId}:${offset}`).digest('base64url').slice(0, 16);
+		const signature = crypto
+			.createHmac('sha256', this.env.cursorKey)
+			.update(`${credentialId}:${offset}`)
+			.digest('base64url')
+			.slice(0, 16);
 		return `c${offset.toString(36)}_${signature}`;
 	}
 
 	private offsetFromCursor(credentialId: string, cursor: string): number {
 		const parts = /^c([0-9a-z]+)_[A-Za-z0-9_-]{16}$/.exec(cursor);
 		const offset = parts ? parseInt(parts[1], 36) : NaN;
-		if (!Number.isSafeInteger(offset) || this.cursorFor(credentialId, offset) !== cursor) throw new HttpError(400, "unknown 'next' cursor");
+		if (!Number.isSafeInteger(offset) || this.cursorFor(credentialId, offset) !== cursor)
+			throw new HttpError(400, "unknown 'next' cursor");
 		return offset;
 	}
 
@@ -163,23 +214,43 @@ export class Api {
 		const ids = idsFilter(request.query);
 		if (ids) {
 			const { limit } = listWindow(request.query, this.env.maxPageSize);
-			const found = ids.map((id) => records.personJson(connection, id)).filter((json): json is string => json !== undefined);
-			return { status: 200, body: listBody('people', 0, limit, found.length, found.slice(0, limit)) };
+			const found = ids
+				.map((id) => records.personJson(connection, id))
+				.filter((json): json is string => json !== undefined);
+			return {
+				status: 200,
+				body: listBody('people', 0, limit, found.length, found.slice(0, limit)),
+			};
 		}
 		const total = records.peopleCount(connection);
-		return this.pagedList(request, 'people', total, (from, to) => records.peopleJson(connection, from, to), `${this.env.urls.crm}/api/people`);
+		return this.pagedList(
+			request,
+			'people',
+			total,
+			(from, to) => records.peopleJson(connection, from, to),
+			`${this.env.urls.crm}/api/people`,
+		);
 	}
 
 	/** One page of a list in the sandbox's paging style: offset, `next` cursor, or nextLink. */
-	private pagedList(request: ApiRequest, collection: string, total: number, slice: (from: number, to: number) => string[], listUrl: string): Reply {
-		const { limit, offset } = listWindow(request.query, this.env.maxPageSize, (cursor) => this.offsetFromCursor(request.credentialId, cursor));
+	private pagedList(
+		request: ApiRequest,
+		collection: string,
+		total: number,
+		slice: (from: number, to: number) => string[],
+		listUrl: string,
+	): Reply {
+		const { limit, offset } = listWindow(request.query, this.env.maxPageSize, (cursor) =>
+			this.offsetFromCursor(request.credentialId, cursor),
+		);
 		const page = slice(offset, offset + limit);
 		let next: string | null = null;
 		let nextLink: string | null = null;
 		const paging = this.env.paging();
 		if (offset + page.length < total && paging !== 'offset') {
 			next = this.cursorFor(request.credentialId, offset + page.length);
-			if (paging === 'nextLink') nextLink = `${listUrl}?next=${encodeURIComponent(next)}&limit=${limit}`;
+			if (paging === 'nextLink')
+				nextLink = `${listUrl}?next=${encodeURIComponent(next)}&limit=${limit}`;
 		}
 		return { status: 200, body: listBody(collection, offset, limit, total, page, next, nextLink) };
 	}
@@ -194,7 +265,13 @@ export class Api {
 		const at = nowIso();
 		const changes: JsonObject = { ...request.body };
 		delete changes.rating; // accepted, never returned (spec 2.1)
-		const updated: JsonObject = { ...person, ...changes, id: request.param, updated: at, serviceUpdated: at };
+		const updated: JsonObject = {
+			...person,
+			...changes,
+			id: request.param,
+			updated: at,
+			serviceUpdated: at,
+		};
 		if (request.body.firstName !== undefined || request.body.lastName !== undefined) {
 			const first = typeof updated.firstName === 'string' ? updated.firstName : '';
 			const last = typeof updated.lastName === 'string' ? updated.lastName : '';
@@ -207,7 +284,10 @@ export class Api {
 
 	private listLoans(request: ApiRequest): Reply {
 		const loan = (n: number) => JSON.stringify(makeLoan(n));
-		const slice = (from: number, to: number) => Array.from({ length: Math.max(0, Math.min(to, LOANS) - from) }, (_v, i) => loan(from + i + 1));
+		const slice = (from: number, to: number) =>
+			Array.from({ length: Math.max(0, Math.min(to, LOANS) - from) }, (_v, i) =>
+				loan(from + i + 1),
+			);
 		return this.pagedList(request, 'loans', LOANS, slice, `${this.env.urls.los}/api/loans`);
 	}
 
@@ -226,15 +306,27 @@ export class Api {
 	}
 
 	private listNotes(request: ApiRequest): Reply {
-		const notes = this.env.records.connection(request.credentialId).notes.map((note) => JSON.stringify(note));
-		return this.pagedList(request, 'notes', notes.length, (from, to) => notes.slice(from, to), `${this.env.urls.crm}/api/notes`);
+		const notes = this.env.records
+			.connection(request.credentialId)
+			.notes.map((note) => JSON.stringify(note));
+		return this.pagedList(
+			request,
+			'notes',
+			notes.length,
+			(from, to) => notes.slice(from, to),
+			`${this.env.urls.crm}/api/notes`,
+		);
 	}
 
 	/** Borrowers or documents of the connection, filtered by `ids`, paged by offset. */
 	private listRecords(request: ApiRequest, collection: 'borrowers' | 'documents'): Reply {
 		const all = [...this.env.records.connection(request.credentialId)[collection].values()];
 		const ids = idsFilter(request.query);
-		const chosen = ids ? ids.map((id) => all.find((record) => record.id === id)).filter((record) => record !== undefined) : all;
+		const chosen = ids
+			? ids
+					.map((id) => all.find((record) => record.id === id))
+					.filter((record) => record !== undefined)
+			: all;
 		const { limit, offset } = listWindow(request.query, this.env.maxPageSize);
 		const page = chosen.slice(offset, offset + limit).map((record) => JSON.stringify(record));
 		return { status: 200, body: listBody(collection, offset, limit, chosen.length, page) };
@@ -268,7 +360,10 @@ export class Api {
 	private authorizeUrl(request: ApiRequest): Reply {
 		validateFields(request.body, AUTHORIZE_FIELDS, 'an authorization link request');
 		const requestId = `req_${++this.env.records.counters.authRequest}`;
-		return jsonReply(200, { url: `https://auth.example.test/authorize?request=${encodeURIComponent(requestId)}`, requestId });
+		return jsonReply(200, {
+			url: `https://auth.example.test/authorize?request=${encodeURIComponent(requestId)}`,
+			requestId,
+		});
 	}
 
 	private createCredential(request: ApiRequest): Reply {
@@ -279,7 +374,9 @@ export class Api {
 		let id: string;
 		do id = `cred-${++records.counters.credential}`;
 		while (records.credentials.has(id));
-		const data: JsonObject = { entitiesToSync: { ...((request.body.entitiesToSync as JsonObject | undefined) ?? {}) } };
+		const data: JsonObject = {
+			entitiesToSync: { ...((request.body.entitiesToSync as JsonObject | undefined) ?? {}) },
+		};
 		if (request.body.plan !== undefined) data.plan = request.body.plan;
 		if (request.body.credentialKey !== undefined) data.credentialKey = request.body.credentialKey;
 		// userInputs (often secrets) are deliberately not stored or returned.
@@ -293,9 +390,18 @@ export class Api {
 		if (request.body.entitiesToSync === undefined) badRequest("field 'entitiesToSync' is required");
 		const credential = this.env.records.credentials.get(request.param);
 		if (!credential) throw new HttpError(404, 'credential not found');
-		const current = isJsonObject(credential.data.entitiesToSync) ? credential.data.entitiesToSync : {};
-		credential.data = { ...credential.data, entitiesToSync: { ...current, ...(request.body.entitiesToSync as JsonObject) } };
-		const out: JsonObject = { id: credential.id, createdAt: credential.createdAt, appKey: credential.appKey };
+		const current = isJsonObject(credential.data.entitiesToSync)
+			? credential.data.entitiesToSync
+			: {};
+		credential.data = {
+			...credential.data,
+			entitiesToSync: { ...current, ...(request.body.entitiesToSync as JsonObject) },
+		};
+		const out: JsonObject = {
+			id: credential.id,
+			createdAt: credential.createdAt,
+			appKey: credential.appKey,
+		};
 		if (credential.label !== undefined) out.label = credential.label;
 		out.data = credential.data;
 		return jsonReply(200, out);
@@ -322,7 +428,8 @@ export class Api {
 
 	private createDocument(request: ApiRequest): Reply {
 		for (const field of DOCUMENT_NOT_ACCEPTED) {
-			if (field in request.body) badRequest(`field '${field}' is not accepted on create (it is set by the service)`);
+			if (field in request.body)
+				badRequest(`field '${field}' is not accepted on create (it is set by the service)`);
 		}
 		validateFields(request.body, DOCUMENT_FIELDS, 'a document');
 		for (const field of DOCUMENT_REQUIRED) requireNonEmptyString(request.body, field);
@@ -330,10 +437,28 @@ export class Api {
 		const at = nowIso();
 		const document: JsonObject = {
 			id,
-			name: null, category: null, status: null, type: null, fileUrl: null, mimeType: null,
-			fileSignature: null, folderId: null, fileSize: null, created: at, updated: at,
-			receivedDate: null, requiresSignature: false, isSigned: false, signedBy: [], signedDate: null,
-			isActive: true, loanId: null, borrowerId: null, propertyId: null, transactionId: null, userId: null,
+			name: null,
+			category: null,
+			status: null,
+			type: null,
+			fileUrl: null,
+			mimeType: null,
+			fileSignature: null,
+			folderId: null,
+			fileSize: null,
+			created: at,
+			updated: at,
+			receivedDate: null,
+			requiresSignature: false,
+			isSigned: false,
+			signedBy: [],
+			signedDate: null,
+			isActive: true,
+			loanId: null,
+			borrowerId: null,
+			propertyId: null,
+			transactionId: null,
+			userId: null,
 			...request.body,
 			originalIds: { los: `los-${id}` },
 			original: JSON.parse(JSON.stringify(request.body)) as JsonObject,
@@ -349,14 +474,30 @@ export class Api {
 		const connection = this.env.records.connection(request.credentialId);
 		const current = connection.webhooks.get(request.param);
 		if (!current) throw new HttpError(404, 'webhook not found');
-		const updated: JsonObject = { ...current, ...request.body, id: request.param, status: 'active' };
+		const updated: JsonObject = {
+			...current,
+			...request.body,
+			id: request.param,
+			status: 'active',
+		};
 		// A PUT that names both url and event makes the webhook a delivery target (seeded ones are not).
-		if (typeof request.body.url === 'string' && typeof request.body.event === 'string') connection.deliveryTargets.add(request.param);
+		if (typeof request.body.url === 'string' && typeof request.body.event === 'string')
+			connection.deliveryTargets.add(request.param);
 		connection.webhooks.set(request.param, updated);
 		return jsonReply(200, updated);
 	}
 
-	private changed(request: ApiRequest, event: ChangeEvent, resourceId: string, listUrl: string): void {
-		request.changes.push({ credentialId: request.credentialId, event, resourceId, uri: `${listUrl}?ids=${encodeURIComponent(resourceId)}` });
+	private changed(
+		request: ApiRequest,
+		event: ChangeEvent,
+		resourceId: string,
+		listUrl: string,
+	): void {
+		request.changes.push({
+			credentialId: request.credentialId,
+			event,
+			resourceId,
+			uri: `${listUrl}?ids=${encodeURIComponent(resourceId)}`,
+		});
 	}
 }

@@ -35,11 +35,21 @@ interface CallResult {
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started), { people: 25 });
 
-async function call(host: HostName, method: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
+async function call(
+	host: HostName,
+	method: string,
+	path: string,
+	opts: CallOptions = {},
+): Promise<CallResult> {
 	const headers: Record<string, string> = {};
 	const token = opts.token === undefined ? sandbox.token : opts.token;
 	if (token !== null) headers.authorization = `Bearer ${token}`;
-	const cred = opts.cred === undefined ? (host === 'universal' ? null : sandbox.defaultCredentialId) : opts.cred;
+	const cred =
+		opts.cred === undefined
+			? host === 'universal'
+				? null
+				: sandbox.defaultCredentialId
+			: opts.cred;
 	if (cred !== null) headers['x-service-credential-id'] = cred;
 	let body: string | undefined = opts.raw;
 	if (opts.body !== undefined) {
@@ -47,7 +57,12 @@ async function call(host: HostName, method: string, path: string, opts: CallOpti
 		headers['content-type'] = 'application/json';
 	}
 	Object.assign(headers, opts.headers ?? {});
-	const res = await fetch(`${sandbox.urls[host]}${path}`, { method, headers, body, signal: opts.signal });
+	const res = await fetch(`${sandbox.urls[host]}${path}`, {
+		method,
+		headers,
+		body,
+		signal: opts.signal,
+	});
 	const text = await res.text();
 	let json: J = {};
 	try {
@@ -58,11 +73,15 @@ async function call(host: HostName, method: string, path: string, opts: CallOpti
 	return { status: res.status, headers: res.headers, text, json };
 }
 
-const listPeople = (query = '', opts: CallOptions = {}): Promise<CallResult> => call('crm', 'GET', `/api/people${query}`, opts);
+const listPeople = (query = '', opts: CallOptions = {}): Promise<CallResult> =>
+	call('crm', 'GET', `/api/people${query}`, opts);
 
 function jwt(overrides: Record<string, unknown> = {}, secret = sandbox.jwtSecret): string {
 	const now = Math.floor(Date.now() / 1000);
-	return signJwtForTest({ iss: sandbox.jwtIssuer, sub: 'tenant-1', iat: now, exp: now + 900, ...overrides }, secret);
+	return signJwtForTest(
+		{ iss: sandbox.jwtIssuer, sub: 'tenant-1', iat: now, exp: now + 900, ...overrides },
+		secret,
+	);
 }
 
 const validDocument = {
@@ -86,10 +105,22 @@ describe('authentication', () => {
 	it('accepts a valid HS512 JWT on every host', async () => {
 		const token = jwt();
 		expect((await listPeople('', { token })).status).toBe(200);
-		const r = await call('universal', 'POST', '/api/oauth/authorize-url', { token, body: { appKey: 'crm-app' } });
+		const r = await call('universal', 'POST', '/api/oauth/authorize-url', {
+			token,
+			body: { appKey: 'crm-app' },
+		});
 		expect(r.status).toBe(200);
-		expect((await call('los', 'PUT', '/api/borrowers/b-1', { token, body: { name: 'X' } })).status).toBe(200);
-		expect((await call('calendar', 'PUT', '/api/webhooks/w-1', { token, body: { url: 'https://h.test' } })).status).toBe(200);
+		expect(
+			(await call('los', 'PUT', '/api/borrowers/b-1', { token, body: { name: 'X' } })).status,
+		).toBe(200);
+		expect(
+			(
+				await call('calendar', 'PUT', '/api/webhooks/w-1', {
+					token,
+					body: { url: 'https://h.test' },
+				})
+			).status,
+		).toBe(200);
 	});
 
 	it('rejects bad, expired, missing and malformed tokens with 401 and a reason, never echoing the token', async () => {
@@ -111,12 +142,16 @@ describe('authentication', () => {
 		}
 		// A JWT whose header claims another algorithm is refused even if otherwise well-formed.
 		const [, payload] = jwt().split('.');
-		const hs256Header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+		const hs256Header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString(
+			'base64url',
+		);
 		const r = await listPeople('', { token: `${hs256Header}.${payload}.abc` });
 		expect(r.status).toBe(401);
 		expect(r.json.error).toContain('HS512');
 		// Auth applies to the universal host too.
-		expect((await call('universal', 'POST', '/api/credentials', { token: null, body: {} })).status).toBe(401);
+		expect(
+			(await call('universal', 'POST', '/api/credentials', { token: null, body: {} })).status,
+		).toBe(401);
 	});
 });
 
@@ -128,8 +163,12 @@ describe('routing and headers', () => {
 		const unknown = await call('los', 'PUT', '/api/borrowers/b-1', { cred: 'cred-nope', body: {} });
 		expect(unknown.status).toBe(403);
 		expect(unknown.json.error).toContain('credential not allowed');
-		expect((await call('calendar', 'PUT', '/api/webhooks/w-1', { cred: null, body: {} })).status).toBe(400);
-		const universal = await call('universal', 'POST', '/api/credentials', { body: { appKey: 'a', userInputs: {} } });
+		expect(
+			(await call('calendar', 'PUT', '/api/webhooks/w-1', { cred: null, body: {} })).status,
+		).toBe(400);
+		const universal = await call('universal', 'POST', '/api/credentials', {
+			body: { appKey: 'a', userInputs: {} },
+		});
 		expect(universal.status).toBe(200);
 	});
 
@@ -153,7 +192,9 @@ describe('routing and headers', () => {
 		});
 		expect(withCharset.status).toBe(200);
 		const ct = { 'content-type': 'application/json' };
-		expect((await call('crm', 'POST', '/api/people', { raw: '[1,2]', headers: ct })).json.error).toContain('JSON object');
+		expect(
+			(await call('crm', 'POST', '/api/people', { raw: '[1,2]', headers: ct })).json.error,
+		).toContain('JSON object');
 		const broken = await call('crm', 'POST', '/api/people', { raw: '{"firstName":', headers: ct });
 		expect(broken.status).toBe(400);
 		expect(broken.json.error).toContain('not valid JSON');
@@ -173,7 +214,13 @@ describe('people', () => {
 		};
 		const r = await call('crm', 'POST', '/api/people', { body });
 		expect(r.status).toBe(200);
-		expect(r.json).toMatchObject({ id: 'p_26', name: 'Ada Lovelace', firstName: 'Ada', tags: ['vip'], averagePrice: 350000 });
+		expect(r.json).toMatchObject({
+			id: 'p_26',
+			name: 'Ada Lovelace',
+			firstName: 'Ada',
+			tags: ['vip'],
+			averagePrice: 350000,
+		});
 		expect(r.json.emails).toEqual(body.emails);
 		expect(r.json).not.toHaveProperty('rating');
 		expect(r.json.originalIds).toEqual({ crm: 'p_26' });
@@ -214,9 +261,19 @@ describe('people', () => {
 		let pages = 0;
 		while (url) {
 			expect(url.startsWith(sandbox.urls.crm)).toBe(true);
-			const res = await fetch(url, { headers: { authorization: `Bearer ${sandbox.token}`, 'x-service-credential-id': sandbox.defaultCredentialId } });
+			const res = await fetch(url, {
+				headers: {
+					authorization: `Bearer ${sandbox.token}`,
+					'x-service-credential-id': sandbox.defaultCredentialId,
+				},
+			});
 			const j = (await res.json()) as J;
-			expect(j._metadata).toMatchObject({ collection: 'people', total: 25, limit: 10, offset: pages * 10 });
+			expect(j._metadata).toMatchObject({
+				collection: 'people',
+				total: 25,
+				limit: 10,
+				offset: pages * 10,
+			});
 			if (j._metadata.nextLink) expect(j._metadata.next).toEqual(expect.any(String));
 			ids.push(...j.people.map((p: J) => p.id as string));
 			url = j._metadata.nextLink as string | null;
@@ -231,13 +288,33 @@ describe('people', () => {
 		const first = await listPeople('?limit=20');
 		expect(first.json._metadata.nextLink).toBeNull();
 		expect(typeof first.json._metadata.next).toBe('string');
-		const second = await listPeople(`?next=${encodeURIComponent(first.json._metadata.next)}&limit=20`);
-		expect(second.json._metadata).toMatchObject({ offset: 20, total: 25, next: null, nextLink: null });
-		expect(second.json.people.map((p: J) => p.id)).toEqual(['p_21', 'p_22', 'p_23', 'p_24', 'p_25']);
+		const second = await listPeople(
+			`?next=${encodeURIComponent(first.json._metadata.next)}&limit=20`,
+		);
+		expect(second.json._metadata).toMatchObject({
+			offset: 20,
+			total: 25,
+			next: null,
+			nextLink: null,
+		});
+		expect(second.json.people.map((p: J) => p.id)).toEqual([
+			'p_21',
+			'p_22',
+			'p_23',
+			'p_24',
+			'p_25',
+		]);
 
 		sandbox.setPaging('offset');
 		const o = await listPeople('?limit=10&offset=10');
-		expect(o.json._metadata).toEqual({ collection: 'people', offset: 10, limit: 10, total: 25, next: null, nextLink: null });
+		expect(o.json._metadata).toEqual({
+			collection: 'people',
+			offset: 10,
+			limit: 10,
+			total: 25,
+			next: null,
+			nextLink: null,
+		});
 		expect(o.json.people[0].id).toBe('p_11');
 		const past = await listPeople('?offset=40');
 		expect(past.json.people).toEqual([]);
@@ -265,15 +342,25 @@ describe('people', () => {
 		const twin = await startSandbox({ people: 3, seed: 7 });
 		try {
 			expect(big.count('people')).toBe(5_000);
-			const headers = { authorization: `Bearer ${big.token}`, 'x-service-credential-id': big.defaultCredentialId };
+			const headers = {
+				authorization: `Bearer ${big.token}`,
+				'x-service-credential-id': big.defaultCredentialId,
+			};
 			const res = await fetch(`${big.urls.crm}/api/people?offset=4950&limit=100`, { headers });
 			const j = (await res.json()) as J;
-			expect(j._metadata).toMatchObject({ total: 5_000, offset: 4_950, next: null, nextLink: null });
+			expect(j._metadata).toMatchObject({
+				total: 5_000,
+				offset: 4_950,
+				next: null,
+				nextLink: null,
+			});
 			expect(j.people).toHaveLength(50);
 			expect(j.people[49].id).toBe('p_5000');
 			expect(JSON.stringify(j.people[49].original).length).toBeGreaterThan(200);
 			// Same seed, same people, whatever the set size.
-			const head = (await (await fetch(`${big.urls.crm}/api/people?limit=3`, { headers })).json()) as J;
+			const head = (await (
+				await fetch(`${big.urls.crm}/api/people?limit=3`, { headers })
+			).json()) as J;
 			expect(head.people).toEqual(twin.people());
 			expect(head.people[0]).not.toEqual(head.people[1]);
 		} finally {
@@ -286,11 +373,22 @@ describe('people', () => {
 describe('universal host', () => {
 	it('returns an authorization link', async () => {
 		const r = await call('universal', 'POST', '/api/oauth/authorize-url', {
-			body: { appKey: 'crm-app', plan: 'pro', customParams: { a: 1 }, entitiesToSync: { borrowers: true }, returnURI: 'https://n8n.test/cb' },
+			body: {
+				appKey: 'crm-app',
+				plan: 'pro',
+				customParams: { a: 1 },
+				entitiesToSync: { borrowers: true },
+				returnURI: 'https://n8n.test/cb',
+			},
 		});
 		expect(r.status).toBe(200);
-		expect(r.json).toEqual({ url: `https://auth.example.test/authorize?request=${r.json.requestId}`, requestId: 'req_1' });
-		const bad = await call('universal', 'POST', '/api/oauth/authorize-url', { body: { entitiesToSync: { widgets: true } } });
+		expect(r.json).toEqual({
+			url: `https://auth.example.test/authorize?request=${r.json.requestId}`,
+			requestId: 'req_1',
+		});
+		const bad = await call('universal', 'POST', '/api/oauth/authorize-url', {
+			body: { entitiesToSync: { widgets: true } },
+		});
 		expect(bad.status).toBe(400);
 		expect(bad.json.error).toContain('entitiesToSync.widgets');
 	});
@@ -305,27 +403,64 @@ describe('universal host', () => {
 		expect(sandbox.credentialIds).toContain(id);
 		expect((await listPeople('', { cred: id })).json._metadata.total).toBe(0);
 
-		const updated = await call('universal', 'PUT', `/api/credentials/${id}`, { body: { entitiesToSync: { borrowers: true, loans: false } } });
+		const updated = await call('universal', 'PUT', `/api/credentials/${id}`, {
+			body: { entitiesToSync: { borrowers: true, loans: false } },
+		});
 		expect(updated.status).toBe(200);
-		expect(updated.json).toMatchObject({ id, appKey: 'los-app', data: { entitiesToSync: { loans: false, borrowers: true } } });
+		expect(updated.json).toMatchObject({
+			id,
+			appKey: 'los-app',
+			data: { entitiesToSync: { loans: false, borrowers: true } },
+		});
 		expect(typeof updated.json.createdAt).toBe('string');
 		expect(JSON.stringify(updated.json)).not.toContain('apiKey');
 
-		expect((await call('universal', 'PUT', '/api/credentials/nope', { body: { entitiesToSync: {} } })).status).toBe(404);
-		expect((await call('universal', 'PUT', '/api/credentials/cred-other', { body: {} })).json.error).toContain("'entitiesToSync'");
-		expect((await call('universal', 'PUT', '/api/credentials/cred-other', { body: { entitiesToSync: { loans: 'yes' } } })).status).toBe(400);
-		expect((await call('universal', 'POST', '/api/credentials', { body: { userInputs: {} } })).json.error).toContain("'appKey'");
-		expect((await call('universal', 'POST', '/api/credentials', { body: { appKey: 'a' } })).json.error).toContain("'userInputs'");
-		expect((await call('universal', 'POST', '/api/credentials', { body: { appKey: 'a', userInputs: [] } })).status).toBe(400);
+		expect(
+			(await call('universal', 'PUT', '/api/credentials/nope', { body: { entitiesToSync: {} } }))
+				.status,
+		).toBe(404);
+		expect(
+			(await call('universal', 'PUT', '/api/credentials/cred-other', { body: {} })).json.error,
+		).toContain("'entitiesToSync'");
+		expect(
+			(
+				await call('universal', 'PUT', '/api/credentials/cred-other', {
+					body: { entitiesToSync: { loans: 'yes' } },
+				})
+			).status,
+		).toBe(400);
+		expect(
+			(await call('universal', 'POST', '/api/credentials', { body: { userInputs: {} } })).json
+				.error,
+		).toContain("'appKey'");
+		expect(
+			(await call('universal', 'POST', '/api/credentials', { body: { appKey: 'a' } })).json.error,
+		).toContain("'userInputs'");
+		expect(
+			(
+				await call('universal', 'POST', '/api/credentials', {
+					body: { appKey: 'a', userInputs: [] },
+				})
+			).status,
+		).toBe(400);
 	});
 });
 
 describe('los and calendar hosts', () => {
 	it('updates a borrower per connection and returns the service fields', async () => {
-		const r = await call('los', 'PUT', '/api/borrowers/b-1', { body: { name: 'Jane Doe', taxId: '123', bio: { note: 'hi' } } });
+		const r = await call('los', 'PUT', '/api/borrowers/b-1', {
+			body: { name: 'Jane Doe', taxId: '123', bio: { note: 'hi' } },
+		});
 		expect(r.status).toBe(200);
-		expect(r.json).toMatchObject({ id: 'b-1', name: 'Jane Doe', type: 'individual', taxId: '123', bio: { note: 'hi' } });
-		for (const f of ['created', 'updated', 'serviceUpdated']) expect(typeof r.json[f]).toBe('string');
+		expect(r.json).toMatchObject({
+			id: 'b-1',
+			name: 'Jane Doe',
+			type: 'individual',
+			taxId: '123',
+			bio: { note: 'hi' },
+		});
+		for (const f of ['created', 'updated', 'serviceUpdated'])
+			expect(typeof r.json[f]).toBe('string');
 		expect(r.json.originalIds).toEqual({ los: 'los-b-1' });
 		expect(r.json.original).toMatchObject({ name: 'Jane Doe' });
 		// The other connection's b-1 is untouched.
@@ -334,7 +469,9 @@ describe('los and calendar hosts', () => {
 		const bad = await call('los', 'PUT', '/api/borrowers/b-1', { body: { ssn: '1' } });
 		expect(bad.status).toBe(400);
 		expect(bad.json.error).toContain("'ssn'");
-		expect((await call('los', 'PUT', '/api/borrowers/b-1', { body: { phones: [{ value: 1 }] } })).status).toBe(400);
+		expect(
+			(await call('los', 'PUT', '/api/borrowers/b-1', { body: { phones: [{ value: 1 }] } })).status,
+		).toBe(400);
 	});
 
 	it('takes path ids as one percent-decoded segment', async () => {
@@ -351,10 +488,28 @@ describe('los and calendar hosts', () => {
 	});
 
 	it('creates a document (201) with every field present, and validates it', async () => {
-		const r = await call('los', 'POST', '/api/documents', { body: { ...validDocument, fileSize: 1024, isSigned: true } });
+		const r = await call('los', 'POST', '/api/documents', {
+			body: { ...validDocument, fileSize: 1024, isSigned: true },
+		});
 		expect(r.status).toBe(201);
-		expect(r.json).toMatchObject({ ...validDocument, id: 'doc_1', fileSize: 1024, isSigned: true, requiresSignature: false, isActive: true, signedBy: [] });
-		for (const f of ['receivedDate', 'signedDate', 'loanId', 'borrowerId', 'propertyId', 'transactionId', 'userId']) {
+		expect(r.json).toMatchObject({
+			...validDocument,
+			id: 'doc_1',
+			fileSize: 1024,
+			isSigned: true,
+			requiresSignature: false,
+			isActive: true,
+			signedBy: [],
+		});
+		for (const f of [
+			'receivedDate',
+			'signedDate',
+			'loanId',
+			'borrowerId',
+			'propertyId',
+			'transactionId',
+			'userId',
+		]) {
 			expect(r.json).toHaveProperty(f, null);
 		}
 		expect(r.json.originalIds).toEqual({ los: 'los-doc_1' });
@@ -363,32 +518,63 @@ describe('los and calendar hosts', () => {
 
 		const { folderId: _omit, ...noFolder } = validDocument;
 		void _omit;
-		expect((await call('los', 'POST', '/api/documents', { body: noFolder })).json.error).toBe("field 'folderId' is required");
-		expect((await call('los', 'POST', '/api/documents', { body: { ...validDocument, name: '' } })).json.error).toContain("'name'");
+		expect((await call('los', 'POST', '/api/documents', { body: noFolder })).json.error).toBe(
+			"field 'folderId' is required",
+		);
+		expect(
+			(await call('los', 'POST', '/api/documents', { body: { ...validDocument, name: '' } })).json
+				.error,
+		).toContain("'name'");
 		for (const f of ['id', 'originalIds', 'original', 'serviceUpdated']) {
-			const bad = await call('los', 'POST', '/api/documents', { body: { ...validDocument, [f]: 'x' } });
+			const bad = await call('los', 'POST', '/api/documents', {
+				body: { ...validDocument, [f]: 'x' },
+			});
 			expect(bad.status).toBe(400);
 			expect(bad.json.error).toContain(`'${f}' is not accepted`);
 		}
-		expect((await call('los', 'POST', '/api/documents', { body: { ...validDocument, fileSize: '1kb' } })).status).toBe(400);
-		expect((await call('los', 'POST', '/api/documents', { body: { ...validDocument, signedBy: ['x'] } })).status).toBe(400);
+		expect(
+			(await call('los', 'POST', '/api/documents', { body: { ...validDocument, fileSize: '1kb' } }))
+				.status,
+		).toBe(400);
+		expect(
+			(await call('los', 'POST', '/api/documents', { body: { ...validDocument, signedBy: ['x'] } }))
+				.status,
+		).toBe(400);
 		expect(sandbox.count('documents')).toBe(1);
 	});
 
 	it('updates a webhook', async () => {
-		const r = await call('calendar', 'PUT', '/api/webhooks/w-1', { body: { url: 'https://n8n.test/hook', filters: { stage: 'Lead' } } });
+		const r = await call('calendar', 'PUT', '/api/webhooks/w-1', {
+			body: { url: 'https://n8n.test/hook', filters: { stage: 'Lead' } },
+		});
 		expect(r.status).toBe(200);
-		expect(r.json).toEqual({ id: 'w-1', status: 'active', event: 'peopleCreated', url: 'https://n8n.test/hook', filters: { stage: 'Lead' } });
+		expect(r.json).toEqual({
+			id: 'w-1',
+			status: 'active',
+			event: 'peopleCreated',
+			url: 'https://n8n.test/hook',
+			filters: { stage: 'Lead' },
+		});
 		expect((await call('calendar', 'PUT', '/api/webhooks/w-9', { body: {} })).status).toBe(404);
-		expect((await call('calendar', 'PUT', '/api/webhooks/w-1', { body: { filters: 'x' } })).json.error).toContain("'filters'");
+		expect(
+			(await call('calendar', 'PUT', '/api/webhooks/w-1', { body: { filters: 'x' } })).json.error,
+		).toContain("'filters'");
 		sandbox.addWebhook('cred-other', 'w-2', { event: 'borrowersUpdated' });
-		expect((await call('calendar', 'PUT', '/api/webhooks/w-2', { cred: 'cred-other', body: {} })).json.event).toBe('borrowersUpdated');
+		expect(
+			(await call('calendar', 'PUT', '/api/webhooks/w-2', { cred: 'cred-other', body: {} })).json
+				.event,
+		).toBe('borrowersUpdated');
 	});
 });
 
 describe('faults', () => {
 	it('answers a status fault with Retry-After for the next N matching requests only', async () => {
-		sandbox.inject({ status: 429, retryAfter: '2', count: 2, match: { host: 'crm', method: 'get', pathPrefix: '/api/people' } });
+		sandbox.inject({
+			status: 429,
+			retryAfter: '2',
+			count: 2,
+			match: { host: 'crm', method: 'get', pathPrefix: '/api/people' },
+		});
 		// Not matching (other host / method): processed normally and the fault is not consumed.
 		expect((await call('los', 'PUT', '/api/borrowers/b-1', { body: {} })).status).toBe(200);
 		expect((await call('crm', 'POST', '/api/people', { body: {} })).status).toBe(200);
@@ -398,17 +584,27 @@ describe('faults', () => {
 		expect(first.json).toEqual({ error: 'injected 429' });
 		expect((await listPeople()).status).toBe(429);
 		expect((await listPeople()).status).toBe(200);
-		expect(sandbox.requests.map((r) => r.fault ?? '-')).toEqual(['-', '-', 'status 429 retry-after 2', 'status 429 retry-after 2', '-']);
+		expect(sandbox.requests.map((r) => r.fault ?? '-')).toEqual([
+			'-',
+			'-',
+			'status 429 retry-after 2',
+			'status 429 retry-after 2',
+			'-',
+		]);
 	});
 
 	it('drops the connection, before or after processing', async () => {
 		sandbox.inject({ drop: true });
-		await expect(call('crm', 'POST', '/api/people', { body: { firstName: 'Lost' } })).rejects.toThrow();
+		await expect(
+			call('crm', 'POST', '/api/people', { body: { firstName: 'Lost' } }),
+		).rejects.toThrow();
 		expect(sandbox.count('people')).toBe(25);
 		expect(sandbox.requests[0]).toMatchObject({ status: 0, fault: 'drop' });
 
 		sandbox.inject({ drop: true, afterProcessing: true });
-		await expect(call('crm', 'POST', '/api/people', { body: { firstName: 'Ghost' } })).rejects.toThrow();
+		await expect(
+			call('crm', 'POST', '/api/people', { body: { firstName: 'Ghost' } }),
+		).rejects.toThrow();
 		// The record exists although the client saw a network error: why POST must not be retried.
 		expect(sandbox.count('people')).toBe(26);
 		expect(sandbox.people().at(-1)?.firstName).toBe('Ghost');
@@ -478,7 +674,10 @@ describe('faults', () => {
 
 describe('request log and control endpoints', () => {
 	it('records each request as received', async () => {
-		await call('los', 'PUT', '/api/borrowers/b-1?trace=1&trace=2', { body: { name: 'N' }, headers: { 'X-Custom': 'v' } });
+		await call('los', 'PUT', '/api/borrowers/b-1?trace=1&trace=2', {
+			body: { name: 'N' },
+			headers: { 'X-Custom': 'v' },
+		});
 		expect(sandbox.requests).toHaveLength(1);
 		const rec = sandbox.requests[0];
 		expect(rec).toMatchObject({
@@ -511,16 +710,37 @@ describe('request log and control endpoints', () => {
 		});
 		expect(((await injected.json()) as J).queued).toBe(1);
 		expect((await call('los', 'PUT', '/api/borrowers/b-1', { body: {} })).status).toBe(500);
-		await fetch(`${base}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ status: 500 }) });
+		await fetch(`${base}/__sandbox/faults`, {
+			method: 'POST',
+			body: JSON.stringify({ status: 500 }),
+		});
 		await fetch(`${base}/__sandbox/faults`, { method: 'DELETE' });
 		expect((await listPeople()).status).toBe(200);
-		expect((await fetch(`${base}/__sandbox/faults`, { method: 'POST', body: '{"status":42}' })).status).toBe(400);
+		expect(
+			(await fetch(`${base}/__sandbox/faults`, { method: 'POST', body: '{"status":42}' })).status,
+		).toBe(400);
 
 		await call('los', 'POST', '/api/documents', { body: validDocument });
 		const counts = (await (await fetch(`${sandbox.urls.crm}/__sandbox/counts`)).json()) as J;
-		expect(counts).toMatchObject({ people: 25, credentials: 2, borrowers: 2, documents: 1, webhooks: 2 });
-		expect(counts.byCredential['cred-default']).toEqual({ people: 25, borrowers: 1, documents: 1, webhooks: 1 });
-		expect(counts.byCredential['cred-other']).toEqual({ people: 0, borrowers: 1, documents: 0, webhooks: 1 });
+		expect(counts).toMatchObject({
+			people: 25,
+			credentials: 2,
+			borrowers: 2,
+			documents: 1,
+			webhooks: 2,
+		});
+		expect(counts.byCredential['cred-default']).toEqual({
+			people: 25,
+			borrowers: 1,
+			documents: 1,
+			webhooks: 1,
+		});
+		expect(counts.byCredential['cred-other']).toEqual({
+			people: 0,
+			borrowers: 1,
+			documents: 0,
+			webhooks: 1,
+		});
 
 		expect(sandbox.requests).toHaveLength(4); // control calls are not logged
 		expect((await fetch(`${base}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
@@ -563,14 +783,23 @@ describe('webhook event delivery', () => {
 
 	/** The signature computed here, independently of the sandbox: hex HMAC-SHA256 over base64(raw body). */
 	const expectedSignature = (rawBody: string, secret = 'sandbox-client-secret') =>
-		crypto.createHmac('sha256', secret).update(Buffer.from(rawBody).toString('base64')).digest('hex');
+		crypto
+			.createHmac('sha256', secret)
+			.update(Buffer.from(rawBody).toString('base64'))
+			.digest('hex');
 	const register = async (event: string, url = receiverUrl, id = 'w-1', cred?: string) =>
-		expect((await call('calendar', 'PUT', `/api/webhooks/${id}`, { body: { url, event }, cred })).status).toBe(200);
+		expect(
+			(await call('calendar', 'PUT', `/api/webhooks/${id}`, { body: { url, event }, cred })).status,
+		).toBe(200);
 	const control = async (path: string, body?: unknown) => {
-		const res = await fetch(`${sandbox.urls.los}/__sandbox/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+		const res = await fetch(
+			`${sandbox.urls.los}/__sandbox/${path}`,
+			body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
+		);
 		return { status: res.status, json: (await res.json()) as J };
 	};
-	const createPerson = async () => (await call('crm', 'POST', '/api/people', { body: { firstName: 'Eve' } })).json;
+	const createPerson = async () =>
+		(await call('crm', 'POST', '/api/people', { body: { firstName: 'Eve' } })).json;
 
 	it('posts a signed peopleCreated event whose uri lists the new person', async () => {
 		await register('peopleCreated');
@@ -582,10 +811,28 @@ describe('webhook event delivery', () => {
 		expect(delivery.headers['content-type']).toBe('application/json');
 		expect(delivery.headers['x-service-signature']).toBe(expectedSignature(delivery.rawBody));
 		const body = JSON.parse(delivery.rawBody) as J;
-		expect(Object.keys(body).sort()).toEqual(['event', 'eventCreated', 'eventId', 'resourceIds', 'uri']);
-		expect(body).toMatchObject({ event: 'peopleCreated', resourceIds: [person.id], uri: `${sandbox.urls.crm}/api/people?ids=${person.id}` });
+		expect(Object.keys(body).sort()).toEqual([
+			'event',
+			'eventCreated',
+			'eventId',
+			'resourceIds',
+			'uri',
+		]);
+		expect(body).toMatchObject({
+			event: 'peopleCreated',
+			resourceIds: [person.id],
+			uri: `${sandbox.urls.crm}/api/people?ids=${person.id}`,
+		});
 		expect(Number.isNaN(Date.parse(body.eventCreated))).toBe(false);
-		const attempts = [{ eventId: body.eventId, event: 'peopleCreated', url: receiverUrl, status: 200, signature: 'good' }];
+		const attempts = [
+			{
+				eventId: body.eventId,
+				event: 'peopleCreated',
+				url: receiverUrl,
+				status: 200,
+				signature: 'good',
+			},
+		];
 		expect(sandbox.deliveries).toEqual(attempts);
 		expect((await control('deliveries')).json).toEqual(attempts);
 
@@ -598,8 +845,14 @@ describe('webhook event delivery', () => {
 
 	it('posts borrowersUpdated and documentsCreated to the webhooks of that event and connection only', async () => {
 		await register('borrowersUpdated');
-		sandbox.addWebhook('cred-default', 'w-docs', { url: `${receiverUrl}/docs`, event: 'documentsCreated' });
-		sandbox.addWebhook('cred-other', 'w-other', { url: `${receiverUrl}/other`, event: 'documentsCreated' });
+		sandbox.addWebhook('cred-default', 'w-docs', {
+			url: `${receiverUrl}/docs`,
+			event: 'documentsCreated',
+		});
+		sandbox.addWebhook('cred-other', 'w-other', {
+			url: `${receiverUrl}/other`,
+			event: 'documentsCreated',
+		});
 		await createPerson(); // no peopleCreated webhook is registered: nothing is sent
 		await call('los', 'PUT', '/api/borrowers/b-1', { body: { name: 'Changed' } });
 		const document = (await call('los', 'POST', '/api/documents', { body: validDocument })).json;
@@ -610,31 +863,48 @@ describe('webhook event delivery', () => {
 			['borrowersUpdated', ['b-1'], `${sandbox.urls.los}/api/borrowers?ids=b-1`],
 			['documentsCreated', [document.id], `${sandbox.urls.los}/api/documents?ids=${document.id}`],
 		]);
-		expect(sandbox.deliveries.map((attempt) => attempt.url)).toEqual([receiverUrl, `${receiverUrl}/docs`]);
+		expect(sandbox.deliveries.map((attempt) => attempt.url)).toEqual([
+			receiverUrl,
+			`${receiverUrl}/docs`,
+		]);
 		const borrowers = await call('los', 'GET', '/api/borrowers?ids=b-1');
 		expect(borrowers.json._metadata).toMatchObject({ collection: 'borrowers', total: 1 });
 		expect(borrowers.json.borrowers.map((b: J) => [b.id, b.name])).toEqual([['b-1', 'Changed']]);
 		const documents = await call('los', 'GET', `/api/documents?ids=${document.id}`);
 		expect(documents.json.documents).toEqual([document]);
-		expect((await call('los', 'GET', '/api/documents?ids=doc_404')).json).toMatchObject({ _metadata: { total: 0 }, documents: [] });
+		expect((await call('los', 'GET', '/api/documents?ids=doc_404')).json).toMatchObject({
+			_metadata: { total: 0 },
+			documents: [],
+		});
 		expect((await call('los', 'GET', '/api/borrowers?ids=b-1', { cred: null })).status).toBe(400);
 	});
 
 	it('filters GET people by ids on the connection', async () => {
 		const r = await listPeople('?ids=p_3,p_1,p_999');
-		expect(r.json._metadata).toMatchObject({ collection: 'people', total: 2, next: null, nextLink: null });
+		expect(r.json._metadata).toMatchObject({
+			collection: 'people',
+			total: 2,
+			next: null,
+			nextLink: null,
+		});
 		expect(r.json.people.map((p: J) => p.id)).toEqual(['p_3', 'p_1']);
 		expect((await listPeople('?ids=p_1', { cred: 'cred-other' })).json.people).toEqual([]);
 	});
 
 	it('sends each event twice, with a bad signature or unsigned, as POST /__sandbox/deliveries says', async () => {
 		await register('peopleCreated');
-		expect(await control('deliveries', { mode: 'twice' })).toEqual({ status: 200, json: { ok: true, mode: 'twice' } });
+		expect(await control('deliveries', { mode: 'twice' })).toEqual({
+			status: 200,
+			json: { ok: true, mode: 'twice' },
+		});
 		await createPerson();
 		await sandbox.deliveriesSettled();
 		expect(received).toHaveLength(2);
 		expect(received[1].rawBody).toBe(received[0].rawBody);
-		expect(received.map((d) => d.headers['x-service-signature'])).toEqual([expectedSignature(received[0].rawBody), expectedSignature(received[0].rawBody)]);
+		expect(received.map((d) => d.headers['x-service-signature'])).toEqual([
+			expectedSignature(received[0].rawBody),
+			expectedSignature(received[0].rawBody),
+		]);
 
 		await control('deliveries', { mode: 'badSignature' });
 		await createPerson();
@@ -647,7 +917,12 @@ describe('webhook event delivery', () => {
 		await createPerson();
 		await sandbox.deliveriesSettled();
 		expect(received[3].headers).not.toHaveProperty('x-service-signature');
-		expect(sandbox.deliveries.map((attempt) => attempt.signature)).toEqual(['good', 'good', 'bad', 'none']);
+		expect(sandbox.deliveries.map((attempt) => attempt.signature)).toEqual([
+			'good',
+			'good',
+			'bad',
+			'none',
+		]);
 		expect((await control('deliveries', { mode: 'sometimes' })).status).toBe(400);
 	});
 
@@ -657,13 +932,29 @@ describe('webhook event delivery', () => {
 		await sandbox.deliveriesSettled();
 		const { eventId } = JSON.parse(received[0].rawBody) as J;
 
-		expect(await control('deliveries/redeliver', { eventId })).toEqual({ status: 200, json: { status: 200 } });
+		expect(await control('deliveries/redeliver', { eventId })).toEqual({
+			status: 200,
+			json: { status: 200 },
+		});
 		answers = [410];
-		expect(await control('deliveries/redeliver', { eventId, signature: 'bad' })).toEqual({ status: 200, json: { status: 410 } });
-		expect(received.map((d) => d.rawBody)).toEqual([received[0].rawBody, received[0].rawBody, received[0].rawBody]);
+		expect(await control('deliveries/redeliver', { eventId, signature: 'bad' })).toEqual({
+			status: 200,
+			json: { status: 410 },
+		});
+		expect(received.map((d) => d.rawBody)).toEqual([
+			received[0].rawBody,
+			received[0].rawBody,
+			received[0].rawBody,
+		]);
 		expect(received[1].headers['x-service-signature']).toBe(expectedSignature(received[0].rawBody));
-		expect(received[2].headers['x-service-signature']).not.toBe(expectedSignature(received[0].rawBody));
-		expect(sandbox.deliveries.map((attempt) => [attempt.status, attempt.signature])).toEqual([[200, 'good'], [200, 'good'], [410, 'bad']]);
+		expect(received[2].headers['x-service-signature']).not.toBe(
+			expectedSignature(received[0].rawBody),
+		);
+		expect(sandbox.deliveries.map((attempt) => [attempt.status, attempt.signature])).toEqual([
+			[200, 'good'],
+			[200, 'good'],
+			[410, 'bad'],
+		]);
 		expect((await control('deliveries/redeliver', { eventId: 'evt_404' })).status).toBe(404);
 	});
 
@@ -674,7 +965,8 @@ describe('webhook event delivery', () => {
 		await sandbox.deliveriesSettled();
 		expect(sandbox.deliveries.map((attempt) => attempt.status)).toEqual([503, 500, 502, 503]);
 		expect(new Set(received.map((d) => d.rawBody)).size).toBe(1);
-		for (let i = 1; i < received.length; i++) expect(received[i].at - received[i - 1].at).toBeGreaterThanOrEqual(490);
+		for (let i = 1; i < received.length; i++)
+			expect(received[i].at - received[i - 1].at).toBeGreaterThanOrEqual(490);
 
 		answers = [404];
 		await createPerson();
@@ -692,7 +984,8 @@ describe('webhook event delivery', () => {
 		await register('peopleCreated', 'http://hooks.example.test/w', 'w-far');
 		await createPerson();
 		await sandbox.deliveriesSettled();
-		const statusesFor = (url: string) => sandbox.deliveries.filter((attempt) => attempt.url === url).map((attempt) => attempt.status);
+		const statusesFor = (url: string) =>
+			sandbox.deliveries.filter((attempt) => attempt.url === url).map((attempt) => attempt.status);
 		expect(statusesFor(deadUrl)).toEqual([0, 0, 0, 0]);
 		// Recorded once as not sent: no request, no retry.
 		expect(statusesFor('http://hooks.example.test/w')).toEqual([0]);

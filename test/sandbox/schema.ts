@@ -6,10 +6,33 @@ import { badRequest, isJsonObject, type JsonObject } from './types';
 
 /** The 27 entity kinds of spec 2.3; nothing else is accepted inside `entitiesToSync`. */
 export const ENTITY_KINDS: readonly string[] = [
-	'appointments', 'borrowers', 'calls', 'calendars', 'calendarEvents', 'customFields', 'events', 'lists',
-	'loans', 'notes', 'offices', 'properties', 'smartLists', 'tasks', 'taskTemplates', 'teams',
-	'textMessages', 'emailMessages', 'appointmentOutcomes', 'appointmentTypes', 'stages', 'emailThreads',
-	'documents', 'sources', 'timeframes', 'peopleRelationships', 'ponds',
+	'appointments',
+	'borrowers',
+	'calls',
+	'calendars',
+	'calendarEvents',
+	'customFields',
+	'events',
+	'lists',
+	'loans',
+	'notes',
+	'offices',
+	'properties',
+	'smartLists',
+	'tasks',
+	'taskTemplates',
+	'teams',
+	'textMessages',
+	'emailMessages',
+	'appointmentOutcomes',
+	'appointmentTypes',
+	'stages',
+	'emailThreads',
+	'documents',
+	'sources',
+	'timeframes',
+	'peopleRelationships',
+	'ponds',
 ];
 
 export type FieldType =
@@ -26,44 +49,102 @@ export type FieldType =
 	| 'any';
 
 export const PERSON_FIELDS: Record<string, FieldType> = {
-	firstName: 'string', lastName: 'string', timezone: 'string', stage: 'string', stageId: 'string',
-	assignedUserId: 'string', assignedPondId: 'string', officeId: 'string', timeframeId: 'string',
-	emails: 'contactArray', phones: 'contactArray', addresses: 'addressArray', tags: 'stringArray',
-	source: 'string', systemSource: 'string', averageBeds: 'number', averagePrice: 'number',
-	birthday: 'string', rating: 'number', lastActivity: 'string', lastActivityType: 'string',
-	contactTypes: 'stringArray', jobTitle: 'string', companyName: 'string', communicationsConsent: 'consent',
+	firstName: 'string',
+	lastName: 'string',
+	timezone: 'string',
+	stage: 'string',
+	stageId: 'string',
+	assignedUserId: 'string',
+	assignedPondId: 'string',
+	officeId: 'string',
+	timeframeId: 'string',
+	emails: 'contactArray',
+	phones: 'contactArray',
+	addresses: 'addressArray',
+	tags: 'stringArray',
+	source: 'string',
+	systemSource: 'string',
+	averageBeds: 'number',
+	averagePrice: 'number',
+	birthday: 'string',
+	rating: 'number',
+	lastActivity: 'string',
+	lastActivityType: 'string',
+	contactTypes: 'stringArray',
+	jobTitle: 'string',
+	companyName: 'string',
+	communicationsConsent: 'consent',
 	sourceId: 'string',
 };
 
 export const BORROWER_FIELDS: Record<string, FieldType> = {
-	emails: 'contactArray', name: 'string', type: 'string', phones: 'contactArray',
-	addresses: 'addressArray', taxId: 'string', bio: 'object',
+	emails: 'contactArray',
+	name: 'string',
+	type: 'string',
+	phones: 'contactArray',
+	addresses: 'addressArray',
+	taxId: 'string',
+	bio: 'object',
 };
 
-export const DOCUMENT_REQUIRED = ['name', 'category', 'status', 'type', 'fileUrl', 'mimeType', 'fileSignature', 'folderId'];
+export const DOCUMENT_REQUIRED = [
+	'name',
+	'category',
+	'status',
+	'type',
+	'fileUrl',
+	'mimeType',
+	'fileSignature',
+	'folderId',
+];
 export const DOCUMENT_NOT_ACCEPTED = ['id', 'originalIds', 'original', 'serviceUpdated'];
 export const DOCUMENT_FIELDS: Record<string, FieldType> = {
 	...Object.fromEntries(DOCUMENT_REQUIRED.map((f) => [f, 'string' as FieldType])),
-	fileSize: 'number', created: 'string', updated: 'string', receivedDate: 'string',
-	requiresSignature: 'boolean', isSigned: 'boolean', signedBy: 'objectArray', signedDate: 'string',
-	isActive: 'boolean', loanId: 'string', borrowerId: 'string', propertyId: 'string',
-	transactionId: 'string', userId: 'string',
+	fileSize: 'number',
+	created: 'string',
+	updated: 'string',
+	receivedDate: 'string',
+	requiresSignature: 'boolean',
+	isSigned: 'boolean',
+	signedBy: 'objectArray',
+	signedDate: 'string',
+	isActive: 'boolean',
+	loanId: 'string',
+	borrowerId: 'string',
+	propertyId: 'string',
+	transactionId: 'string',
+	userId: 'string',
 };
 
-export const WEBHOOK_FIELDS: Record<string, FieldType> = { url: 'string', event: 'string', filters: 'object' };
+export const WEBHOOK_FIELDS: Record<string, FieldType> = {
+	url: 'string',
+	event: 'string',
+	filters: 'object',
+};
 
 export const AUTHORIZE_FIELDS: Record<string, FieldType> = {
-	appKey: 'string', plan: 'string', customParams: 'object', entitiesToSync: 'entities', returnURI: 'string',
+	appKey: 'string',
+	plan: 'string',
+	customParams: 'object',
+	entitiesToSync: 'entities',
+	returnURI: 'string',
 };
 
 export const CREATE_CREDENTIAL_FIELDS: Record<string, FieldType> = {
-	appKey: 'string', userInputs: 'object', credentialKey: 'string', plan: 'string', entitiesToSync: 'entities',
+	appKey: 'string',
+	userInputs: 'object',
+	credentialKey: 'string',
+	plan: 'string',
+	entitiesToSync: 'entities',
 };
 
 export const UPDATE_CREDENTIAL_FIELDS: Record<string, FieldType> = { entitiesToSync: 'entities' };
 
 const CONTACT_KEYS: Record<string, 'string' | 'boolean'> = {
-	value: 'string', type: 'string', status: 'string', isPrimary: 'boolean',
+	value: 'string',
+	type: 'string',
+	status: 'string',
+	isPrimary: 'boolean',
 };
 const ADDRESS_KEYS = ['type', 'street', 'city', 'state', 'code', 'country'];
 const CONSENT_KEYS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'];
@@ -103,7 +184,10 @@ function checkType(name: string, value: unknown, type: FieldType): void {
 				if (!isJsonObject(v)) badRequest(`field '${name}[${i}]' must be an object`);
 				for (const [k, kv] of Object.entries(v as JsonObject)) {
 					const want = CONTACT_KEYS[k];
-					if (!want) badRequest(`field '${name}[${i}].${k}' is not a known field (value, type, status, isPrimary)`);
+					if (!want)
+						badRequest(
+							`field '${name}[${i}].${k}' is not a known field (value, type, status, isPrimary)`,
+						);
 					if (typeof kv !== want) badRequest(`field '${name}[${i}].${k}' must be a ${want}`);
 				}
 			});
@@ -114,7 +198,9 @@ function checkType(name: string, value: unknown, type: FieldType): void {
 				if (!isJsonObject(v)) badRequest(`field '${name}[${i}]' must be an object`);
 				for (const [k, kv] of Object.entries(v as JsonObject)) {
 					if (!ADDRESS_KEYS.includes(k)) {
-						badRequest(`field '${name}[${i}].${k}' is not a known address field (${ADDRESS_KEYS.join(', ')})`);
+						badRequest(
+							`field '${name}[${i}].${k}' is not a known address field (${ADDRESS_KEYS.join(', ')})`,
+						);
 					}
 					if (typeof kv !== 'string') badRequest(`field '${name}[${i}].${k}' must be a string`);
 				}
@@ -123,21 +209,29 @@ function checkType(name: string, value: unknown, type: FieldType): void {
 		case 'consent':
 			if (!isJsonObject(value)) fail('an object of booleans');
 			for (const [k, kv] of Object.entries(value as JsonObject)) {
-				if (!CONSENT_KEYS.includes(k)) badRequest(`field '${name}.${k}' is not a known consent flag (${CONSENT_KEYS.join(', ')})`);
+				if (!CONSENT_KEYS.includes(k))
+					badRequest(
+						`field '${name}.${k}' is not a known consent flag (${CONSENT_KEYS.join(', ')})`,
+					);
 				if (typeof kv !== 'boolean') badRequest(`field '${name}.${k}' must be a boolean`);
 			}
 			return;
 		case 'entities':
 			if (!isJsonObject(value)) fail('an object of boolean entity flags');
 			for (const [k, kv] of Object.entries(value as JsonObject)) {
-				if (!ENTITY_KINDS.includes(k)) badRequest(`field '${name}.${k}' is not a known entity kind`);
+				if (!ENTITY_KINDS.includes(k))
+					badRequest(`field '${name}.${k}' is not a known entity kind`);
 				if (typeof kv !== 'boolean') badRequest(`field '${name}.${k}' must be a boolean`);
 			}
 			return;
 	}
 }
 
-export function validateFields(body: JsonObject, spec: Record<string, FieldType>, what: string): void {
+export function validateFields(
+	body: JsonObject,
+	spec: Record<string, FieldType>,
+	what: string,
+): void {
 	for (const [key, value] of Object.entries(body)) {
 		const type = spec[key];
 		if (!type) badRequest(`unknown field '${key}' for ${what}`);
@@ -148,6 +242,6 @@ export function validateFields(body: JsonObject, spec: Record<string, FieldType>
 export function requireNonEmptyString(body: JsonObject, field: string): void {
 	const v = body[field];
 	if (v === undefined) badRequest(`field '${field}' is required`);
-	if (typeof v !== 'string' || v.trim() === '') badRequest(`field '${field}' must be a non-empty string`);
+	if (typeof v !== 'string' || v.trim() === '')
+		badRequest(`field '${field}' must be a non-empty string`);
 }
-

@@ -23,29 +23,116 @@ function mix32(seed: number, index: number): number {
 	return (h ^ (h >>> 16)) >>> 0;
 }
 
-const FIRST = ['Ada', 'Ben', 'Cleo', 'Dan', 'Eva', 'Finn', 'Gia', 'Hugo', 'Iris', 'Jon', 'Kara', 'Leo', 'Mia', 'Nils', 'Olga', 'Paul', 'Quin', 'Rosa', 'Sam', 'Tara', 'Uma', 'Vic', 'Wes', 'Xena', 'Yuri', 'Zoe'];
-const LAST = ['Adams', 'Brown', 'Clark', 'Diaz', 'Evans', 'Fox', 'Garcia', 'Hill', 'Ito', 'Jones', 'King', 'Lopez', 'Moore', 'Nguyen', 'Ortiz', 'Patel', 'Quinn', 'Reed', 'Smith', 'Turner', 'Usman', 'Vega', 'White', 'Young', 'Zhang'];
-const CITIES: [string, string, string][] = [
-	['Austin', 'TX', '78701'], ['Denver', 'CO', '80202'], ['Boston', 'MA', '02108'], ['Seattle', 'WA', '98101'],
-	['Miami', 'FL', '33101'], ['Portland', 'OR', '97201'], ['Chicago', 'IL', '60601'], ['Phoenix', 'AZ', '85001'],
+const FIRST = [
+	'Ada',
+	'Ben',
+	'Cleo',
+	'Dan',
+	'Eva',
+	'Finn',
+	'Gia',
+	'Hugo',
+	'Iris',
+	'Jon',
+	'Kara',
+	'Leo',
+	'Mia',
+	'Nils',
+	'Olga',
+	'Paul',
+	'Quin',
+	'Rosa',
+	'Sam',
+	'Tara',
+	'Uma',
+	'Vic',
+	'Wes',
+	'Xena',
+	'Yuri',
+	'Zoe',
 ];
-const STREETS = ['Oak St', 'Maple Ave', 'Pine Rd', 'Cedar Ln', 'Elm Dr', 'Birch Way', 'Lake Blvd', 'Hill Ct'];
+const LAST = [
+	'Adams',
+	'Brown',
+	'Clark',
+	'Diaz',
+	'Evans',
+	'Fox',
+	'Garcia',
+	'Hill',
+	'Ito',
+	'Jones',
+	'King',
+	'Lopez',
+	'Moore',
+	'Nguyen',
+	'Ortiz',
+	'Patel',
+	'Quinn',
+	'Reed',
+	'Smith',
+	'Turner',
+	'Usman',
+	'Vega',
+	'White',
+	'Young',
+	'Zhang',
+];
+const CITIES: [string, string, string][] = [
+	['Austin', 'TX', '78701'],
+	['Denver', 'CO', '80202'],
+	['Boston', 'MA', '02108'],
+	['Seattle', 'WA', '98101'],
+	['Miami', 'FL', '33101'],
+	['Portland', 'OR', '97201'],
+	['Chicago', 'IL', '60601'],
+	['Phoenix', 'AZ', '85001'],
+];
+const STREETS = [
+	'Oak St',
+	'Maple Ave',
+	'Pine Rd',
+	'Cedar Ln',
+	'Elm Dr',
+	'Birch Way',
+	'Lake Blvd',
+	'Hill Ct',
+];
 const TAGS = ['buyer', 'seller', 'investor', 'first-time', 'relocation', 'vip', 'referral', 'cold'];
 const STAGES = ['Lead', 'Prospect', 'Active', 'Under Contract', 'Closed', 'Past Client'];
 const SOURCES = ['Zillow', 'Website', 'Referral', 'Open House', 'Facebook', 'Realtor.com'];
-const ZONES = ['America/Chicago', 'America/Denver', 'America/New_York', 'America/Los_Angeles', 'America/Phoenix'];
+const ZONES = [
+	'America/Chicago',
+	'America/Denver',
+	'America/New_York',
+	'America/Los_Angeles',
+	'America/Phoenix',
+];
 const JOBS = ['Engineer', 'Teacher', 'Nurse', 'Designer', 'Accountant', 'Chef', 'Pilot', 'Analyst'];
 // Notes are a window into this text (one random draw instead of one per word: seeding speed matters).
-const NOTES_TEXT = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt in culpa qui officia deserunt mollit anim id est laborum';
+const NOTES_TEXT =
+	'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt in culpa qui officia deserunt mollit anim id est laborum';
 const SEED_EPOCH = Date.UTC(2024, 0, 1);
 export const SEED_TIME = new Date(SEED_EPOCH).toISOString();
 
 // The seeded JSON below is written by hand (eight times faster than building objects and calling
 // JSON.stringify, which matters for 50,000 people). That is only valid while every string it embeds
 // needs no JSON escaping, so check the word lists once here.
-for (const list of [FIRST, LAST, CITIES.flat(), STREETS, TAGS, STAGES, SOURCES, ZONES, JOBS, [NOTES_TEXT]]) {
+for (const list of [
+	FIRST,
+	LAST,
+	CITIES.flat(),
+	STREETS,
+	TAGS,
+	STAGES,
+	SOURCES,
+	ZONES,
+	JOBS,
+	[NOTES_TEXT],
+]) {
 	for (const word of list) {
-		if (JSON.stringify(word) !== `"${word}"`) throw new Error(`seed word needs JSON escaping: ${word}`);
+		if (JSON.stringify(word) !== `"${word}"`)
+			throw new Error(`seed word needs JSON escaping: ${word}`);
 	}
 }
 

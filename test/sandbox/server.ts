@@ -75,13 +75,19 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.jwtIssuer = options.jwtIssuer ?? SANDBOX_DEFAULTS.clientId;
 		this.signingSecret = this.jwtSecret;
 		const seed = options.seed ?? 1;
-		const initialIds = options.credentialIds?.length ? [...options.credentialIds] : [...SANDBOX_DEFAULTS.credentialIds];
+		const initialIds = options.credentialIds?.length
+			? [...options.credentialIds]
+			: [...SANDBOX_DEFAULTS.credentialIds];
 		this.initialPeople = generatePeople(Math.max(0, Math.floor(options.people ?? 0)), seed);
 		this.records = new Records(initialIds, this.initialPeople);
 		this.faults = new FaultQueue(seed);
 		this.paging = options.paging ?? 'nextLink';
 		this.latency = options.latencyMs ?? 0;
-		this.events = new EventDelivery({ signingSecret: this.signingSecret, sleep: (ms) => this.sleep(ms), isClosed: () => this.closed });
+		this.events = new EventDelivery({
+			signingSecret: this.signingSecret,
+			sleep: (ms) => this.sleep(ms),
+			isClosed: () => this.closed,
+		});
 		this.api = new Api({
 			records: this.records,
 			urls: this.urls,
@@ -125,7 +131,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 	/** Reseeds with `count` generated people (and nothing created) until the next reset. */
 	setPeople(count: number): void {
-		if (!Number.isInteger(count) || count < 0 || count > 2_000_000) throw new Error('people must be a whole number from 0 to 2000000');
+		if (!Number.isInteger(count) || count < 0 || count > 2_000_000)
+			throw new Error('people must be a whole number from 0 to 2000000');
 		this.records.reseedWith(generatePeople(count, this.options.seed ?? 1));
 	}
 
@@ -135,7 +142,11 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 	people(credentialId?: string): Record<string, unknown>[] {
 		const connection = this.records.connections.get(credentialId ?? this.defaultCredentialId);
-		return connection ? this.records.peopleJson(connection, 0, Infinity).map((json) => JSON.parse(json) as Record<string, unknown>) : [];
+		return connection
+			? this.records
+					.peopleJson(connection, 0, Infinity)
+					.map((json) => JSON.parse(json) as Record<string, unknown>)
+			: [];
 	}
 
 	addBorrower(credentialId: string, id: string, fields: Record<string, unknown> = {}): void {
@@ -146,16 +157,19 @@ class SandboxServer implements Sandbox, ControlTarget {
 	addWebhook(credentialId: string, id: string, fields: Record<string, unknown> = {}): void {
 		const connection = this.records.connection(credentialId);
 		connection.webhooks.set(id, makeWebhook(id, fields));
-		if (typeof fields.url === 'string' && typeof fields.event === 'string') connection.deliveryTargets.add(id);
+		if (typeof fields.url === 'string' && typeof fields.event === 'string')
+			connection.deliveryTargets.add(id);
 	}
 
 	setPaging(style: PagingStyle): void {
-		if (!['nextLink', 'next', 'offset'].includes(style)) throw new Error(`unknown paging style '${style}'`);
+		if (!['nextLink', 'next', 'offset'].includes(style))
+			throw new Error(`unknown paging style '${style}'`);
 		this.paging = style;
 	}
 
 	setLatency(ms: number): void {
-		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error('latency must be a non-negative number');
+		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+			throw new Error('latency must be a non-negative number');
 		this.latency = ms;
 	}
 
@@ -203,7 +217,9 @@ class SandboxServer implements Sandbox, ControlTarget {
 						// Last resort: never let a handler bug crash the process.
 						if (!response.headersSent && !response.destroyed) {
 							response.writeHead(500, { 'content-type': 'application/json' });
-							response.end(JSON.stringify({ error: `sandbox internal error: ${(error as Error).message}` }));
+							response.end(
+								JSON.stringify({ error: `sandbox internal error: ${(error as Error).message}` }),
+							);
 						}
 					});
 				});
@@ -249,7 +265,11 @@ class SandboxServer implements Sandbox, ControlTarget {
 		});
 	}
 
-	private async onRequest(host: HostName, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+	private async onRequest(
+		host: HostName,
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+	): Promise<void> {
 		const receivedAt = Date.now();
 		// A client that gives up mid-delay must not produce an unhandled error.
 		request.on('error', () => undefined);
@@ -268,7 +288,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 		}
 
 		const query: Record<string, string> = {};
-		for (const [name, value] of new URLSearchParams(queryString)) if (!(name in query)) query[name] = value;
+		for (const [name, value] of new URLSearchParams(queryString))
+			if (!(name in query)) query[name] = value;
 		let parsed: unknown;
 		try {
 			parsed = rawBody === '' ? undefined : JSON.parse(rawBody);
@@ -291,7 +312,12 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.requests.push(logged);
 
 		if (tooLarge) {
-			await this.send(request, response, logged, jsonReply(413, { error: `request body larger than ${MAX_BODY_BYTES} bytes` }));
+			await this.send(
+				request,
+				response,
+				logged,
+				jsonReply(413, { error: `request body larger than ${MAX_BODY_BYTES} bytes` }),
+			);
 			return;
 		}
 
@@ -304,7 +330,10 @@ class SandboxServer implements Sandbox, ControlTarget {
 		const reply =
 			faultAnswers && !fault.afterProcessing
 				? undefined
-				: answerApiRequest({ api: this.api, records: this.records, tokens: this }, { host, method, path, query, headers: request.headers, rawBody, changes });
+				: answerApiRequest(
+						{ api: this.api, records: this.records, tokens: this },
+						{ host, method, path, query, headers: request.headers, rawBody, changes },
+					);
 		if (faultAnswers) {
 			const instead = faultReply(fault);
 			if (instead === 'drop') {
@@ -327,12 +356,18 @@ class SandboxServer implements Sandbox, ControlTarget {
 		const urls: string[] = [];
 		for (const id of connection.deliveryTargets) {
 			const webhook = connection.webhooks.get(id);
-			if (webhook?.event === change.event && typeof webhook.url === 'string') urls.push(webhook.url);
+			if (webhook?.event === change.event && typeof webhook.url === 'string')
+				urls.push(webhook.url);
 		}
 		if (urls.length > 0) this.events.raise(change, urls);
 	}
 
-	private async send(request: http.IncomingMessage, response: http.ServerResponse, logged: RecordedRequest, reply: Reply): Promise<void> {
+	private async send(
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+		logged: RecordedRequest,
+		reply: Reply,
+	): Promise<void> {
 		await this.sleep(this.latency);
 		// The client may have gone away during a delay: writing then is pointless (and must not throw).
 		if (response.destroyed || request.socket.destroyed || response.writableEnded) {
@@ -348,7 +383,6 @@ class SandboxServer implements Sandbox, ControlTarget {
 		});
 		response.end(body);
 	}
-
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

@@ -67,7 +67,12 @@ export interface FaultSpec {
 /** How the following webhook deliveries are sent ("twice": every event two times with the same eventId). */
 export type DeliveryMode = 'normal' | 'twice' | 'badSignature' | 'unsigned';
 export type SignatureKind = 'good' | 'bad' | 'none';
-export const DELIVERY_MODES: readonly DeliveryMode[] = ['normal', 'twice', 'badSignature', 'unsigned'];
+export const DELIVERY_MODES: readonly DeliveryMode[] = [
+	'normal',
+	'twice',
+	'badSignature',
+	'unsigned',
+];
 
 /** One POST to a webhook receiver, as GET /__sandbox/deliveries lists it. */
 export interface DeliveryAttempt {
@@ -135,6 +140,9 @@ export interface Reply {
 	headers?: Record<string, string>;
 }
 
-export const jsonReply = (status: number, value: unknown): Reply => ({ status, body: JSON.stringify(value) });
+export const jsonReply = (status: number, value: unknown): Reply => ({
+	status,
+	body: JSON.stringify(value),
+});
 
 export const nowIso = (): string => new Date().toISOString();

@@ -51,7 +51,10 @@ export interface Receiver {
 	/** POSTs a body (bytes as given) with headers, and returns the answer and what started. */
 	deliver(body: string | Buffer, headers?: Record<string, string>): Promise<Delivery>;
 	/** Runs the webhook lifecycle of activation (checkExists, then create if needed), as ActiveWorkflowManager does. */
-	activate(mode?: WorkflowExecuteMode, activation?: WorkflowActivateMode): Promise<{ created: boolean }>;
+	activate(
+		mode?: WorkflowExecuteMode,
+		activation?: WorkflowActivateMode,
+	): Promise<{ created: boolean }>;
 	/** Runs the webhook lifecycle of deactivation (delete). */
 	deactivate(): Promise<boolean>;
 	close(): Promise<void>;
@@ -70,7 +73,9 @@ class KeepSigningSecret extends TestCredentialsHelper {
 		super(types, store);
 	}
 
-	async getDecrypted(...args: Parameters<TestCredentialsHelper['getDecrypted']>): Promise<ICredentialDataDecryptedObject> {
+	async getDecrypted(
+		...args: Parameters<TestCredentialsHelper['getDecrypted']>
+	): Promise<ICredentialDataDecryptedObject> {
 		return { ...this.raw, ...(await super.getDecrypted(...args)) };
 	}
 }
@@ -80,7 +85,11 @@ export async function startReceiver(
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<Receiver> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
-	const credentialsHelper = new KeepSigningSecret(credentialTypes, { cred1: credentials }, credentials);
+	const credentialsHelper = new KeepSigningSecret(
+		credentialTypes,
+		{ cred1: credentials },
+		credentials,
+	);
 	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1) as INodeType;
 	const node: INode = {
 		id: 'trigger',
@@ -117,7 +126,10 @@ export async function startReceiver(
 	};
 
 	let baseUrl = '';
-	const additionalData = (request?: IncomingMessage, response?: ServerResponse): IWorkflowExecuteAdditionalData =>
+	const additionalData = (
+		request?: IncomingMessage,
+		response?: ServerResponse,
+	): IWorkflowExecuteAdditionalData =>
 		({
 			credentialsHelper,
 			webhookBaseUrl: `${baseUrl}/webhook`,
@@ -148,7 +160,10 @@ export async function startReceiver(
 		req.rawBody = raw;
 		req.params = {};
 		req.query = {};
-		const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+		const contentType = String(request.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim()
+			.toLowerCase();
 		if (contentType === 'application/json' && raw.length > 0) {
 			try {
 				req.body = JSON.parse(raw.toString('utf8')) as IDataObject;
@@ -163,7 +178,15 @@ export async function startReceiver(
 		}
 		const workflow = loadWorkflow();
 		const data = additionalData(request, response);
-		const context = new WebhookContext(workflow, node, data, 'webhook', webhookData(workflow, data), [], null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			data,
+			'webhook',
+			webhookData(workflow, data),
+			[],
+			null,
+		);
 		try {
 			const result = await nodeType.webhook!.call(context);
 			if (result.noWebhookResponse !== true) {
@@ -199,7 +222,11 @@ export async function startReceiver(
 		},
 		async deliver(body, headers = { 'Content-Type': 'application/json' }) {
 			const done = new Promise<Omit<Delivery, 'status' | 'body'>>((resolve) => (pending = resolve));
-			const answer = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : new Uint8Array(body) });
+			const answer = await fetch(url, {
+				method: 'POST',
+				headers,
+				body: typeof body === 'string' ? body : new Uint8Array(body),
+			});
 			const text = await answer.text();
 			const outcome = await done;
 			pending = undefined;
@@ -215,7 +242,14 @@ export async function startReceiver(
 			const workflow = loadWorkflow();
 			const data = additionalData();
 			const hooks = nodeType.webhookMethods!.default!;
-			const context = new HookContext(workflow, node, data, mode, activation, webhookData(workflow, data));
+			const context = new HookContext(
+				workflow,
+				node,
+				data,
+				mode,
+				activation,
+				webhookData(workflow, data),
+			);
 			const exists = await hooks.checkExists.call(context);
 			if (exists) return { created: false };
 			await hooks.create.call(context);
@@ -225,7 +259,14 @@ export async function startReceiver(
 		async deactivate() {
 			const workflow = loadWorkflow();
 			const data = additionalData();
-			const context = new HookContext(workflow, node, data, 'trigger', 'activate', webhookData(workflow, data));
+			const context = new HookContext(
+				workflow,
+				node,
+				data,
+				'trigger',
+				'activate',
+				webhookData(workflow, data),
+			);
 			return await nodeType.webhookMethods!.default!.delete.call(context);
 		},
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),

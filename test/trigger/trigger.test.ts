@@ -24,15 +24,25 @@ afterEach(async () => {
 
 async function receiver(
 	parameters: INodeParameters,
-	credentials: ICredentialDataDecryptedObject = sandboxCredentials(sandbox, { signingSecret: SECRET }),
+	credentials: ICredentialDataDecryptedObject = sandboxCredentials(sandbox, {
+		signingSecret: SECRET,
+	}),
 ): Promise<Receiver> {
-	const started = await startReceiver({ events: ['peopleCreated'], fetchRecords: false, ...parameters }, credentials);
+	const started = await startReceiver(
+		{ events: ['peopleCreated'], fetchRecords: false, ...parameters },
+		credentials,
+	);
 	receivers.push(started);
 	return started;
 }
 
 type Form = 'hex(base64 body)' | 'base64(base64 body)' | 'hex(raw body)' | 'base64(raw body)';
-const FORMS: Form[] = ['hex(base64 body)', 'base64(base64 body)', 'hex(raw body)', 'base64(raw body)'];
+const FORMS: Form[] = [
+	'hex(base64 body)',
+	'base64(base64 body)',
+	'hex(raw body)',
+	'base64(raw body)',
+];
 
 /** Our own reading of decisions.md's signature, independent of the node's code. */
 function sign(body: string | Buffer, form: Form = 'hex(base64 body)', secret = SECRET): string {
@@ -88,16 +98,19 @@ describe('signature', () => {
 		expect(trigger.started).toHaveLength(1);
 	});
 
-	test.each(FORMS)('a delivery signed as %s with another secret gets 401 and starts nothing', async (form) => {
-		const trigger = await receiver({});
-		const body = eventBody();
+	test.each(FORMS)(
+		'a delivery signed as %s with another secret gets 401 and starts nothing',
+		async (form) => {
+			const trigger = await receiver({});
+			const body = eventBody();
 
-		const delivery = await trigger.deliver(body, signed(body, form, 'not-the-secret'));
+			const delivery = await trigger.deliver(body, signed(body, form, 'not-the-secret'));
 
-		expect(delivery.status).toBe(401);
-		expect(delivery.body).toEqual({ error: 'Invalid X-Service-Signature' });
-		expect(trigger.started).toHaveLength(0);
-	});
+			expect(delivery.status).toBe(401);
+			expect(delivery.body).toEqual({ error: 'Invalid X-Service-Signature' });
+			expect(trigger.started).toHaveLength(0);
+		},
+	);
 
 	test('an unsigned delivery gets 401 and starts nothing', async () => {
 		const trigger = await receiver({});
@@ -114,7 +127,10 @@ describe('signature', () => {
 		const pretty = JSON.stringify(JSON.parse(body), null, 2);
 		const altered = body.replace('p_1', 'p_2');
 
-		expect((await trigger.deliver(pretty, { ...signed(body), 'Content-Type': 'application/json' })).status).toBe(401);
+		expect(
+			(await trigger.deliver(pretty, { ...signed(body), 'Content-Type': 'application/json' }))
+				.status,
+		).toBe(401);
 		expect((await trigger.deliver(altered, signed(body))).status).toBe(401);
 		// The same signature with the body it was made for passes: the refusals above were for the bytes.
 		expect((await trigger.deliver(body, signed(body))).status).toBe(200);
@@ -141,7 +157,10 @@ describe('signature', () => {
 			[urlSafe, variant],
 			['', body],
 		] as const) {
-			const delivery = await trigger.deliver(bytes, { 'Content-Type': 'application/json', 'X-Service-Signature': text });
+			const delivery = await trigger.deliver(bytes, {
+				'Content-Type': 'application/json',
+				'X-Service-Signature': text,
+			});
 			expect(delivery.status).toBe(401);
 		}
 		expect(trigger.started).toHaveLength(0);
@@ -164,7 +183,10 @@ describe('signature', () => {
 		const body = eventBody();
 
 		expect((await trigger.deliver(body, signed(body))).status).toBe(401);
-		const delivery = await trigger.deliver(body, signed(body, 'hex(base64 body)', credentials.clientSecret as string));
+		const delivery = await trigger.deliver(
+			body,
+			signed(body, 'hex(base64 body)', credentials.clientSecret as string),
+		);
 		expect(delivery.status).toBe(200);
 		expect(trigger.started).toHaveLength(1);
 	});
@@ -187,17 +209,24 @@ describe('deduplication', () => {
 		const second = eventBody();
 
 		const deliveries = [];
-		for (const body of [first, first, second, first]) deliveries.push(await trigger.deliver(body, signed(body)));
+		for (const body of [first, first, second, first])
+			deliveries.push(await trigger.deliver(body, signed(body)));
 
 		expect(deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
 		expect(deliveries.map((d) => d.workflowData !== undefined)).toEqual([true, false, true, false]);
-		expect(deliveries[1].body).toEqual({ received: true, started: false, reason: 'duplicate eventId' });
+		expect(deliveries[1].body).toEqual({
+			received: true,
+			started: false,
+			reason: 'duplicate eventId',
+		});
 		expect(trigger.started.map((items) => items[0].json.eventId)).toEqual([
 			JSON.parse(first).eventId,
 			JSON.parse(second).eventId,
 		]);
 		expect(trigger.storedStaticData).toEqual({
-			'node:Integration Service Trigger': { recentEventIds: [JSON.parse(first).eventId, JSON.parse(second).eventId] },
+			'node:Integration Service Trigger': {
+				recentEventIds: [JSON.parse(first).eventId, JSON.parse(second).eventId],
+			},
 		});
 	});
 
@@ -208,7 +237,8 @@ describe('deduplication', () => {
 
 		const fresh = eventBody({ eventId: 'new-1' });
 		expect((await trigger.deliver(fresh, signed(fresh))).workflowData).toBeDefined();
-		const kept = (trigger.storedStaticData['node:Integration Service Trigger'] as IDataObject).recentEventIds as string[];
+		const kept = (trigger.storedStaticData['node:Integration Service Trigger'] as IDataObject)
+			.recentEventIds as string[];
 		expect(kept).toHaveLength(1000);
 		expect(kept[0]).toBe('old-1');
 		expect(kept[999]).toBe('new-1');
@@ -223,13 +253,24 @@ describe('deduplication', () => {
 	test('concurrent deliveries of one eventId start one execution (claimed before the records are read)', async () => {
 		const trigger = await receiver({ fetchRecords: true });
 		const person = await createPerson('Concurrent');
-		const body = eventBody({ resourceIds: [person.id], uri: `${sandbox.urls.crm}/api/people?ids=${String(person.id)}` });
+		const body = eventBody({
+			resourceIds: [person.id],
+			uri: `${sandbox.urls.crm}/api/people?ids=${String(person.id)}`,
+		});
 
 		// Reading the records takes a while, so all four are in the trigger at once; sent straight to the webhook
 		// URL, each loads the static data as stored before any of them answered (as n8n does).
 		sandbox.inject({ delayMs: 300, match: { host: 'crm', method: 'GET' }, count: 4 });
 		const answers = await Promise.all(
-			Array.from({ length: 4 }, async () => await fetch(trigger.url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...signed(body) }, body })),
+			Array.from(
+				{ length: 4 },
+				async () =>
+					await fetch(trigger.url, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json', ...signed(body) },
+						body,
+					}),
+			),
 		);
 
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
@@ -242,7 +283,9 @@ describe('deduplication', () => {
 		const trigger = await receiver({});
 		const body = eventBody();
 
-		expect((await trigger.deliver(body, signed(body, 'hex(base64 body)', 'forger'))).status).toBe(401);
+		expect((await trigger.deliver(body, signed(body, 'hex(base64 body)', 'forger'))).status).toBe(
+			401,
+		);
 		expect((await trigger.deliver(body, signed(body))).workflowData).toBeDefined();
 		expect(trigger.started).toHaveLength(1);
 	});
@@ -250,12 +293,18 @@ describe('deduplication', () => {
 
 describe('event filter', () => {
 	test('an event that is not selected is acknowledged with 200 and starts nothing, fetching nothing', async () => {
-		const trigger = await receiver({ events: ['peopleCreated', 'borrowersUpdated'], fetchRecords: true });
+		const trigger = await receiver({
+			events: ['peopleCreated', 'borrowersUpdated'],
+			fetchRecords: true,
+		});
 		const body = eventBody({ event: 'peopleUpdated' });
 
 		const delivery = await trigger.deliver(body, signed(body));
 
-		expect(delivery).toMatchObject({ status: 200, body: { started: false, reason: 'event peopleUpdated is not selected' } });
+		expect(delivery).toMatchObject({
+			status: 200,
+			body: { started: false, reason: 'event peopleUpdated is not selected' },
+		});
 		expect(delivery.workflowData).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(0);
 		// Not remembered either: selecting the event later would let a redelivery through.
@@ -269,7 +318,9 @@ describe('event filter', () => {
 
 		const any = await receiver({ events: ['*'] });
 		const unusual = eventBody({ event: 'pondsDeleted' });
-		expect((await any.deliver(unusual, signed(unusual))).workflowData).toEqual([[{ json: JSON.parse(unusual) }]]);
+		expect((await any.deliver(unusual, signed(unusual))).workflowData).toEqual([
+			[{ json: JSON.parse(unusual) }],
+		]);
 	});
 });
 
@@ -286,7 +337,12 @@ describe('Fetch Records', () => {
 		expect(delivery.workflowData).toEqual([[{ json: person }]]);
 		expect(sandbox.requests).toHaveLength(1);
 		const [request] = sandbox.requests;
-		expect(request).toMatchObject({ host: 'crm', method: 'GET', url: `/api/people?ids=${String(person.id)}`, status: 200 });
+		expect(request).toMatchObject({
+			host: 'crm',
+			method: 'GET',
+			url: `/api/people?ids=${String(person.id)}`,
+			status: 200,
+		});
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
 		expect(request.headers['x-service-credential-id']).toBe(sandbox.defaultCredentialId);
 	});
@@ -305,24 +361,30 @@ describe('Fetch Records', () => {
 
 	test.each([
 		['another port on the same address', (foreign: string) => `${foreign}/api/people?ids=p_1`],
-		['a configured host as user name of another origin', (foreign: string) => `${sandbox.urls.crm}@${foreign.replace('http://', '')}/api/people`],
-	])('a uri on %s is refused with 422 naming its origin; nothing is sent anywhere', async (_label, uriOf) => {
-		const foreign = await startSandbox();
-		try {
-			const trigger = await receiver({ fetchRecords: true });
-			const body = eventBody({ uri: uriOf(foreign.urls.crm) });
+		[
+			'a configured host as user name of another origin',
+			(foreign: string) => `${sandbox.urls.crm}@${foreign.replace('http://', '')}/api/people`,
+		],
+	])(
+		'a uri on %s is refused with 422 naming its origin; nothing is sent anywhere',
+		async (_label, uriOf) => {
+			const foreign = await startSandbox();
+			try {
+				const trigger = await receiver({ fetchRecords: true });
+				const body = eventBody({ uri: uriOf(foreign.urls.crm) });
 
-			const delivery = await trigger.deliver(body, signed(body));
+				const delivery = await trigger.deliver(body, signed(body));
 
-			expect(delivery.status).toBe(422);
-			expect((delivery.body as IDataObject).error).toContain(new URL(foreign.urls.crm).origin);
-			expect(delivery.workflowData).toBeUndefined();
-			expect(foreign.requests).toHaveLength(0);
-			expect(sandbox.requests).toHaveLength(0);
-		} finally {
-			await foreign.close();
-		}
-	});
+				expect(delivery.status).toBe(422);
+				expect((delivery.body as IDataObject).error).toContain(new URL(foreign.urls.crm).origin);
+				expect(delivery.workflowData).toBeUndefined();
+				expect(foreign.requests).toHaveLength(0);
+				expect(sandbox.requests).toHaveLength(0);
+			} finally {
+				await foreign.close();
+			}
+		},
+	);
 
 	test('a Deleted event is not fetched: the event itself is the item', async () => {
 		const trigger = await receiver({ events: ['peopleDeleted'], fetchRecords: true });
@@ -353,21 +415,51 @@ describe('Fetch Records', () => {
 
 describe('bad deliveries', () => {
 	test.each([
-		['a body that is not JSON (text/plain)', 'eventId=1&event=peopleCreated', 'text/plain', 400, 'The body is not valid JSON'],
-		['a JSON array', '[{"eventId":"e","event":"peopleCreated"}]', 'application/json', 400, 'The body is not a JSON object'],
-		['no eventId', '{"event":"peopleCreated","uri":"x"}', 'application/json', 400, 'The event has no "eventId"'],
-		['an empty eventId', '{"eventId":" ","event":"peopleCreated"}', 'application/json', 400, 'The event has no "eventId"'],
+		[
+			'a body that is not JSON (text/plain)',
+			'eventId=1&event=peopleCreated',
+			'text/plain',
+			400,
+			'The body is not valid JSON',
+		],
+		[
+			'a JSON array',
+			'[{"eventId":"e","event":"peopleCreated"}]',
+			'application/json',
+			400,
+			'The body is not a JSON object',
+		],
+		[
+			'no eventId',
+			'{"event":"peopleCreated","uri":"x"}',
+			'application/json',
+			400,
+			'The event has no "eventId"',
+		],
+		[
+			'an empty eventId',
+			'{"eventId":" ","event":"peopleCreated"}',
+			'application/json',
+			400,
+			'The event has no "eventId"',
+		],
 		['no event', '{"eventId":"e-1"}', 'application/json', 400, 'The event has no "event"'],
 		['an empty body', '', 'application/json', 400, 'The body is not valid JSON'],
-	])('%s (signed) gets %#: 4xx and starts nothing', async (_label, body, contentType, status, error) => {
-		const trigger = await receiver({});
+	])(
+		'%s (signed) gets %#: 4xx and starts nothing',
+		async (_label, body, contentType, status, error) => {
+			const trigger = await receiver({});
 
-		const delivery = await trigger.deliver(body, { ...signed(body), 'Content-Type': contentType });
+			const delivery = await trigger.deliver(body, {
+				...signed(body),
+				'Content-Type': contentType,
+			});
 
-		expect(delivery.status).toBe(status);
-		expect(delivery.body).toEqual({ error });
-		expect(trigger.started).toHaveLength(0);
-	});
+			expect(delivery.status).toBe(status);
+			expect(delivery.body).toEqual({ error });
+			expect(trigger.started).toHaveLength(0);
+		},
+	);
 
 	test('invalid JSON declared as application/json is answered 422 by n8n before the trigger runs', async () => {
 		const trigger = await receiver({});
@@ -392,14 +484,27 @@ describe('bad deliveries', () => {
 
 describe('Register Webhook on Activation', () => {
 	test('activation updates the webhook with the production URL, the event and the filters', async () => {
-		const trigger = await receiver({ registerWebhook: true, webhookId: 'w-1', filters: '{"stage": "Lead"}' });
+		const trigger = await receiver({
+			registerWebhook: true,
+			webhookId: 'w-1',
+			filters: '{"stage": "Lead"}',
+		});
 
 		expect(await trigger.activate()).toEqual({ created: true });
 
 		expect(sandbox.requests).toHaveLength(1);
 		const [request] = sandbox.requests;
-		expect(request).toMatchObject({ host: 'calendar', method: 'PUT', url: '/api/webhooks/w-1', status: 200 });
-		expect(request.body).toEqual({ url: trigger.url, event: 'peopleCreated', filters: { stage: 'Lead' } });
+		expect(request).toMatchObject({
+			host: 'calendar',
+			method: 'PUT',
+			url: '/api/webhooks/w-1',
+			status: 200,
+		});
+		expect(request.body).toEqual({
+			url: trigger.url,
+			event: 'peopleCreated',
+			filters: { stage: 'Lead' },
+		});
 		expect(request.headers.authorization).toBe(`Bearer ${sandbox.token}`);
 		expect(request.headers['x-service-credential-id']).toBe(sandbox.defaultCredentialId);
 	});

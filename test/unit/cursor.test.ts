@@ -6,10 +6,19 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { decodeCursor, digest, encodeCursor, SEEN_KEPT } from '../../nodes/IntegrationService/transport/cursor';
+import {
+	decodeCursor,
+	digest,
+	encodeCursor,
+	SEEN_KEPT,
+} from '../../nodes/IntegrationService/transport/cursor';
 import type { ListPosition } from '../../nodes/IntegrationService/transport/cursor';
 import type { PageRequest, ServiceRequest } from '../../nodes/IntegrationService/transport';
-import { DEFAULT_SETTINGS, newRun, serviceRequestPages } from '../../nodes/IntegrationService/transport';
+import {
+	DEFAULT_SETTINGS,
+	newRun,
+	serviceRequestPages,
+} from '../../nodes/IntegrationService/transport';
 import type { Scripted, SentRequest } from './fakes';
 import { fakeServiceContext } from './fakes';
 
@@ -42,14 +51,26 @@ function listService(total: number, kind: Kind, own?: number) {
 	};
 }
 
-async function batch(service: Parameters<typeof fakeServiceContext>[0], cursor: string, limit: number, list: Partial<PageRequest> = {}) {
+async function batch(
+	service: Parameters<typeof fakeServiceContext>[0],
+	cursor: string,
+	limit: number,
+	list: Partial<PageRequest> = {},
+) {
 	const fake = fakeServiceContext(service);
 	const records: IDataObject[] = [];
 	const outcome = await serviceRequestPages
 		.call(
 			fake.ctx,
 			0,
-			{ request: LIST, pageSize: 4, recordsKey: 'people', maxRecords: limit, batch: { cursor, field: 'Cursor' }, ...list },
+			{
+				request: LIST,
+				pageSize: 4,
+				recordsKey: 'people',
+				maxRecords: limit,
+				batch: { cursor, field: 'Cursor' },
+				...list,
+			},
 			run(),
 			(page) => records.push(...page),
 		)
@@ -61,7 +82,12 @@ async function batch(service: Parameters<typeof fakeServiceContext>[0], cursor: 
 }
 
 /** Runs batches until done (at most `maxBatches`): the ids of every batch, and how it ended. */
-async function exportAll(service: Parameters<typeof fakeServiceContext>[0], limit: number, maxBatches: number, pageSize = 4) {
+async function exportAll(
+	service: Parameters<typeof fakeServiceContext>[0],
+	limit: number,
+	maxBatches: number,
+	pageSize = 4,
+) {
 	const batches: string[][] = [];
 	let cursor = '';
 	for (let i = 0; i < maxBatches; i++) {
@@ -113,13 +139,21 @@ describe('Page at a Time: batches put together are the list', () => {
 
 describe('Page at a Time: a cursor is input', () => {
 	const list = digest('any list');
-	const position: ListPosition = { list, at: { next: 'c4' }, skip: 1, sent: 5, announced: 9, seen: [digest('next:c4')] };
+	const position: ListPosition = {
+		list,
+		at: { next: 'c4' },
+		skip: 1,
+		sent: 5,
+		announced: 9,
+		seen: [digest('next:c4')],
+	};
 
 	it('decodes exactly what it encoded', () => {
 		expect(decodeCursor(encodeCursor(position), list)).toEqual({ position });
 	});
 
-	const forged = (value: unknown) => 'isc1.' + Buffer.from(JSON.stringify(value)).toString('base64url');
+	const forged = (value: unknown) =>
+		'isc1.' + Buffer.from(JSON.stringify(value)).toString('base64url');
 	it.each([
 		['not ours', 'abc'],
 		['not base64 JSON', 'isc1.!!!'],
@@ -128,32 +162,63 @@ describe('Page at a Time: a cursor is input', () => {
 		['an offset with a skip', forged({ ...position, at: { offset: 4 }, skip: 2 })],
 		['two positions', forged({ ...position, at: { offset: 4, next: 'x' } })],
 		['a fractional count', forged({ ...position, sent: 1.5 })],
-		['too many cursors seen', forged({ ...position, seen: Array.from({ length: SEEN_KEPT + 1 }, (_, i) => digest(String(i))) })],
+		[
+			'too many cursors seen',
+			forged({
+				...position,
+				seen: Array.from({ length: SEEN_KEPT + 1 }, (_, i) => digest(String(i))),
+			}),
+		],
 		['a seen entry that is no digest', forged({ ...position, seen: ['https://evil.test'] })],
 		['a huge cursor', 'isc1.' + 'A'.repeat(20_000)],
 	])('refuses %s', (_what, cursor) => {
-		expect(decodeCursor(cursor, list)).toEqual({ refused: expect.stringContaining('is not a cursor this operation gave') });
+		expect(decodeCursor(cursor, list)).toEqual({
+			refused: expect.stringContaining('is not a cursor this operation gave'),
+		});
 	});
 
 	it('refuses a cursor of another list, naming the field, and sends nothing', async () => {
-		const first = await batch(listService(10, 'offset'), '', 3, { request: { ...LIST, qs: { stage: 'lead' } } });
+		const first = await batch(listService(10, 'offset'), '', 3, {
+			request: { ...LIST, qs: { stage: 'lead' } },
+		});
 		const cursor = first.result?.nextCursor as string;
 		const again = await batch(listService(10, 'offset'), cursor, 3);
-		expect(again.error?.message).toBe('Cursor: was given for another list (a different host, path or Query Parameters); leave it empty to start this list');
+		expect(again.error?.message).toBe(
+			'Cursor: was given for another list (a different host, path or Query Parameters); leave it empty to start this list',
+		);
 		expect(again.error?.constructor.name).toBe('NodeOperationError');
 		expect(again.sent).toEqual([]);
 	});
 
 	it('property: a cursor naming any link sends to the host it was made for, or nothing', async () => {
 		const listId = (await batch(listService(10, 'link'), '', 3)).result?.nextCursor as string;
-		const { position: made } = decodeCursor(listId, (JSON.parse(Buffer.from(listId.slice(5), 'base64url').toString()) as ListPosition).list) as { position: ListPosition };
+		const { position: made } = decodeCursor(
+			listId,
+			(JSON.parse(Buffer.from(listId.slice(5), 'base64url').toString()) as ListPosition).list,
+		) as { position: ListPosition };
 		await fc.assert(
-			fc.asyncProperty(fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string({ maxLength: 40 }).map((path) => `/${path}`), fc.constantFrom('//evil.test/api/people', 'https://user:pw@crm.test/api/people', 'http://crm.test/api/people', 'javascript:alert(1)')), async (link) => {
-				const cursor = encodeCursor({ ...made, at: { link } });
-				const outcome = await batch(listService(10, 'link'), cursor, 3);
-				for (const request of outcome.sent) expect(new URL(request.url).origin).toBe('https://crm.test');
-				if (outcome.sent.length === 0) expect(outcome.error?.message).toMatch(/^Cursor: names a page on another origin|^Cursor: is not a cursor/);
-			}),
+			fc.asyncProperty(
+				fc.oneof(
+					fc.webUrl({ withQueryParameters: true, withFragments: true }),
+					fc.string({ maxLength: 40 }).map((path) => `/${path}`),
+					fc.constantFrom(
+						'//evil.test/api/people',
+						'https://user:pw@crm.test/api/people',
+						'http://crm.test/api/people',
+						'javascript:alert(1)',
+					),
+				),
+				async (link) => {
+					const cursor = encodeCursor({ ...made, at: { link } });
+					const outcome = await batch(listService(10, 'link'), cursor, 3);
+					for (const request of outcome.sent)
+						expect(new URL(request.url).origin).toBe('https://crm.test');
+					if (outcome.sent.length === 0)
+						expect(outcome.error?.message).toMatch(
+							/^Cursor: names a page on another origin|^Cursor: is not a cursor/,
+						);
+				},
+			),
 			{ seed: SEED, numRuns: RUNS },
 		);
 	});
@@ -167,7 +232,9 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 			return { people: [{ id: `${request.qs?.next ?? 'start'}` }], _metadata: { next } };
 		};
 		const result = await exportAll(looping, 1, 10, 1);
-		expect(result.error?.message).toBe('Paging stopped: the service returned the same next-page cursor twice');
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same next-page cursor twice',
+		);
 		expect(result.batches.length).toBeLessThanOrEqual(3);
 	});
 
@@ -175,7 +242,9 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 		// Ignores the offset and does not say which it served.
 		const stuck = (): Scripted => ({ people: [{ id: 'a' }, { id: 'b' }] });
 		const result = await exportAll(stuck, 2, 10, 2);
-		expect(result.error?.message).toBe('Paging stopped: the service returned the same records again (it does not move to the next page)');
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same records again (it does not move to the next page)',
+		);
 		expect(result.batches).toEqual([['a', 'b']]);
 	});
 
@@ -183,20 +252,30 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 		// Announces 4 and never ends, with fresh ids on every page.
 		const endless = (request: SentRequest): Scripted => {
 			const start = Number(request.qs?.offset ?? 0);
-			return { people: [{ id: String(start) }, { id: String(start + 1) }], _metadata: { total: start === 0 ? 4 : 1_000_000, offset: start } };
+			return {
+				people: [{ id: String(start) }, { id: String(start + 1) }],
+				_metadata: { total: start === 0 ? 4 : 1_000_000, offset: start },
+			};
 		};
 		const result = await exportAll(endless, 2, 20, 2);
-		expect(result.error?.message).toMatch(/^Paging stopped: the service announced 4 records but goes on past/);
+		expect(result.error?.message).toMatch(
+			/^Paging stopped: the service announced 4 records but goes on past/,
+		);
 		expect(result.batches.length).toBeLessThan(5);
 	});
 
 	it('a next-page link to another origin at the end of a batch is refused, unsent, by the next batch', async () => {
-		const foreign = (): Scripted => ({ people: [{ id: '1' }], _metadata: { nextLink: 'https://evil.test/api/people?from=1' } });
+		const foreign = (): Scripted => ({
+			people: [{ id: '1' }],
+			_metadata: { nextLink: 'https://evil.test/api/people?from=1' },
+		});
 		const first = await batch(foreign, '', 1, { pageSize: 1 });
 		// The batch is complete; its cursor names the foreign link, which the next batch checks before sending.
 		expect(first.sent.map((request) => new URL(request.url).origin)).toEqual(['https://crm.test']);
 		const next = await batch(foreign, first.result?.nextCursor as string, 1, { pageSize: 1 });
 		expect(next.sent).toEqual([]);
-		expect(next.error?.message).toBe('Cursor: names a page on another origin (https://evil.test); it is not followed with your token');
+		expect(next.error?.message).toBe(
+			'Cursor: names a page on another origin (https://evil.test); it is not followed with your token',
+		);
 	});
 });

@@ -16,7 +16,9 @@ import {
 
 const PROPERTY = { seed: 19, numRuns: 200 };
 const SECRET = 'whsec_unit_0123456789';
-const BODY = Buffer.from('{"eventId":"evt-1","event":"peopleCreated","resourceIds":["p-1"],"uri":"/api/people?id=p-1"}');
+const BODY = Buffer.from(
+	'{"eventId":"evt-1","event":"peopleCreated","resourceIds":["p-1"],"uri":"/api/people?id=p-1"}',
+);
 
 function hmac(secret: string, input: Buffer | string): Buffer {
 	return createHmac('sha256', secret).update(input).digest();
@@ -26,7 +28,12 @@ function hmac(secret: string, input: Buffer | string): Buffer {
 function signatures(secret: string, body: Buffer): string[] {
 	const overBase64 = hmac(secret, body.toString('base64'));
 	const overBody = hmac(secret, body);
-	return [overBase64.toString('hex'), overBase64.toString('base64'), overBody.toString('hex'), overBody.toString('base64')];
+	return [
+		overBase64.toString('hex'),
+		overBase64.toString('base64'),
+		overBody.toString('hex'),
+		overBody.toString('base64'),
+	];
 }
 
 /** A trigger key no other test uses: claims live in the module's memory for the whole file. */
@@ -49,7 +56,9 @@ describe('signatureMatches', () => {
 		for (const signature of signatures(SECRET, BODY)) {
 			expect(signatureMatches('whsec_other', BODY, signature)).toBe(false);
 			expect(signatureMatches(SECRET, tampered, signature)).toBe(false);
-			expect(signatureMatches(SECRET, Buffer.concat([BODY, Buffer.from(' ')]), signature)).toBe(false);
+			expect(signatureMatches(SECRET, Buffer.concat([BODY, Buffer.from(' ')]), signature)).toBe(
+				false,
+			);
 		}
 	});
 
@@ -61,8 +70,12 @@ describe('signatureMatches', () => {
 		expect(signatureMatches(SECRET, BODY, base64.replace(/=$/, ''))).toBe(false);
 		expect(signatureMatches(SECRET, BODY, base64.slice(0, 20))).toBe(false);
 		expect(signatureMatches(SECRET, BODY, `sha256=${hex}`)).toBe(false);
-		expect(signatureMatches(SECRET, BODY, createHmac('sha512', SECRET).update(BODY).digest('hex'))).toBe(false);
-		expect(signatureMatches(SECRET, BODY, createHmac('sha1', SECRET).update(BODY).digest('hex'))).toBe(false);
+		expect(
+			signatureMatches(SECRET, BODY, createHmac('sha512', SECRET).update(BODY).digest('hex')),
+		).toBe(false);
+		expect(
+			signatureMatches(SECRET, BODY, createHmac('sha1', SECRET).update(BODY).digest('hex')),
+		).toBe(false);
 	});
 
 	it('refuses a missing or empty header', () => {
@@ -90,7 +103,12 @@ describe('signatureMatches', () => {
 describe('parseEvent', () => {
 	it('reads an event', () => {
 		expect(parseEvent(BODY)).toEqual({
-			event: { eventId: 'evt-1', event: 'peopleCreated', resourceIds: ['p-1'], uri: '/api/people?id=p-1' },
+			event: {
+				eventId: 'evt-1',
+				event: 'peopleCreated',
+				resourceIds: ['p-1'],
+				uri: '/api/people?id=p-1',
+			},
 		});
 		expect(parseEvent(Buffer.from('{"eventId":"e","event":"x","extra":{"a":1}}'))).toEqual({
 			event: { eventId: 'e', event: 'x', extra: { a: 1 } },
@@ -189,14 +207,17 @@ describe('deduplication', () => {
 
 	it('property: static data ends with the last ids remembered, each once, at most the capacity', () => {
 		fc.assert(
-			fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { maxLength: 30 }), (sequence) => {
-				const staticData: IDataObject = {};
-				for (const id of sequence) rememberId(staticData, id);
-				const ids = recentIds(staticData);
-				expect(new Set(ids).size).toBe(ids.length);
-				expect(new Set(ids)).toEqual(new Set(sequence));
-				if (sequence.length > 0) expect(ids[ids.length - 1]).toBe(sequence[sequence.length - 1]);
-			}),
+			fc.property(
+				fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { maxLength: 30 }),
+				(sequence) => {
+					const staticData: IDataObject = {};
+					for (const id of sequence) rememberId(staticData, id);
+					const ids = recentIds(staticData);
+					expect(new Set(ids).size).toBe(ids.length);
+					expect(new Set(ids)).toEqual(new Set(sequence));
+					if (sequence.length > 0) expect(ids[ids.length - 1]).toBe(sequence[sequence.length - 1]);
+				},
+			),
 			PROPERTY,
 		);
 	});

@@ -27,9 +27,12 @@ function codeError(code: string, message = `connect ${code} 127.0.0.1:1`): Error
 }
 
 describe('isIdempotent', () => {
-	it.each(['GET', 'PUT', 'DELETE', 'HEAD'] as IHttpRequestMethods[])('%s may be repeated', (method) => {
-		expect(isIdempotent(method)).toBe(true);
-	});
+	it.each(['GET', 'PUT', 'DELETE', 'HEAD'] as IHttpRequestMethods[])(
+		'%s may be repeated',
+		(method) => {
+			expect(isIdempotent(method)).toBe(true);
+		},
+	);
 	it.each(['POST', 'PATCH', 'OPTIONS'] as IHttpRequestMethods[])('%s may not', (method) => {
 		expect(isIdempotent(method)).toBe(false);
 	});
@@ -53,31 +56,48 @@ describe('statusFailure', () => {
 		// 429 and 409 on every method: the request was not processed.
 		for (const status of [409, 429]) RULES.push([status, method, true, false]);
 		// A server fault may come after the work was done: repeated only where harmless.
-		for (const status of [500, 503]) RULES.push([status, method, method !== 'POST', method === 'POST']);
+		for (const status of [500, 503])
+			RULES.push([status, method, method !== 'POST', method === 'POST']);
 	}
 
-	it.each(RULES)('HTTP %i on %s: retryable %s, may have been processed %s', (status, method, retryable, mayHaveBeenProcessed) => {
-		expect(statusFailure(status, '', undefined, method, NO_FORMS)).toEqual({
-			status,
-			message: `${MEANINGS[status]} (HTTP ${status})`,
-			retryable,
-			mayHaveBeenProcessed,
-			retryAfterMs: undefined,
+	it.each(RULES)(
+		'HTTP %i on %s: retryable %s, may have been processed %s',
+		(status, method, retryable, mayHaveBeenProcessed) => {
+			expect(statusFailure(status, '', undefined, method, NO_FORMS)).toEqual({
+				status,
+				message: `${MEANINGS[status]} (HTTP ${status})`,
+				retryable,
+				mayHaveBeenProcessed,
+				retryAfterMs: undefined,
+			});
+		},
+	);
+
+	it('treats DELETE like GET and PATCH like POST for server faults', () => {
+		expect(statusFailure(502, '', undefined, 'DELETE', NO_FORMS)).toMatchObject({
+			retryable: true,
+			mayHaveBeenProcessed: false,
+		});
+		expect(statusFailure(502, '', undefined, 'PATCH', NO_FORMS)).toMatchObject({
+			retryable: false,
+			mayHaveBeenProcessed: true,
+		});
+		expect(statusFailure(429, '', undefined, 'PATCH', NO_FORMS)).toMatchObject({
+			retryable: true,
+			mayHaveBeenProcessed: false,
 		});
 	});
 
-	it('treats DELETE like GET and PATCH like POST for server faults', () => {
-		expect(statusFailure(502, '', undefined, 'DELETE', NO_FORMS)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
-		expect(statusFailure(502, '', undefined, 'PATCH', NO_FORMS)).toMatchObject({ retryable: false, mayHaveBeenProcessed: true });
-		expect(statusFailure(429, '', undefined, 'PATCH', NO_FORMS)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
-	});
-
 	it('has a general meaning for other statuses', () => {
-		expect(statusFailure(418, '', undefined, 'GET', NO_FORMS).message).toBe('The service answered with an error (HTTP 418)');
+		expect(statusFailure(418, '', undefined, 'GET', NO_FORMS).message).toBe(
+			'The service answered with an error (HTTP 418)',
+		);
 		expect(statusFailure(415, '', undefined, 'POST', NO_FORMS).message).toBe(
 			'The service did not accept the request’s content type (HTTP 415)',
 		);
-		expect(statusFailure(599, '', undefined, 'GET', NO_FORMS).message).toBe('The service had an internal error (HTTP 599)');
+		expect(statusFailure(599, '', undefined, 'GET', NO_FORMS).message).toBe(
+			'The service had an internal error (HTTP 599)',
+		);
 	});
 
 	it.each([
@@ -92,7 +112,9 @@ describe('statusFailure', () => {
 		['  ', ''],
 	])('takes the service’s words from %j', (body, words) => {
 		const failure = statusFailure(400, body, undefined, 'GET', NO_FORMS);
-		expect(failure.message).toBe(`The service rejected the request as invalid (HTTP 400)${words ? `: ${words}` : ''}`);
+		expect(failure.message).toBe(
+			`The service rejected the request as invalid (HTTP 400)${words ? `: ${words}` : ''}`,
+		);
 	});
 
 	it('tells an HTML error page by its title and text', () => {
@@ -110,22 +132,34 @@ describe('statusFailure', () => {
 
 	it('takes secrets out of the service’s words and shortens them', () => {
 		const forms = secretForms({ accessToken: 'token-123456' });
-		expect(statusFailure(401, '{"error": "token token-123456 expired"}', undefined, 'GET', forms).message).toBe(
-			`The access token is invalid or expired (HTTP 401): token ${R} expired`,
+		expect(
+			statusFailure(401, '{"error": "token token-123456 expired"}', undefined, 'GET', forms)
+				.message,
+		).toBe(`The access token is invalid or expired (HTTP 401): token ${R} expired`);
+		const long = statusFailure(
+			400,
+			JSON.stringify({ message: 'x'.repeat(1000) }),
+			undefined,
+			'GET',
+			NO_FORMS,
+		).message;
+		expect(long).toBe(
+			`The service rejected the request as invalid (HTTP 400): ${'x'.repeat(300)}…`,
 		);
-		const long = statusFailure(400, JSON.stringify({ message: 'x'.repeat(1000) }), undefined, 'GET', NO_FORMS).message;
-		expect(long).toBe(`The service rejected the request as invalid (HTTP 400): ${'x'.repeat(300)}…`);
 	});
 });
 
 describe('thrownFailure', () => {
-	it.each(['POST', 'GET'] as IHttpRequestMethods[])('a refused connection is retryable even for %s (nothing was sent)', (method) => {
-		expect(thrownFailure(codeError('ECONNREFUSED'), method, 30_000)).toEqual({
-			message: 'Could not reach the service: the connection was refused',
-			description: 'Network error code ECONNREFUSED.',
-			retryable: true,
-		});
-	});
+	it.each(['POST', 'GET'] as IHttpRequestMethods[])(
+		'a refused connection is retryable even for %s (nothing was sent)',
+		(method) => {
+			expect(thrownFailure(codeError('ECONNREFUSED'), method, 30_000)).toEqual({
+				message: 'Could not reach the service: the connection was refused',
+				description: 'Network error code ECONNREFUSED.',
+				retryable: true,
+			});
+		},
+	);
 
 	it('an unresolved host name is retryable even for POST', () => {
 		expect(thrownFailure(codeError('ENOTFOUND'), 'POST', 30_000)).toEqual({
@@ -133,7 +167,9 @@ describe('thrownFailure', () => {
 			description: 'Network error code ENOTFOUND.',
 			retryable: true,
 		});
-		expect(thrownFailure(codeError('EAI_AGAIN'), 'POST', 30_000)).toMatchObject({ retryable: true });
+		expect(thrownFailure(codeError('EAI_AGAIN'), 'POST', 30_000)).toMatchObject({
+			retryable: true,
+		});
 	});
 
 	it('a reset connection: POST is not repeated and may have been processed; GET is repeated', () => {
@@ -149,18 +185,27 @@ describe('thrownFailure', () => {
 			retryable: true,
 			mayHaveBeenProcessed: false,
 		});
-		expect(thrownFailure(codeError('EPIPE'), 'PUT', 30_000)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
+		expect(thrownFailure(codeError('EPIPE'), 'PUT', 30_000)).toMatchObject({
+			retryable: true,
+			mayHaveBeenProcessed: false,
+		});
 	});
 
-	it.each(['HPE_HEADER_OVERFLOW', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_HEADER_TOKEN'])('%s is a network failure: not valid HTTP', (code) => {
-		expect(thrownFailure(codeError(code, 'Parse Error'), 'POST', 30_000)).toEqual({
-			message: "Could not read the service's answer: it is not valid HTTP",
-			description: `Network error code ${code}.`,
-			retryable: false,
-			mayHaveBeenProcessed: true,
-		});
-		expect(thrownFailure(codeError(code, 'Parse Error'), 'GET', 30_000)).toMatchObject({ retryable: true, mayHaveBeenProcessed: false });
-	});
+	it.each(['HPE_HEADER_OVERFLOW', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_HEADER_TOKEN'])(
+		'%s is a network failure: not valid HTTP',
+		(code) => {
+			expect(thrownFailure(codeError(code, 'Parse Error'), 'POST', 30_000)).toEqual({
+				message: "Could not read the service's answer: it is not valid HTTP",
+				description: `Network error code ${code}.`,
+				retryable: false,
+				mayHaveBeenProcessed: true,
+			});
+			expect(thrownFailure(codeError(code, 'Parse Error'), 'GET', 30_000)).toMatchObject({
+				retryable: true,
+				mayHaveBeenProcessed: false,
+			});
+		},
+	);
 
 	it.each(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT'])('%s is a timeout', (code) => {
 		expect(thrownFailure(codeError(code), 'GET', 30_000)).toEqual({
@@ -178,15 +223,23 @@ describe('thrownFailure', () => {
 	});
 
 	it('finds the code in the cause chain', () => {
-		const wrapped = new Error('fetch failed', { cause: new Error('inner', { cause: codeError('ECONNREFUSED') }) });
+		const wrapped = new Error('fetch failed', {
+			cause: new Error('inner', { cause: codeError('ECONNREFUSED') }),
+		});
 		expect(thrownFailure(wrapped, 'POST', 30_000)).toEqual({
 			message: 'Could not reach the service: the connection was refused',
 			description: 'Network error code ECONNREFUSED.',
 			retryable: true,
 		});
 		// An unknown code on the outer error does not hide a known one inside.
-		const outer = Object.assign(new Error('request failed'), { code: 'ERR_SOMETHING', cause: { code: 'ECONNRESET' } });
-		expect(thrownFailure(outer, 'POST', 30_000)).toMatchObject({ description: 'Network error code ECONNRESET.', retryable: false });
+		const outer = Object.assign(new Error('request failed'), {
+			code: 'ERR_SOMETHING',
+			cause: { code: 'ECONNRESET' },
+		});
+		expect(thrownFailure(outer, 'POST', 30_000)).toMatchObject({
+			description: 'Network error code ECONNRESET.',
+			retryable: false,
+		});
 	});
 
 	it('knows the HTTP client’s words when there is no code', () => {
@@ -203,12 +256,23 @@ describe('thrownFailure', () => {
 	});
 
 	it('anything else is not retried: repeating cannot help', () => {
-		expect(thrownFailure(new Error('The Integration Service credential has no Client ID; fill it in the credential.'), 'GET', 1000)).toEqual({
+		expect(
+			thrownFailure(
+				new Error(
+					'The Integration Service credential has no Client ID; fill it in the credential.',
+				),
+				'GET',
+				1000,
+			),
+		).toEqual({
 			message: 'The Integration Service credential has no Client ID; fill it in the credential.',
 			retryable: false,
 		});
 		expect(thrownFailure('boom', 'GET', 1000)).toEqual({ message: 'boom', retryable: false });
-		expect(thrownFailure(codeError('EWHATEVER', 'odd'), 'GET', 1000)).toEqual({ message: 'odd', retryable: false });
+		expect(thrownFailure(codeError('EWHATEVER', 'odd'), 'GET', 1000)).toEqual({
+			message: 'odd',
+			retryable: false,
+		});
 	});
 });
 
@@ -226,7 +290,9 @@ describe('timeoutFailure', () => {
 			retryable: false,
 			mayHaveBeenProcessed: true,
 		});
-		expect(timeoutFailure('PUT', 2500).message).toBe('The service did not answer within 2.5 s (timeout)');
+		expect(timeoutFailure('PUT', 2500).message).toBe(
+			'The service did not answer within 2.5 s (timeout)',
+		);
 	});
 });
 
@@ -314,16 +380,22 @@ describe('htmlText and looksLikeHtml', () => {
 			),
 		).toBe('an HTML page titled "Service Unavailable": Try again later .');
 		expect(htmlText('<p>Hello <b>world</b></p>')).toBe('an HTML page: Hello world');
-		expect(htmlText('<html><head><title>Only a title</title></head></html>')).toBe('an HTML page titled "Only a title"');
+		expect(htmlText('<html><head><title>Only a title</title></head></html>')).toBe(
+			'an HTML page titled "Only a title"',
+		);
 		expect(htmlText('<html><body></body></html>')).toBe('an HTML page');
 	});
 
-	it.each(['<!DOCTYPE html><html>', '  <html lang="en">', '<?xml version="1.0"?>', '<div class="x">', '<body>', '<H1>Oops</H1>'])(
-		'%j looks like HTML',
-		(text) => {
-			expect(looksLikeHtml(text)).toBe(true);
-		},
-	);
+	it.each([
+		'<!DOCTYPE html><html>',
+		'  <html lang="en">',
+		'<?xml version="1.0"?>',
+		'<div class="x">',
+		'<body>',
+		'<H1>Oops</H1>',
+	])('%j looks like HTML', (text) => {
+		expect(looksLikeHtml(text)).toBe(true);
+	});
 
 	it.each(['{"a": "<b>"}', 'a < b', '<3 love', 'plain', ''])('%j does not', (text) => {
 		expect(looksLikeHtml(text)).toBe(false);
@@ -345,18 +417,43 @@ describe('redaction', () => {
 	it.each([
 		['raw', SECRET],
 		['URL-encoded', encodeURIComponent(SECRET)],
-		['URL-encoded, lower-case hex', encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())],
+		[
+			'URL-encoded, lower-case hex',
+			encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		],
 		['URL-encoded, space as +', encodeURIComponent(SECRET).replace(/%20/g, '+')],
 		['encodeURI', encodeURI(SECRET)],
-		['HTML-escaped', SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
+		[
+			'HTML-escaped',
+			SECRET.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&#39;'),
+		],
 		[
 			'HTML-escaped, hex entities',
-			SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;').replace(/\//g, '&#x2F;'),
+			SECRET.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&#x27;')
+				.replace(/\//g, '&#x2F;'),
 		],
-		['HTML-escaped, &apos;', SECRET.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')],
+		[
+			'HTML-escaped, &apos;',
+			SECRET.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&apos;'),
+		],
 		['JSON-escaped', json],
 		['JSON-escaped, \\/', json.replace(/\//g, '\\/')],
-		['JSON-escaped, \\u003c', json.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)],
+		[
+			'JSON-escaped, \\u003c',
+			json.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+		],
 		['base64', bytes.toString('base64')],
 		['base64 without padding', bytes.toString('base64').replace(/=+$/, '')],
 		['base64url', bytes.toString('base64url')],
@@ -366,27 +463,52 @@ describe('redaction', () => {
 		expect(redact(`before ${encoded} after`, forms)).toBe(`before ${R} after`);
 	});
 
-	it.each([0, 1, 2])('finds the secret inside a longer base64 text (%i bytes before it)', (before) => {
-		const secret = 'a-long-secret-value-0123';
-		const encoded = Buffer.from(`${'p'.repeat(before)}${secret} trailing text`).toString('base64');
-		const result = redact(encoded, secretForms({ accessToken: secret }));
-		expect(result).toContain(R);
-		// What is left before the placeholder encodes at most the bytes that came before the secret.
-		expect(result.indexOf(R)).toBeLessThanOrEqual(Math.ceil((before * 8) / 6));
-		expect(result).not.toBe(encoded);
-	});
+	it.each([0, 1, 2])(
+		'finds the secret inside a longer base64 text (%i bytes before it)',
+		(before) => {
+			const secret = 'a-long-secret-value-0123';
+			const encoded = Buffer.from(`${'p'.repeat(before)}${secret} trailing text`).toString(
+				'base64',
+			);
+			const result = redact(encoded, secretForms({ accessToken: secret }));
+			expect(result).toContain(R);
+			// What is left before the placeholder encodes at most the bytes that came before the secret.
+			expect(result.indexOf(R)).toBeLessThanOrEqual(Math.ceil((before * 8) / 6));
+			expect(result).not.toBe(encoded);
+		},
+	);
 
 	it('redacts bearer tokens and JWTs it does not know', () => {
-		expect(redact('Authorization: Bearer abc.DEF-123_~+/=', NO_FORMS)).toBe(`Authorization: Bearer ${R}`);
-		expect(redact('authorization=bearer%20xyz789&next=1', NO_FORMS)).toBe(`authorization=bearer ${R}&next=1`);
-		expect(redact('got eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJ0In0.c2lnbmF0dXJl_- back', NO_FORMS)).toBe(`got ${R} back`);
+		expect(redact('Authorization: Bearer abc.DEF-123_~+/=', NO_FORMS)).toBe(
+			`Authorization: Bearer ${R}`,
+		);
+		expect(redact('authorization=bearer%20xyz789&next=1', NO_FORMS)).toBe(
+			`authorization=bearer ${R}&next=1`,
+		);
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJ0In0.c2lnbmF0dXJl_- back', NO_FORMS)).toBe(
+			`got ${R} back`,
+		);
 		expect(redact('nothing secret here', NO_FORMS)).toBe('nothing secret here');
 	});
 
 	it('secretForms: the secret fields, raw and trimmed, longest first, once per credential', () => {
-		const creds = { accessToken: '  padded-token  ', clientSecret: 'client-secret-1', signingSecret: 'signing-1', sessionToken: 'session-1', clientId: 'client-id-visible', crmUrl: 'https://crm.test' };
+		const creds = {
+			accessToken: '  padded-token  ',
+			clientSecret: 'client-secret-1',
+			signingSecret: 'signing-1',
+			sessionToken: 'session-1',
+			clientId: 'client-id-visible',
+			crmUrl: 'https://crm.test',
+		};
 		const all = secretForms(creds);
-		for (const secret of ['  padded-token  ', 'padded-token', 'client-secret-1', 'signing-1', 'session-1']) expect(all).toContain(secret);
+		for (const secret of [
+			'  padded-token  ',
+			'padded-token',
+			'client-secret-1',
+			'signing-1',
+			'session-1',
+		])
+			expect(all).toContain(secret);
 		expect(all).not.toContain('client-id-visible');
 		expect(all).not.toContain('https://crm.test');
 		const lengths = all.map((form) => form.length);
@@ -407,7 +529,9 @@ describe('redaction', () => {
 		expect(added).toContain(signed);
 		expect(added).toContain(Buffer.from(signed).toString('base64'));
 		expect(added).toContain('stored-token-1');
-		expect(redact(`sent ${encodeURIComponent(signed)} and stored-token-1`, added)).toBe(`sent ${R} and ${R}`);
+		expect(redact(`sent ${encodeURIComponent(signed)} and stored-token-1`, added)).toBe(
+			`sent ${R} and ${R}`,
+		);
 		const lengths = added.map((form) => form.length);
 		expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
 		// The same token again (requests of one second) gives the same list; no new list for a known or short secret.
@@ -417,12 +541,22 @@ describe('redaction', () => {
 	});
 
 	it('property: a printable secret of 8+ characters never survives redaction', () => {
-		const secrets = fc.oneof(fc.string({ minLength: 8, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 8, maxLength: 20 }));
+		const secrets = fc.oneof(
+			fc.string({ minLength: 8, maxLength: 40 }),
+			fc.string({ unit: 'grapheme', minLength: 8, maxLength: 20 }),
+		);
 		fc.assert(
-			fc.property(secrets, fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), (secret, prefix, suffix) => {
-				fc.pre(!prefix.includes(secret) && !suffix.includes(secret));
-				expect(redact(prefix + secret + suffix, secretForms({ accessToken: secret }))).not.toContain(secret);
-			}),
+			fc.property(
+				secrets,
+				fc.string({ maxLength: 30 }),
+				fc.string({ maxLength: 30 }),
+				(secret, prefix, suffix) => {
+					fc.pre(!prefix.includes(secret) && !suffix.includes(secret));
+					expect(
+						redact(prefix + secret + suffix, secretForms({ accessToken: secret })),
+					).not.toContain(secret);
+				},
+			),
 			PROPERTY,
 		);
 	});
@@ -438,12 +572,18 @@ describe('redaction', () => {
 		// Text around it from another alphabet, so that it cannot complete an encoded form by chance.
 		const around = fc.string({ unit: fc.constantFrom(' ', ':', ';', '|', '!'), maxLength: 10 });
 		fc.assert(
-			fc.property(fc.string({ minLength: 8, maxLength: 40 }), fc.constantFrom(...encodings), around, around, (secret, encode, prefix, suffix) => {
-				const encoded = encode(secret);
-				const result = redact(prefix + encoded + suffix, secretForms({ accessToken: secret }));
-				expect(result).not.toContain(encoded);
-				expect(result).not.toContain(secret);
-			}),
+			fc.property(
+				fc.string({ minLength: 8, maxLength: 40 }),
+				fc.constantFrom(...encodings),
+				around,
+				around,
+				(secret, encode, prefix, suffix) => {
+					const encoded = encode(secret);
+					const result = redact(prefix + encoded + suffix, secretForms({ accessToken: secret }));
+					expect(result).not.toContain(encoded);
+					expect(result).not.toContain(secret);
+				},
+			),
 			PROPERTY,
 		);
 	});

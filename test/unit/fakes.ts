@@ -40,29 +40,51 @@ export interface SentRequest {
 }
 
 /** One scripted answer: a page (a 200 with its JSON), a raw answer, or an error the HTTP client throws. */
-export type Scripted = IDataObject | { raw: { statusCode: number; headers?: IDataObject; body: string } } | { throws: unknown };
+export type Scripted =
+	| IDataObject
+	| { raw: { statusCode: number; headers?: IDataObject; body: string } }
+	| { throws: unknown };
 
 function answerOf(step: Scripted): { statusCode: number; headers: IDataObject; body: string } {
 	if ('throws' in step) throw step.throws;
-	if ('raw' in step && typeof step.raw === 'object' && step.raw !== null && 'statusCode' in step.raw) {
+	if (
+		'raw' in step &&
+		typeof step.raw === 'object' &&
+		step.raw !== null &&
+		'statusCode' in step.raw
+	) {
 		const raw = step.raw as { statusCode: number; headers?: IDataObject; body: string };
-		return { statusCode: raw.statusCode, headers: raw.headers ?? { 'content-type': 'application/json' }, body: raw.body };
+		return {
+			statusCode: raw.statusCode,
+			headers: raw.headers ?? { 'content-type': 'application/json' },
+			body: raw.body,
+		};
 	}
-	return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(step) };
+	return {
+		statusCode: 200,
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(step),
+	};
 }
 
 /**
  * A context for the transport: `getNode`, `getCredentials` and a `helpers.httpRequestWithAuthentication`
  * that records every request and answers from the script, in order (or from a function of the request).
  */
-export function fakeServiceContext(script: Scripted[] | ((request: SentRequest) => Scripted), creds: IDataObject = credentials()) {
+export function fakeServiceContext(
+	script: Scripted[] | ((request: SentRequest) => Scripted),
+	creds: IDataObject = credentials(),
+) {
 	const sent: SentRequest[] = [];
 	const remaining = typeof script === 'function' ? [] : [...script];
 	const context = {
 		getNode: () => NODE,
 		getCredentials: async () => creds,
 		helpers: {
-			httpRequestWithAuthentication: async (credentialType: string, options: IHttpRequestOptions) => {
+			httpRequestWithAuthentication: async (
+				credentialType: string,
+				options: IHttpRequestOptions,
+			) => {
 				sent.push({
 					credentialType,
 					method: options.method,
@@ -72,7 +94,8 @@ export function fakeServiceContext(script: Scripted[] | ((request: SentRequest) 
 					body: options.body,
 					encoding: options.encoding,
 				});
-				const step = typeof script === 'function' ? script(sent[sent.length - 1]) : remaining.shift();
+				const step =
+					typeof script === 'function' ? script(sent[sent.length - 1]) : remaining.shift();
 				if (step === undefined) throw new Error(`unscripted request to ${options.url}`);
 				return answerOf(step);
 			},
@@ -82,7 +105,10 @@ export function fakeServiceContext(script: Scripted[] | ((request: SentRequest) 
 }
 
 /** A context for the field mapper: parameters from a plain object, one input item. */
-export function fakeExecuteContext(parameters: IDataObject, input: IDataObject = {}): IExecuteFunctions {
+export function fakeExecuteContext(
+	parameters: IDataObject,
+	input: IDataObject = {},
+): IExecuteFunctions {
 	const context = {
 		getNode: () => NODE,
 		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>

@@ -13,23 +13,78 @@ import {
 	contactValuesProperty,
 	entitiesToSyncProperty,
 } from '../../nodes/IntegrationService/helpers/compoundFields';
-import { COMPOUND_FIELDS, fieldGroup, mappingModeProperties, readBody } from '../../nodes/IntegrationService/helpers/fieldMapper';
+import {
+	COMPOUND_FIELDS,
+	fieldGroup,
+	mappingModeProperties,
+	readBody,
+} from '../../nodes/IntegrationService/helpers/fieldMapper';
 import { requireId, toWholeNumber } from '../../nodes/IntegrationService/helpers/validation';
 import { ENTITY_KINDS } from '../../nodes/shared/entityKinds';
 import { fakeExecuteContext, thrownBy } from './fakes';
 
 const PROPERTY = { seed: 19, numRuns: 200 };
 
-const firstName: INodeProperties = { displayName: 'First Name', name: 'firstName', type: 'string', default: '' };
-const lastName: INodeProperties = { displayName: 'Last Name', name: 'lastName', type: 'string', required: true, default: '' };
-const rating: INodeProperties = { displayName: 'Rating', name: 'rating', type: 'number', typeOptions: { minValue: 0 }, default: 0 };
-const beds: INodeProperties = { displayName: 'Beds', name: 'beds', type: 'number', typeOptions: { minValue: 1 }, default: 1 };
+const firstName: INodeProperties = {
+	displayName: 'First Name',
+	name: 'firstName',
+	type: 'string',
+	default: '',
+};
+const lastName: INodeProperties = {
+	displayName: 'Last Name',
+	name: 'lastName',
+	type: 'string',
+	required: true,
+	default: '',
+};
+const rating: INodeProperties = {
+	displayName: 'Rating',
+	name: 'rating',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+};
+const beds: INodeProperties = {
+	displayName: 'Beds',
+	name: 'beds',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 1,
+};
 const price: INodeProperties = { displayName: 'Price', name: 'price', type: 'number', default: 0 };
-const active: INodeProperties = { displayName: 'Active', name: 'active', type: 'boolean', default: false };
-const customFields: INodeProperties = { displayName: 'Custom Fields', name: 'customFields', type: 'json', default: '{}' };
-const settings: INodeProperties = { displayName: 'Settings', name: 'settings', type: 'json', required: true, default: '' };
-const documents: INodeProperties = { displayName: 'Documents', name: 'documents', type: 'json', default: '[]' };
-const tags: INodeProperties = { displayName: 'Tags', name: 'tags', type: 'string', typeOptions: { multipleValues: true }, default: [] };
+const active: INodeProperties = {
+	displayName: 'Active',
+	name: 'active',
+	type: 'boolean',
+	default: false,
+};
+const customFields: INodeProperties = {
+	displayName: 'Custom Fields',
+	name: 'customFields',
+	type: 'json',
+	default: '{}',
+};
+const settings: INodeProperties = {
+	displayName: 'Settings',
+	name: 'settings',
+	type: 'json',
+	required: true,
+	default: '',
+};
+const documents: INodeProperties = {
+	displayName: 'Documents',
+	name: 'documents',
+	type: 'json',
+	default: '[]',
+};
+const tags: INodeProperties = {
+	displayName: 'Tags',
+	name: 'tags',
+	type: 'string',
+	typeOptions: { multipleValues: true },
+	default: [],
+};
 const emails = contactValuesProperty('emails');
 const phones = contactValuesProperty('phones');
 const addresses = addressesProperty();
@@ -63,7 +118,15 @@ describe('readBody from the form', () => {
 				communicationsConsent: {},
 			}),
 		).toEqual({});
-		expect(fromForm(properties, { firstName: 'Ann', rating: 0, active: false, customFields: '', communicationsConsent: {} })).toEqual({
+		expect(
+			fromForm(properties, {
+				firstName: 'Ann',
+				rating: 0,
+				active: false,
+				customFields: '',
+				communicationsConsent: {},
+			}),
+		).toEqual({
 			firstName: 'Ann',
 			rating: 0,
 			active: false,
@@ -71,8 +134,14 @@ describe('readBody from the form', () => {
 	});
 
 	it('sends text as given, and a number or boolean as its text', () => {
-		expect(fromForm([firstName, lastName], { firstName: ' Ann ', lastName: 12345 })).toEqual({ firstName: ' Ann ', lastName: '12345' });
-		expect(fromForm([firstName, lastName], { firstName: true, lastName: 'Lee' })).toEqual({ firstName: 'true', lastName: 'Lee' });
+		expect(fromForm([firstName, lastName], { firstName: ' Ann ', lastName: 12345 })).toEqual({
+			firstName: ' Ann ',
+			lastName: '12345',
+		});
+		expect(fromForm([firstName, lastName], { firstName: true, lastName: 'Lee' })).toEqual({
+			firstName: 'true',
+			lastName: 'Lee',
+		});
 	});
 
 	it('refuses a required field left blank', () => {
@@ -82,17 +151,30 @@ describe('readBody from the form', () => {
 	});
 
 	it('names the field when text is expected and something else comes', () => {
-		expect(formError([firstName], { firstName: { a: 1 } })).toBe('First Name: must be text, not an object or a list');
-		expect(formError([firstName], { firstName: ['a', 'b'] })).toBe('First Name: must be text, not an object or a list');
-		expect(formError([lastName], { lastName: { a: 1 } })).toBe('Last Name: must be text, not an object or a list');
+		expect(formError([firstName], { firstName: { a: 1 } })).toBe(
+			'First Name: must be text, not an object or a list',
+		);
+		expect(formError([firstName], { firstName: ['a', 'b'] })).toBe(
+			'First Name: must be text, not an object or a list',
+		);
+		expect(formError([lastName], { lastName: { a: 1 } })).toBe(
+			'Last Name: must be text, not an object or a list',
+		);
 		expect(formError([firstName], { firstName: NaN })).toBe('First Name: must be text, got NaN');
-		expect(formError([firstName], { firstName: Infinity })).toBe('First Name: must be text, got Infinity');
+		expect(formError([firstName], { firstName: Infinity })).toBe(
+			'First Name: must be text, got Infinity',
+		);
 	});
 
 	it('takes numbers as numbers or as numeric text, and refuses NaN and words', () => {
-		expect(fromForm([rating, price], { rating: '12.5', price: ' -3 ' })).toEqual({ rating: 12.5, price: -3 });
+		expect(fromForm([rating, price], { rating: '12.5', price: ' -3 ' })).toEqual({
+			rating: 12.5,
+			price: -3,
+		});
 		expect(formError([rating], { rating: NaN })).toBe('Rating: must be a number, got null');
-		expect(formError([rating], { rating: 'twelve' })).toBe('Rating: must be a number, got "twelve"');
+		expect(formError([rating], { rating: 'twelve' })).toBe(
+			'Rating: must be a number, got "twelve"',
+		);
 		expect(formError([rating], { rating: true })).toBe('Rating: must be a number, got true');
 		expect(formError([rating], { rating: '   ' })).toBe('Rating: must be a number, got "   "');
 	});
@@ -111,23 +193,36 @@ describe('readBody from the form', () => {
 	});
 
 	it('reads JSON objects and JSON lists of objects (a default of [] makes a list)', () => {
-		expect(fromForm([customFields, documents], { customFields: '{"a": 1}', documents: '[{"name": "w2.pdf"}]' })).toEqual({
+		expect(
+			fromForm([customFields, documents], {
+				customFields: '{"a": 1}',
+				documents: '[{"name": "w2.pdf"}]',
+			}),
+		).toEqual({
 			customFields: { a: 1 },
 			documents: [{ name: 'w2.pdf' }],
 		});
-		expect(fromForm([customFields, documents], { customFields: { b: 2 }, documents: [{ c: 3 }] })).toEqual({
+		expect(
+			fromForm([customFields, documents], { customFields: { b: 2 }, documents: [{ c: 3 }] }),
+		).toEqual({
 			customFields: { b: 2 },
 			documents: [{ c: 3 }],
 		});
-		expect(formError([customFields], { customFields: '[1]' })).toBe('Custom Fields: must be a JSON object like {"key": "value"}, got a list');
+		expect(formError([customFields], { customFields: '[1]' })).toBe(
+			'Custom Fields: must be a JSON object like {"key": "value"}, got a list',
+		);
 		expect(formError([documents], { documents: '{"a": 1}' })).toBe(
 			'Documents: must be a JSON list of objects like [{"key": "value"}], got an object',
 		);
 		expect(formError([documents], { documents: '[{"a": 1}, 2]' })).toBe(
 			'Documents: must be a JSON list of objects like [{"key": "value"}], got a list',
 		);
-		expect(formError([documents], { documents: '[' })).toMatch(/^Documents: is not valid JSON \(.+\)$/);
-		expect(formError([settings], { settings: '  ' })).toBe('Settings: is required but empty; give a JSON object such as {"key": "value"}');
+		expect(formError([documents], { documents: '[' })).toMatch(
+			/^Documents: is not valid JSON \(.+\)$/,
+		);
+		expect(formError([settings], { settings: '  ' })).toBe(
+			'Settings: is required but empty; give a JSON object such as {"key": "value"}',
+		);
 	});
 
 	it('reads a multi-value text field from a list or comma text, dropping blank entries', () => {
@@ -139,8 +234,12 @@ describe('readBody from the form', () => {
 
 	it('refuses a null entry in a list rather than sending "null"', () => {
 		expect(formError([tags], { tags: ['a', null] })).toBe('Tags › entry 2: must be text, not null');
-		expect(formError([tags], { tags: [{ a: 1 }] })).toBe('Tags › entry 1: must be text, not an object or a list');
-		expect(formError([tags], { tags: { a: 1 } })).toBe('Tags: must be a list of text values, got an object');
+		expect(formError([tags], { tags: [{ a: 1 }] })).toBe(
+			'Tags › entry 1: must be text, not an object or a list',
+		);
+		expect(formError([tags], { tags: { a: 1 } })).toBe(
+			'Tags: must be a list of text values, got an object',
+		);
 	});
 });
 
@@ -148,7 +247,9 @@ describe('readBody: compound fields', () => {
 	it('reads contact values from the fixed collection or from a list, blank parts left out', () => {
 		expect(
 			fromForm([emails, phones], {
-				emails: { values: [{ value: ' ann@example.test ', type: 'work', status: '', isPrimary: true }] },
+				emails: {
+					values: [{ value: ' ann@example.test ', type: 'work', status: '', isPrimary: true }],
+				},
 				phones: [{ value: 5550100, type: '', isPrimary: 'false' }],
 			}),
 		).toEqual({
@@ -158,11 +259,19 @@ describe('readBody: compound fields', () => {
 	});
 
 	it('names the entry that is wrong', () => {
-		expect(formError([emails], { emails: { values: [{ type: 'work' }] } })).toBe('Emails › entry 1: has no value');
-		expect(formError([emails], { emails: { values: [{ value: 'a@x.test' }, { value: '  ' }] } })).toBe('Emails › entry 2: has no value');
-		expect(formError([emails], { emails: [null] })).toBe('Emails: entry 1 must be an object with a value');
+		expect(formError([emails], { emails: { values: [{ type: 'work' }] } })).toBe(
+			'Emails › entry 1: has no value',
+		);
+		expect(
+			formError([emails], { emails: { values: [{ value: 'a@x.test' }, { value: '  ' }] } }),
+		).toBe('Emails › entry 2: has no value');
+		expect(formError([emails], { emails: [null] })).toBe(
+			'Emails: entry 1 must be an object with a value',
+		);
 		expect(formError([phones], { phones: 'not a list' })).toBe('Phones: must be a list of entries');
-		expect(formError([phones], { phones: [{ value: { n: 1 } }] })).toBe('Phones › entry 1 › Value: must be text, not an object or a list');
+		expect(formError([phones], { phones: [{ value: { n: 1 } }] })).toBe(
+			'Phones › entry 1 › Value: must be text, not an object or a list',
+		);
 		expect(formError([emails], { emails: [{ value: 'a@x.test', isPrimary: 'yes' }] })).toBe(
 			'Emails › entry 1 › Is Primary: must be true or false, got "yes"',
 		);
@@ -170,24 +279,42 @@ describe('readBody: compound fields', () => {
 
 	it('requires an entry where the service requires the field', () => {
 		const required = contactValuesProperty('emails', { required: true });
-		expect(formError([required], { emails: {} })).toBe('Emails: add at least one email (the service requires this field)');
-		expect(formError([addressesProperty({ required: true })], {})).toBe('Addresses: add at least one address (the service requires this field)');
+		expect(formError([required], { emails: {} })).toBe(
+			'Emails: add at least one email (the service requires this field)',
+		);
+		expect(formError([addressesProperty({ required: true })], {})).toBe(
+			'Addresses: add at least one address (the service requires this field)',
+		);
 	});
 
 	it('reads addresses, parts as text', () => {
-		expect(fromForm([addresses], { addresses: { values: [{ street: '1 Main St', code: 94105, country: '' }] } })).toEqual({
+		expect(
+			fromForm([addresses], {
+				addresses: { values: [{ street: '1 Main St', code: 94105, country: '' }] },
+			}),
+		).toEqual({
 			addresses: [{ street: '1 Main St', code: '94105' }],
 		});
-		expect(formError([addresses], { addresses: { values: [{}] } })).toBe('Addresses: entry 1 is empty');
-		expect(formError([addresses], { addresses: [{ city: ['x'] }] })).toBe('Addresses › entry 1 › city: must be text, not an object or a list');
+		expect(formError([addresses], { addresses: { values: [{}] } })).toBe(
+			'Addresses: entry 1 is empty',
+		);
+		expect(formError([addresses], { addresses: [{ city: ['x'] }] })).toBe(
+			'Addresses › entry 1 › city: must be text, not an object or a list',
+		);
 	});
 
 	it('reads flags from the form, an object or JSON text, a null flag not set', () => {
-		expect(fromForm([consent], { communicationsConsent: { email: true, call: 'false', text: null } })).toEqual({
+		expect(
+			fromForm([consent], { communicationsConsent: { email: true, call: 'false', text: null } }),
+		).toEqual({
 			communicationsConsent: { email: true, call: false },
 		});
-		expect(fromForm([consent], { communicationsConsent: '{"postal": true}' })).toEqual({ communicationsConsent: { postal: true } });
-		expect(fromForm([entities], { entitiesToSync: { loans: true, peopleRelationships: false } })).toEqual({
+		expect(fromForm([consent], { communicationsConsent: '{"postal": true}' })).toEqual({
+			communicationsConsent: { postal: true },
+		});
+		expect(
+			fromForm([entities], { entitiesToSync: { loans: true, peopleRelationships: false } }),
+		).toEqual({
 			entitiesToSync: { loans: true, peopleRelationships: false },
 		});
 	});
@@ -199,19 +326,37 @@ describe('readBody: compound fields', () => {
 		expect(formError([entities], { entitiesToSync: { bogus: true } })).toBe(
 			`Entities to Sync: "bogus" is not one of: ${ENTITY_KINDS.join(', ')}`,
 		);
-		expect(formError([consent], { communicationsConsent: 'nope' })).toBe('Communications Consent: must be an object of true/false flags');
-		expect(formError([consent], { communicationsConsent: [true] })).toBe('Communications Consent: must be an object of true/false flags');
+		expect(formError([consent], { communicationsConsent: 'nope' })).toBe(
+			'Communications Consent: must be an object of true/false flags',
+		);
+		expect(formError([consent], { communicationsConsent: [true] })).toBe(
+			'Communications Consent: must be an object of true/false flags',
+		);
 		expect(formError([consent], { communicationsConsent: { massEmail: 'maybe' } })).toBe(
 			'Communications Consent › Mass Email: must be true or false, got "maybe"',
 		);
 	});
 
 	it('COMPOUND_FIELDS names exactly the compound fields the forms define', () => {
-		expect([...COMPOUND_FIELDS].sort()).toEqual(['addresses', 'communicationsConsent', 'emails', 'entitiesToSync', 'phones']);
-		for (const property of [emails, phones, addresses, consent, entities]) expect(COMPOUND_FIELDS).toContain(property.name);
+		expect([...COMPOUND_FIELDS].sort()).toEqual([
+			'addresses',
+			'communicationsConsent',
+			'emails',
+			'entitiesToSync',
+			'phones',
+		]);
+		for (const property of [emails, phones, addresses, consent, entities])
+			expect(COMPOUND_FIELDS).toContain(property.name);
 		// The flag forms offer exactly the keys the mapper accepts.
 		expect(entities.options?.map((option) => option.name).sort()).toEqual([...ENTITY_KINDS].sort());
-		expect(consent.options?.map((option) => option.name).sort()).toEqual(['call', 'email', 'massEmail', 'postal', 'text', 'visit']);
+		expect(consent.options?.map((option) => option.name).sort()).toEqual([
+			'call',
+			'email',
+			'massEmail',
+			'postal',
+			'text',
+			'visit',
+		]);
 	});
 });
 
@@ -238,25 +383,36 @@ describe('fieldGroup and Update Fields', () => {
 	});
 
 	it('reads the fields added to a group, labelled Group › Field', () => {
-		expect(fromForm([lastName, additional], { lastName: 'Lee', additionalFields: { rating: '4', tags: 'a,b' } })).toEqual({
+		expect(
+			fromForm([lastName, additional], {
+				lastName: 'Lee',
+				additionalFields: { rating: '4', tags: 'a,b' },
+			}),
+		).toEqual({
 			lastName: 'Lee',
 			rating: 4,
 			tags: ['a', 'b'],
 		});
-		expect(formError([lastName, additional], { lastName: 'Lee', additionalFields: { rating: -2 } })).toBe(
-			'Additional Fields › Rating: must not be negative',
-		);
+		expect(
+			formError([lastName, additional], { lastName: 'Lee', additionalFields: { rating: -2 } }),
+		).toBe('Additional Fields › Rating: must not be negative');
 		expect(fromForm([lastName, additional], { lastName: 'Lee' })).toEqual({ lastName: 'Lee' });
 	});
 
 	it('refuses an update that changes nothing', () => {
 		expect(formError([update], { updateFields: {} })).toBe('Update Fields: add at least one field');
 		expect(formError([update], {})).toBe('Update Fields: add at least one field');
-		expect(formError([update], { updateFields: { firstName: '', rating: null, communicationsConsent: {} } })).toBe(
-			'Update Fields: add at least one field',
-		);
-		expect(fromForm([update], { updateFields: { firstName: 'Ann' } })).toEqual({ firstName: 'Ann' });
-		expect(fromForm([update], { updateFields: { communicationsConsent: { visit: false } } })).toEqual({
+		expect(
+			formError([update], {
+				updateFields: { firstName: '', rating: null, communicationsConsent: {} },
+			}),
+		).toBe('Update Fields: add at least one field');
+		expect(fromForm([update], { updateFields: { firstName: 'Ann' } })).toEqual({
+			firstName: 'Ann',
+		});
+		expect(
+			fromForm([update], { updateFields: { communicationsConsent: { visit: false } } }),
+		).toEqual({
 			communicationsConsent: { visit: false },
 		});
 	});
@@ -267,18 +423,30 @@ describe('fieldGroup and Update Fields', () => {
 });
 
 describe('Map Automatically', () => {
-	const properties = [firstName, fieldGroup('additional', [rating, tags, emails, consent, customFields])];
+	const properties = [
+		firstName,
+		fieldGroup('additional', [rating, tags, emails, consent, customFields]),
+	];
 	const WIRE = ['firstName', 'rating', 'tags', 'emails', 'communicationsConsent', 'customFields'];
 
 	function fromInput(input: IDataObject, props = properties): IDataObject {
-		return readBody(fakeExecuteContext({ mappingMode: 'autoMapInputData' }, input), 0, props, { mappingModes: true });
+		return readBody(fakeExecuteContext({ mappingMode: 'autoMapInputData' }, input), 0, props, {
+			mappingModes: true,
+		});
 	}
 
 	it('mappingModeProperties: the selector, and a notice naming the wire fields', () => {
 		const [mode, notice] = mappingModeProperties(properties);
 		expect(mode).toMatchObject({ name: 'mappingMode', type: 'options', default: 'defineBelow' });
-		expect(mode.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual(['autoMapInputData', 'defineBelow']);
-		expect(notice).toMatchObject({ name: 'mappingModeNotice', type: 'notice', displayOptions: { show: { mappingMode: ['autoMapInputData'] } } });
+		expect(mode.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual([
+			'autoMapInputData',
+			'defineBelow',
+		]);
+		expect(notice).toMatchObject({
+			name: 'mappingModeNotice',
+			type: 'notice',
+			displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
+		});
 		expect(notice.displayName).toBe(
 			`Input fields named as the service names them are sent, checked as the form would check them: ${WIRE.join(', ')}. Other input fields are ignored.`,
 		);
@@ -299,31 +467,60 @@ describe('Map Automatically', () => {
 	});
 
 	it('checks input fields as the form would, naming the input field', () => {
-		expect(thrownBy(() => fromInput({ rating: -1 })).message).toBe('Input Field "rating": must not be negative');
-		expect(thrownBy(() => fromInput({ firstName: { a: 1 } })).message).toBe('Input Field "firstName": must be text, not an object or a list');
-		expect(thrownBy(() => fromInput({ tags: ['a', null] })).message).toBe('Input Field "tags" › entry 2: must be text, not null');
+		expect(thrownBy(() => fromInput({ rating: -1 })).message).toBe(
+			'Input Field "rating": must not be negative',
+		);
+		expect(thrownBy(() => fromInput({ firstName: { a: 1 } })).message).toBe(
+			'Input Field "firstName": must be text, not an object or a list',
+		);
+		expect(thrownBy(() => fromInput({ tags: ['a', null] })).message).toBe(
+			'Input Field "tags" › entry 2: must be text, not null',
+		);
 		expect(thrownBy(() => fromInput({ communicationsConsent: { fax: true } })).message).toBe(
 			'Input Field "communicationsConsent": "fax" is not one of: email, call, text, massEmail, postal, visit',
 		);
 	});
 
 	it('errors when the input item has none of the fields', () => {
-		for (const input of [{}, { unknown: 1, additionalFields: { rating: 2 } }, { firstName: '', rating: null }]) {
+		for (const input of [
+			{},
+			{ unknown: 1, additionalFields: { rating: 2 } },
+			{ firstName: '', rating: null },
+		]) {
 			const error = thrownBy(() => fromInput(input)) as NodeOperationError;
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`Map Automatically: the input item has none of the fields this operation sends (${WIRE.join(', ')})`);
-			expect(error.description).toBe('Name the input fields as the service does, or choose Map Each Field Below');
+			expect(error.message).toBe(
+				`Map Automatically: the input item has none of the fields this operation sends (${WIRE.join(', ')})`,
+			);
+			expect(error.description).toBe(
+				'Name the input fields as the service does, or choose Map Each Field Below',
+			);
 		}
 	});
 
 	it('is used only where the operation offers mapping modes', () => {
-		const ctx = fakeExecuteContext({ mappingMode: 'autoMapInputData', firstName: 'From Form' }, { firstName: 'From Input' });
+		const ctx = fakeExecuteContext(
+			{ mappingMode: 'autoMapInputData', firstName: 'From Form' },
+			{ firstName: 'From Input' },
+		);
 		expect(readBody(ctx, 0, [firstName])).toEqual({ firstName: 'From Form' });
-		expect(readBody(ctx, 0, [firstName], { mappingModes: true })).toEqual({ firstName: 'From Input' });
+		expect(readBody(ctx, 0, [firstName], { mappingModes: true })).toEqual({
+			firstName: 'From Input',
+		});
 	});
 
 	it('property: never puts a key into the body that is not a declared wire field', () => {
-		const key = fc.oneof(fc.constantFrom(...WIRE, 'additionalFields', 'mappingMode', '__proto__', 'constructor', 'toString'), fc.string());
+		const key = fc.oneof(
+			fc.constantFrom(
+				...WIRE,
+				'additionalFields',
+				'mappingMode',
+				'__proto__',
+				'constructor',
+				'toString',
+			),
+			fc.string(),
+		);
 		const value = fc.oneof(
 			fc.jsonValue({ maxDepth: 2 }),
 			fc.constantFrom('Ann', '3', 'a,b', 'true', '{"email": true}', '{"x": 1}'),
@@ -363,13 +560,21 @@ describe('validation helpers', () => {
 		expect(thrownBy(() => requireId(ctx, 0, 'Person ID', 'p-1\r\nX: y')).message).toBe(
 			'Person ID: contains a line break or another control character',
 		);
-		expect(thrownBy(() => requireId(ctx, 0, 'Person ID', '')).message).toBe('Person ID: is required but empty');
+		expect(thrownBy(() => requireId(ctx, 0, 'Person ID', '')).message).toBe(
+			'Person ID: is required but empty',
+		);
 	});
 
 	it('toWholeNumber checks wholeness and bounds', () => {
 		expect(toWholeNumber(ctx, 0, 'Limit', '50', 1, 100)).toBe(50);
-		expect(thrownBy(() => toWholeNumber(ctx, 0, 'Limit', 2.5, 1)).message).toBe('Limit: must be a whole number, got 2.5');
-		expect(thrownBy(() => toWholeNumber(ctx, 0, 'Limit', 0, 1, 100)).message).toBe('Limit: must be between 1 and 100, got 0');
-		expect(thrownBy(() => toWholeNumber(ctx, 0, 'Limit', -1, 0)).message).toBe('Limit: must be at least 0, got -1');
+		expect(thrownBy(() => toWholeNumber(ctx, 0, 'Limit', 2.5, 1)).message).toBe(
+			'Limit: must be a whole number, got 2.5',
+		);
+		expect(thrownBy(() => toWholeNumber(ctx, 0, 'Limit', 0, 1, 100)).message).toBe(
+			'Limit: must be between 1 and 100, got 0',
+		);
+		expect(thrownBy(() => toWholeNumber(ctx, 0, 'Limit', -1, 0)).message).toBe(
+			'Limit: must be at least 0, got -1',
+		);
 	});
 });

@@ -37,7 +37,9 @@ describe('isJsonObject', () => {
 
 describe('jsonObjectOf', () => {
 	it('parses JSON text into an object', () => {
-		expect(jsonObjectOf('{"key": "value", "n": [1, {"x": null}]}')).toEqual({ object: { key: 'value', n: [1, { x: null }] } });
+		expect(jsonObjectOf('{"key": "value", "n": [1, {"x": null}]}')).toEqual({
+			object: { key: 'value', n: [1, { x: null }] },
+		});
 		expect(jsonObjectOf('  {}  ')).toEqual({ object: {} });
 	});
 
@@ -56,25 +58,36 @@ describe('jsonObjectOf', () => {
 		['"text"', 'a string'],
 		['true', 'a boolean'],
 	])('refuses the JSON text %s: %s', (text, words) => {
-		expect(jsonObjectOf(text)).toEqual({ problem: `must be a JSON object like {"key": "value"}, got ${words}` });
+		expect(jsonObjectOf(text)).toEqual({
+			problem: `must be a JSON object like {"key": "value"}, got ${words}`,
+		});
 	});
 
 	it('refuses values from an expression that are not objects', () => {
-		expect(jsonObjectOf([{ a: 1 }])).toEqual({ problem: 'must be a JSON object like {"key": "value"}, got a list' });
-		expect(jsonObjectOf(null)).toEqual({ problem: 'must be a JSON object like {"key": "value"}, got null' });
-		expect(jsonObjectOf(7)).toEqual({ problem: 'must be a JSON object like {"key": "value"}, got a number' });
+		expect(jsonObjectOf([{ a: 1 }])).toEqual({
+			problem: 'must be a JSON object like {"key": "value"}, got a list',
+		});
+		expect(jsonObjectOf(null)).toEqual({
+			problem: 'must be a JSON object like {"key": "value"}, got null',
+		});
+		expect(jsonObjectOf(7)).toEqual({
+			problem: 'must be a JSON object like {"key": "value"}, got a number',
+		});
 	});
 
-	it.each(['', '{', "{'a': 1}", '{"a": 1,}', 'not json'])('says why %j is not valid JSON, in the parser’s words', (text) => {
-		let parserMessage = '';
-		try {
-			JSON.parse(text);
-		} catch (error) {
-			parserMessage = (error as Error).message;
-		}
-		expect(parserMessage).not.toBe('');
-		expect(jsonObjectOf(text)).toEqual({ problem: `is not valid JSON (${parserMessage})` });
-	});
+	it.each(['', '{', "{'a': 1}", '{"a": 1,}', 'not json'])(
+		'says why %j is not valid JSON, in the parser’s words',
+		(text) => {
+			let parserMessage = '';
+			try {
+				JSON.parse(text);
+			} catch (error) {
+				parserMessage = (error as Error).message;
+			}
+			expect(parserMessage).not.toBe('');
+			expect(jsonObjectOf(text)).toEqual({ problem: `is not valid JSON (${parserMessage})` });
+		},
+	);
 
 	it('property: JSON text is accepted exactly when it is an object, and read back unchanged', () => {
 		fc.assert(
@@ -82,9 +95,13 @@ describe('jsonObjectOf', () => {
 				const text = JSON.stringify(value);
 				const expected = JSON.parse(text) as unknown;
 				const result = jsonObjectOf(text);
-				const isObject = expected !== null && typeof expected === 'object' && !Array.isArray(expected);
+				const isObject =
+					expected !== null && typeof expected === 'object' && !Array.isArray(expected);
 				if (isObject) expect(result).toEqual({ object: expected });
-				else expect(result).toEqual({ problem: `must be a JSON object like {"key": "value"}, got ${describeValue(expected)}` });
+				else
+					expect(result).toEqual({
+						problem: `must be a JSON object like {"key": "value"}, got ${describeValue(expected)}`,
+					});
 			}),
 			PROPERTY,
 		);

@@ -7,7 +7,12 @@
 import fc from 'fast-check';
 
 import type { PacedRequest } from '../../nodes/IntegrationService/transport/pace';
-import { finished, reserveSlot, startOrWait, tenantKey } from '../../nodes/IntegrationService/transport/pace';
+import {
+	finished,
+	reserveSlot,
+	startOrWait,
+	tenantKey,
+} from '../../nodes/IntegrationService/transport/pace';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261125);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
@@ -47,7 +52,8 @@ function simulate(wanted: Wanted[], useSlots: boolean): number[] {
 	type Event = { time: number; order: number; run: () => void };
 	const events: Event[] = [];
 	let order = 0;
-	const at = (time: number, first: boolean, run: () => void) => events.push({ time, order: first ? -1 : order++, run });
+	const at = (time: number, first: boolean, run: () => void) =>
+		events.push({ time, order: first ? -1 : order++, run });
 	const arrivals: number[] = new Array<number>(wanted.length);
 	const tryStart = (request: Wanted, index: number, now: number) => {
 		const outcome = startOrWait(tenant, request.cap, now);
@@ -89,7 +95,9 @@ const wantedArb = (cap: number) =>
 test('no second at the service holds more than the cap, whatever the timing (property)', () => {
 	fc.assert(
 		fc.property(
-			fc.integer({ min: 1, max: 12 }).chain((cap) => fc.tuple(fc.constant(cap), wantedArb(cap), fc.boolean())),
+			fc
+				.integer({ min: 1, max: 12 })
+				.chain((cap) => fc.tuple(fc.constant(cap), wantedArb(cap), fc.boolean())),
 			([cap, wanted, useSlots]) => {
 				expect(busiestSecond(simulate(wanted, useSlots))).toBeLessThanOrEqual(cap);
 			},
@@ -100,17 +108,23 @@ test('no second at the service holds more than the cap, whatever the timing (pro
 
 test('runs with no cap are never held, and still count against the runs that have one (property)', () => {
 	fc.assert(
-		fc.property(fc.integer({ min: 1, max: 8 }), wantedArb(0), wantedArb(1), (cap, uncapped, capped) => {
-			const mixed = [...uncapped, ...capped.map((request) => ({ ...request, cap }))];
-			const arrivals = simulate(mixed, false);
-			// Every uncapped request started when it asked to.
-			for (const [index, request] of uncapped.entries()) {
-				expect(arrivals[index]).toBe(request.at + Math.floor(request.arrives * request.takesMs));
-			}
-			// A capped request starts only while fewer than the cap (uncapped ones included) count.
-			const cappedArrivals = arrivals.slice(uncapped.length);
-			if (cappedArrivals.length > 0) expect(busiestSecond(cappedArrivals)).toBeLessThanOrEqual(cap);
-		}),
+		fc.property(
+			fc.integer({ min: 1, max: 8 }),
+			wantedArb(0),
+			wantedArb(1),
+			(cap, uncapped, capped) => {
+				const mixed = [...uncapped, ...capped.map((request) => ({ ...request, cap }))];
+				const arrivals = simulate(mixed, false);
+				// Every uncapped request started when it asked to.
+				for (const [index, request] of uncapped.entries()) {
+					expect(arrivals[index]).toBe(request.at + Math.floor(request.arrives * request.takesMs));
+				}
+				// A capped request starts only while fewer than the cap (uncapped ones included) count.
+				const cappedArrivals = arrivals.slice(uncapped.length);
+				if (cappedArrivals.length > 0)
+					expect(busiestSecond(cappedArrivals)).toBeLessThanOrEqual(cap);
+			},
+		),
 		{ seed: SEED, numRuns: RUNS },
 	);
 });

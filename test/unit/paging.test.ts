@@ -20,7 +20,8 @@ import { credentials, fakeServiceContext } from './fakes';
 const PEOPLE = 'https://crm.test/api/people';
 const LIST: ServiceRequest = { method: 'GET', host: 'crm', path: ['people'] };
 
-const people = (...ids: Array<string | number>) => ids.map((id) => ({ id: String(id), firstName: `P${id}` }));
+const people = (...ids: Array<string | number>) =>
+	ids.map((id) => ({ id: String(id), firstName: `P${id}` }));
 
 const run = () => newRun({ ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1 });
 
@@ -65,7 +66,10 @@ describe('serviceRequestPages', () => {
 		// Every page goes out with the same credential, headers and options.
 		for (const request of result.sent) {
 			expect(request.credentialType).toBe('integrationServiceApi');
-			expect(request.headers).toEqual({ Accept: 'application/json', 'X-Service-Credential-Id': 'cred-1' });
+			expect(request.headers).toEqual({
+				Accept: 'application/json',
+				'X-Service-Credential-Id': 'cred-1',
+			});
 			expect(request.encoding).toBe('stream');
 		}
 	});
@@ -91,7 +95,9 @@ describe('serviceRequestPages', () => {
 			{ people: people(1, 2), _metadata: { total: 9, offset: 0 } },
 			{ people: people(3, 4), _metadata: { total: 9, offset: 0 } },
 		]);
-		expect(result.error?.message).toBe('Paging stopped: the service answered offset 0 when asked for offset 2');
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service answered offset 0 when asked for offset 2',
+		);
 	});
 
 	it('follows the next cursor', async () => {
@@ -131,7 +137,10 @@ describe('serviceRequestPages', () => {
 		]);
 		expect(result.error).toBeUndefined();
 		expect(result.received).toBe(4);
-		expect(result.sent.map((request) => request.url)).toEqual([PEOPLE, 'https://crm.test/api/people?cursor=abc']);
+		expect(result.sent.map((request) => request.url)).toEqual([
+			PEOPLE,
+			'https://crm.test/api/people?cursor=abc',
+		]);
 	});
 
 	it.each([
@@ -140,7 +149,10 @@ describe('serviceRequestPages', () => {
 		['http://crm.test/api/people?page=2', 'http://crm.test'],
 		['https://user:pw@crm.test/api/people?page=2', 'https://crm.test'],
 	])('refuses the nextLink %j before it is sent', async (nextLink, origin) => {
-		const result = await page([{ people: people(1, 2), _metadata: { nextLink } }, { people: people(3) }]);
+		const result = await page([
+			{ people: people(1, 2), _metadata: { nextLink } },
+			{ people: people(3) },
+		]);
 		expect(result.error?.message).toBe(
 			`The service pointed to a next page on another origin (${origin}); it is not followed with your token`,
 		);
@@ -150,7 +162,10 @@ describe('serviceRequestPages', () => {
 	});
 
 	it('sends nothing to a nextLink that is no URL', async () => {
-		const result = await page([{ people: people(1, 2), _metadata: { nextLink: 'http://[::1' } }, { people: people(3) }]);
+		const result = await page([
+			{ people: people(1, 2), _metadata: { nextLink: 'http://[::1' } },
+			{ people: people(3) },
+		]);
 		expect(result.error).toBeDefined();
 		expect(result.sent).toHaveLength(1);
 	});
@@ -161,7 +176,9 @@ describe('serviceRequestPages', () => {
 			{ people: people(3, 4), _metadata: { next: 'c2' } },
 			{ people: people(5, 6) },
 		]);
-		expect(result.error?.message).toBe('Paging stopped: the service returned the same next-page cursor twice');
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same next-page cursor twice',
+		);
 		expect(result.sent).toHaveLength(2);
 	});
 
@@ -171,26 +188,45 @@ describe('serviceRequestPages', () => {
 			{ people: people(3, 4), _metadata: { nextLink: 'https://crm.test/api/people?page=2' } },
 			{ people: people(5, 6) },
 		]);
-		expect(result.error?.message).toBe('Paging stopped: the service returned the same next-page cursor twice');
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same next-page cursor twice',
+		);
 		expect(result.sent).toHaveLength(2);
 	});
 
-	it.each(['http://[::1', 'https://exa mple.test/api/people'])('stops at a nextLink that is not a URL (%j), sending nothing more', async (nextLink) => {
-		const result = await page([{ people: people(1, 2), _metadata: { nextLink } }, { people: people(3) }]);
-		expect(result.error?.message).toBe('Paging stopped: the service gave a next-page link that is not a URL');
-		expect(result.error?.constructor.name).toBe('NodeApiError');
-		expect(result.pages).toEqual([people(1, 2)]);
-		expect(result.sent).toHaveLength(1);
-	});
+	it.each(['http://[::1', 'https://exa mple.test/api/people'])(
+		'stops at a nextLink that is not a URL (%j), sending nothing more',
+		async (nextLink) => {
+			const result = await page([
+				{ people: people(1, 2), _metadata: { nextLink } },
+				{ people: people(3) },
+			]);
+			expect(result.error?.message).toBe(
+				'Paging stopped: the service gave a next-page link that is not a URL',
+			);
+			expect(result.error?.constructor.name).toBe('NodeApiError');
+			expect(result.pages).toEqual([people(1, 2)]);
+			expect(result.sent).toHaveLength(1);
+		},
+	);
 
 	it('stops when a page brings only records already seen', async () => {
-		const result = await page([{ people: people(1, 2) }, { people: people(2, 1) }, { people: people(3) }]);
-		expect(result.error?.message).toBe('Paging stopped: the service returned the same records again (it does not move to the next page)');
+		const result = await page([
+			{ people: people(1, 2) },
+			{ people: people(2, 1) },
+			{ people: people(3) },
+		]);
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same records again (it does not move to the next page)',
+		);
 		expect(result.sent).toHaveLength(2);
 	});
 
 	it('does not compare records without an id', async () => {
-		const result = await page([{ people: [{ name: 'a' }, { name: 'b' }] }, { people: [{ name: 'a' }] }]);
+		const result = await page([
+			{ people: [{ name: 'a' }, { name: 'b' }] },
+			{ people: [{ name: 'a' }] },
+		]);
 		expect(result.error).toBeUndefined();
 		expect(result.received).toBe(3);
 	});
@@ -264,7 +300,10 @@ describe('serviceRequestPages', () => {
 		expect(result.error?.message).toBe(
 			'Paging stopped: the service announced 3 records but goes on past 4; narrow the list with Query Parameters or use a Limit',
 		);
-		expect(ids(result.pages)).toEqual([['1', '2'], ['3', '4']]);
+		expect(ids(result.pages)).toEqual([
+			['1', '2'],
+			['3', '4'],
+		]);
 		expect(result.sent).toHaveLength(3);
 	});
 
@@ -274,7 +313,9 @@ describe('serviceRequestPages', () => {
 			{ people: people(3, 4), _metadata: { total: 1000, next: 'c3' } },
 			{ people: people(5, 6), _metadata: { total: 1000 } },
 		]);
-		expect(result.error?.message).toMatch(/^Paging stopped: the service announced 3 records but goes on past 4;/);
+		expect(result.error?.message).toMatch(
+			/^Paging stopped: the service announced 3 records but goes on past 4;/,
+		);
 	});
 
 	it(`stops past ${MAX_RECORDS} records held at once`, async () => {
@@ -303,7 +344,12 @@ describe('serviceRequestPages', () => {
 });
 
 describe('serviceRequest', () => {
-	const CREATE: ServiceRequest = { method: 'POST', host: 'crm', path: ['people'], body: { firstName: 'Ann' } };
+	const CREATE: ServiceRequest = {
+		method: 'POST',
+		host: 'crm',
+		path: ['people'],
+		body: { firstName: 'Ann' },
+	};
 
 	async function send(script: Scripted[], request: ServiceRequest, creds?: IDataObject) {
 		const fake = fakeServiceContext(script, creds);
@@ -320,17 +366,27 @@ describe('serviceRequest', () => {
 			{ method: 'GET', host: 'crm', path: ['people', { id: 'p-1', field: 'Person ID' }] },
 		);
 		expect(result.json).toEqual({ id: 'p-1' });
-		expect(result.sent.map((request) => request.url)).toEqual(['https://crm.test/api/people/p-1', 'https://crm.test/api/people/p-1']);
+		expect(result.sent.map((request) => request.url)).toEqual([
+			'https://crm.test/api/people/p-1',
+			'https://crm.test/api/people/p-1',
+		]);
 	});
 
 	it('sends a POST once after a 500 and says it may have been processed', async () => {
-		const result = await send([{ raw: { statusCode: 500, body: '{"error": "database timeout"}' } }, { id: 'p-1' }], CREATE);
+		const result = await send(
+			[{ raw: { statusCode: 500, body: '{"error": "database timeout"}' } }, { id: 'p-1' }],
+			CREATE,
+		);
 		expect(result.sent).toHaveLength(1);
 		expect(result.sent[0]).toMatchObject({
 			method: 'POST',
 			url: PEOPLE,
 			body: '{"firstName":"Ann"}',
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-Service-Credential-Id': 'cred-1' },
+			headers: {
+				Accept: 'application/json',
+				'Content-Type': 'application/json',
+				'X-Service-Credential-Id': 'cred-1',
+			},
 		});
 		expect(result.error?.message).toBe(
 			'The service had an internal error (HTTP 500): database timeout (not sent twice: the service may already have processed it; check before running it again)',
@@ -340,7 +396,12 @@ describe('serviceRequest', () => {
 
 	it('retries a POST after a 429 (it was not processed)', async () => {
 		const result = await send(
-			[{ raw: { statusCode: 429, headers: { 'retry-after': '0' }, body: '{"error": "slow down"}' } }, { id: 'p-2' }],
+			[
+				{
+					raw: { statusCode: 429, headers: { 'retry-after': '0' }, body: '{"error": "slow down"}' },
+				},
+				{ id: 'p-2' },
+			],
 			CREATE,
 		);
 		expect(result.json).toEqual({ id: 'p-2' });
@@ -350,10 +411,20 @@ describe('serviceRequest', () => {
 	it('gives up after Max Attempts and says how often it tried', async () => {
 		const fail = { raw: { statusCode: 503, body: '' } };
 		const fake = fakeServiceContext([fail, fail, fail]);
-		const settings = { ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1, maxAttempts: 3 };
-		await expect(serviceRequest.call(fake.ctx, 0, { method: 'GET', host: 'crm', path: ['people'] }, newRun(settings))).rejects.toThrow(
-			'The service had an internal error (HTTP 503) (after 3 attempts)',
-		);
+		const settings = {
+			...DEFAULT_SETTINGS,
+			maxRequestsPerSecond: 0,
+			initialDelayMs: 1,
+			maxAttempts: 3,
+		};
+		await expect(
+			serviceRequest.call(
+				fake.ctx,
+				0,
+				{ method: 'GET', host: 'crm', path: ['people'] },
+				newRun(settings),
+			),
+		).rejects.toThrow('The service had an internal error (HTTP 503) (after 3 attempts)');
 		expect(fake.sent).toHaveLength(3);
 	});
 
@@ -362,15 +433,25 @@ describe('serviceRequest', () => {
 			[{ raw: { statusCode: 401, body: '{"message": "token token-123456 is expired"}' } }],
 			{ method: 'GET', host: 'crm', path: ['people'] },
 		);
-		expect(result.error?.message).toBe('The access token is invalid or expired (HTTP 401): token [redacted] is expired');
+		expect(result.error?.message).toBe(
+			'The access token is invalid or expired (HTTP 401): token [redacted] is expired',
+		);
 		expect(result.sent).toHaveLength(1);
 	});
 
 	it('sends nothing for an ID that is not one segment, nor for a host with user info', async () => {
-		const badId = await send([{ id: 'x' }], { method: 'GET', host: 'crm', path: ['people', { id: '..', field: 'Person ID' }] });
+		const badId = await send([{ id: 'x' }], {
+			method: 'GET',
+			host: 'crm',
+			path: ['people', { id: '..', field: 'Person ID' }],
+		});
 		expect(badId.error?.message).toBe('Person ID: ".." is not a valid ID');
 		expect(badId.sent).toHaveLength(0);
-		const badHost = await send([{ id: 'x' }], { method: 'GET', host: 'crm', path: ['people'] }, credentials({ crmUrl: 'https://a:b@crm.test' }));
+		const badHost = await send(
+			[{ id: 'x' }],
+			{ method: 'GET', host: 'crm', path: ['people'] },
+			credentials({ crmUrl: 'https://a:b@crm.test' }),
+		);
 		expect(badHost.error?.message).toBe(
 			"The credential's CRM Host URL must not contain a user name or password (user:password@); the token authenticates every request",
 		);
@@ -378,13 +459,17 @@ describe('serviceRequest', () => {
 	});
 
 	it('sends no credential ID to the universal host', async () => {
-		const result = await send([{ ok: true }], { method: 'GET', host: 'universal', path: ['credentials'] });
+		const result = await send([{ ok: true }], {
+			method: 'GET',
+			host: 'universal',
+			path: ['credentials'],
+		});
 		expect(result.sent[0].url).toBe('https://u.test/api/credentials');
 		expect(result.sent[0].headers).toEqual({ Accept: 'application/json' });
 	});
 });
 
-describe('recordsOf (records of an answer whose list key is not known: an event\'s uri, a Custom API Call)', () => {
+describe("recordsOf (records of an answer whose list key is not known: an event's uri, a Custom API Call)", () => {
 	it('takes the people, borrowers or documents list first', () => {
 		expect(recordsOf({ _metadata: { total: 1 }, people: [{ id: 'p' }] })).toEqual([{ id: 'p' }]);
 		expect(recordsOf({ borrowers: [{ id: 'b' }] })).toEqual([{ id: 'b' }]);
@@ -395,7 +480,9 @@ describe('recordsOf (records of an answer whose list key is not known: an event\
 
 	it('else the first other list, never _metadata', () => {
 		expect(recordsOf({ _metadata: [{ total: 1 }], tasks: [{ id: 't' }] })).toEqual([{ id: 't' }]);
-		expect(recordsOf({ name: 'x', notes: [{ id: 'n' }], more: [{ id: 'm' }] })).toEqual([{ id: 'n' }]);
+		expect(recordsOf({ name: 'x', notes: [{ id: 'n' }], more: [{ id: 'm' }] })).toEqual([
+			{ id: 'n' },
+		]);
 	});
 
 	it('else the answer itself as one record, or nothing for an empty answer', () => {
@@ -405,9 +492,15 @@ describe('recordsOf (records of an answer whose list key is not known: an event\
 	});
 
 	it('pages a list whose key it finds itself', async () => {
-		const result = await page([{ loans: [{ id: 'l1' }, { id: 'l2' }], _metadata: { next: 'c2' } }, { loans: [{ id: 'l3' }] }], {
-			recordsKey: recordsOf,
-		});
+		const result = await page(
+			[
+				{ loans: [{ id: 'l1' }, { id: 'l2' }], _metadata: { next: 'c2' } },
+				{ loans: [{ id: 'l3' }] },
+			],
+			{
+				recordsKey: recordsOf,
+			},
+		);
 		expect(result.error).toBeUndefined();
 		expect(ids(result.pages)).toEqual([['l1', 'l2'], ['l3']]);
 	});

@@ -9,14 +9,26 @@ import { fakeExecuteContext, thrownBy } from './fakes';
 
 describe('readRequestOptions', () => {
 	it('with no option set, gives the transport defaults and 16 at once', () => {
-		const { settings, concurrency } = readRequestOptions(fakeExecuteContext({ requestOptions: {} }));
+		const { settings, concurrency } = readRequestOptions(
+			fakeExecuteContext({ requestOptions: {} }),
+		);
 		expect(settings).toEqual(DEFAULT_SETTINGS);
 		expect(concurrency).toBe(16);
 	});
 
 	it('converts seconds and megabytes to the units the transport uses', () => {
-		const given = { maxAttempts: 2, maxTotalWait: 3, initialRetryDelay: 40, timeout: 5, maxResponseSize: 1.5, maxRequestsPerSecond: 0, concurrency: 1 };
-		const { settings, concurrency } = readRequestOptions(fakeExecuteContext({ requestOptions: given }));
+		const given = {
+			maxAttempts: 2,
+			maxTotalWait: 3,
+			initialRetryDelay: 40,
+			timeout: 5,
+			maxResponseSize: 1.5,
+			maxRequestsPerSecond: 0,
+			concurrency: 1,
+		};
+		const { settings, concurrency } = readRequestOptions(
+			fakeExecuteContext({ requestOptions: given }),
+		);
 		expect(settings).toEqual({
 			maxAttempts: 2,
 			maxTotalWaitMs: 3000,
@@ -29,7 +41,10 @@ describe('readRequestOptions', () => {
 	});
 
 	it.each([
-		[{ maxAttempts: 100000 }, 'Request Options › Max Attempts: must be between 1 and 20, got 100000'],
+		[
+			{ maxAttempts: 100000 },
+			'Request Options › Max Attempts: must be between 1 and 20, got 100000',
+		],
 		[{ concurrency: 2.5 }, 'Request Options › Concurrency: must be a whole number, got 2.5'],
 		[{ timeout: 0 }, 'Request Options › Timeout: must be between 1 and 600, got 0'],
 	])('refuses %j, naming the option', (given, message) => {

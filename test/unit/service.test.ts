@@ -17,38 +17,57 @@ const PROPERTY = { seed: 19, numRuns: 200 };
 const BASE = 'https://crm.test';
 
 describe('hostUrlProblem', () => {
-	it.each(['https://crm.test', 'http://localhost:8080', '  https://crm.test/base/  ', 'https://crm.test/'])('accepts %j', (url) => {
+	it.each([
+		'https://crm.test',
+		'http://localhost:8080',
+		'  https://crm.test/base/  ',
+		'https://crm.test/',
+	])('accepts %j', (url) => {
 		expect(hostUrlProblem(url)).toBeUndefined();
 	});
 
-	it.each(['', 'crm.test', 'not a url', 'ftp://crm.test', 'file:///etc/passwd', 'javascript:alert(1)'])(
-		'refuses %j as not http(s)',
+	it.each([
+		'',
+		'crm.test',
+		'not a url',
+		'ftp://crm.test',
+		'file:///etc/passwd',
+		'javascript:alert(1)',
+	])('refuses %j as not http(s)', (url) => {
+		expect(hostUrlProblem(url)).toBe('must be an http:// or https:// URL');
+	});
+
+	it.each(['https://user:secret@crm.test', 'https://user@crm.test', 'https://:secret@crm.test'])(
+		'refuses user info in %j',
 		(url) => {
-			expect(hostUrlProblem(url)).toBe('must be an http:// or https:// URL');
+			expect(hostUrlProblem(url)).toBe(
+				'must not contain a user name or password (user:password@); the token authenticates every request',
+			);
 		},
 	);
 
-	it.each(['https://user:secret@crm.test', 'https://user@crm.test', 'https://:secret@crm.test'])('refuses user info in %j', (url) => {
-		expect(hostUrlProblem(url)).toBe(
-			'must not contain a user name or password (user:password@); the token authenticates every request',
-		);
-	});
-
-	it.each(['https://crm.test/?a=1', 'https://crm.test#top', 'https://crm.test/api?x'])('refuses a query or fragment in %j', (url) => {
-		expect(hostUrlProblem(url)).toBe('must not contain a query (?) or fragment (#)');
-	});
+	it.each(['https://crm.test/?a=1', 'https://crm.test#top', 'https://crm.test/api?x'])(
+		'refuses a query or fragment in %j',
+		(url) => {
+			expect(hostUrlProblem(url)).toBe('must not contain a query (?) or fragment (#)');
+		},
+	);
 });
 
 describe('hostBaseUrl', () => {
 	it('trims the URL and drops trailing slashes', () => {
-		expect(hostBaseUrl({ crmUrl: '  https://crm.test/prefix//  ' }, 'crm')).toEqual({ base: 'https://crm.test/prefix' });
+		expect(hostBaseUrl({ crmUrl: '  https://crm.test/prefix//  ' }, 'crm')).toEqual({
+			base: 'https://crm.test/prefix',
+		});
 		expect(hostBaseUrl(credentials(), 'los')).toEqual({ base: 'https://los.test' });
 		expect(hostBaseUrl(credentials(), 'universal')).toEqual({ base: 'https://u.test' });
 		expect(hostBaseUrl(credentials(), 'calendar')).toEqual({ base: 'https://cal.test' });
 	});
 
 	it('names the field by its label and never echoes the URL', () => {
-		expect(hostBaseUrl({}, 'crm')).toEqual({ refused: "The credential's CRM Host URL must be an http:// or https:// URL" });
+		expect(hostBaseUrl({}, 'crm')).toEqual({
+			refused: "The credential's CRM Host URL must be an http:// or https:// URL",
+		});
 		expect(hostBaseUrl({ calendarUrl: 42 }, 'calendar')).toEqual({
 			refused: "The credential's Calendar Host URL must be an http:// or https:// URL",
 		});
@@ -80,25 +99,40 @@ describe('endpointUrl', () => {
 		expect(endpointUrl(BASE, ['people', { id: '%2e%2e', field: 'Person ID' }])).toEqual({
 			url: 'https://crm.test/api/people/%252e%252e',
 		});
-		expect(endpointUrl(BASE, ['people', { id: '...', field: 'Person ID' }])).toEqual({ url: 'https://crm.test/api/people/...' });
+		expect(endpointUrl(BASE, ['people', { id: '...', field: 'Person ID' }])).toEqual({
+			url: 'https://crm.test/api/people/...',
+		});
 	});
 
 	it.each(['.', '..'])('refuses %j with the field label', (id) => {
-		expect(endpointUrl(BASE, ['people', { id, field: 'Person ID' }])).toEqual({ refused: `Person ID: "${id}" is not a valid ID` });
+		expect(endpointUrl(BASE, ['people', { id, field: 'Person ID' }])).toEqual({
+			refused: `Person ID: "${id}" is not a valid ID`,
+		});
 		expect(endpointUrl(BASE, ['people', id])).toEqual({ refused: `ID: "${id}" is not a valid ID` });
 	});
 
-	it.each(['\ud800', 'a\udfffb'])('refuses an ID with a lone surrogate (%j), which has no UTF-8 form', (id) => {
-		expect(endpointUrl(BASE, ['people', { id, field: 'Person ID' }])).toEqual({ refused: `Person ID: "${id}" is not a valid ID` });
-	});
+	it.each(['\ud800', 'a\udfffb'])(
+		'refuses an ID with a lone surrogate (%j), which has no UTF-8 form',
+		(id) => {
+			expect(endpointUrl(BASE, ['people', { id, field: 'Person ID' }])).toEqual({
+				refused: `Person ID: "${id}" is not a valid ID`,
+			});
+		},
+	);
 
 	it.each(['', '   ', '\t'])('refuses the blank ID %j as required', (id) => {
-		expect(endpointUrl(BASE, ['borrowers', { id, field: 'Borrower ID' }])).toEqual({ refused: 'Borrower ID: is required but empty' });
+		expect(endpointUrl(BASE, ['borrowers', { id, field: 'Borrower ID' }])).toEqual({
+			refused: 'Borrower ID: is required but empty',
+		});
 	});
 
 	it('refuses at the first bad segment', () => {
 		expect(
-			endpointUrl(BASE, [{ id: 'ok', field: 'First' }, { id: '..', field: 'Second' }, { id: '', field: 'Third' }]),
+			endpointUrl(BASE, [
+				{ id: 'ok', field: 'First' },
+				{ id: '..', field: 'Second' },
+				{ id: '', field: 'Third' },
+			]),
 		).toEqual({ refused: 'Second: ".." is not a valid ID' });
 	});
 
@@ -106,7 +140,18 @@ describe('endpointUrl', () => {
 		const ids = fc.oneof(
 			fc.string(),
 			fc.fullUnicodeString(),
-			fc.constantFrom('.', '..', ' ', '/', '../admin', '%2e%2e', '?x=1', '#f', '\\..\\', 'a/../../b'),
+			fc.constantFrom(
+				'.',
+				'..',
+				' ',
+				'/',
+				'../admin',
+				'%2e%2e',
+				'?x=1',
+				'#f',
+				'\\..\\',
+				'a/../../b',
+			),
 		);
 		fc.assert(
 			fc.property(ids, (id) => {
@@ -133,16 +178,26 @@ describe('sameOriginUrl', () => {
 	const page = 'https://crm.test/api/people?offset=0';
 
 	it('resolves relative links against the URL they came from', () => {
-		expect(sameOriginUrl('/api/people?offset=2', page, BASE)).toEqual({ url: 'https://crm.test/api/people?offset=2' });
-		expect(sameOriginUrl('people?cursor=x', page, BASE)).toEqual({ url: 'https://crm.test/api/people?cursor=x' });
-		expect(sameOriginUrl('?offset=4', page, BASE)).toEqual({ url: 'https://crm.test/api/people?offset=4' });
+		expect(sameOriginUrl('/api/people?offset=2', page, BASE)).toEqual({
+			url: 'https://crm.test/api/people?offset=2',
+		});
+		expect(sameOriginUrl('people?cursor=x', page, BASE)).toEqual({
+			url: 'https://crm.test/api/people?cursor=x',
+		});
+		expect(sameOriginUrl('?offset=4', page, BASE)).toEqual({
+			url: 'https://crm.test/api/people?offset=4',
+		});
 	});
 
 	it('accepts an absolute link on the base origin, whatever the base path', () => {
-		expect(sameOriginUrl('https://crm.test/api/people?page=3', page, 'https://crm.test/prefix')).toEqual({
+		expect(
+			sameOriginUrl('https://crm.test/api/people?page=3', page, 'https://crm.test/prefix'),
+		).toEqual({
 			url: 'https://crm.test/api/people?page=3',
 		});
-		expect(sameOriginUrl('HTTPS://CRM.TEST:443/api/x', page, BASE)).toEqual({ url: 'https://crm.test/api/x' });
+		expect(sameOriginUrl('HTTPS://CRM.TEST:443/api/x', page, BASE)).toEqual({
+			url: 'https://crm.test/api/x',
+		});
 	});
 
 	it.each([
@@ -159,26 +214,57 @@ describe('sameOriginUrl', () => {
 	it('refuses a link with user info on the same origin, without echoing it', () => {
 		const result = sameOriginUrl('https://user:pass@crm.test/api/people', page, BASE);
 		expect(result).toEqual({ refused: 'https://crm.test' });
-		expect(sameOriginUrl('https://user@crm.test/api/people', page, BASE)).toEqual({ refused: 'https://crm.test' });
+		expect(sameOriginUrl('https://user@crm.test/api/people', page, BASE)).toEqual({
+			refused: 'https://crm.test',
+		});
 	});
 
 	it('refuses links without an origin and invalid links', () => {
-		expect(sameOriginUrl('javascript:alert(1)', page, BASE)).toEqual({ refused: 'a URL without an origin' });
-		expect(sameOriginUrl('data:text/plain,hi', page, BASE)).toEqual({ refused: 'a URL without an origin' });
+		expect(sameOriginUrl('javascript:alert(1)', page, BASE)).toEqual({
+			refused: 'a URL without an origin',
+		});
+		expect(sameOriginUrl('data:text/plain,hi', page, BASE)).toEqual({
+			refused: 'a URL without an origin',
+		});
 		expect(sameOriginUrl('http://[::1', page, BASE)).toEqual({ refused: 'an invalid URL' });
 		expect(sameOriginUrl('/api/people', 'not a url', BASE)).toEqual({ refused: 'an invalid URL' });
 	});
 
 	it('property: never accepts a URL whose origin differs from the base, nor one with user info', () => {
-		const host = fc.constantFrom('crm.test', 'evil.test', 'CRM.test', 'crm.test.evil.test', 'crm.test:443', 'crm.test:8443', '127.0.0.1');
+		const host = fc.constantFrom(
+			'crm.test',
+			'evil.test',
+			'CRM.test',
+			'crm.test.evil.test',
+			'crm.test:443',
+			'crm.test:8443',
+			'127.0.0.1',
+		);
 		const links = fc.oneof(
 			fc.webUrl({ withQueryParameters: true, withFragments: true }),
 			fc.string(),
-			fc.tuple(fc.constantFrom('https://', 'http://', '//', 'https:', 'https://user:pw@', '/', '\\\\', ''), host, fc.webPath()).map(
-				([scheme, h, path]) => `${scheme}${h}${path}`,
-			),
+			fc
+				.tuple(
+					fc.constantFrom(
+						'https://',
+						'http://',
+						'//',
+						'https:',
+						'https://user:pw@',
+						'/',
+						'\\\\',
+						'',
+					),
+					host,
+					fc.webPath(),
+				)
+				.map(([scheme, h, path]) => `${scheme}${h}${path}`),
 		);
-		const bases = fc.constantFrom('https://crm.test', 'https://crm.test/prefix', 'http://127.0.0.1:8080');
+		const bases = fc.constantFrom(
+			'https://crm.test',
+			'https://crm.test/prefix',
+			'http://127.0.0.1:8080',
+		);
 		let accepted = 0;
 		fc.assert(
 			fc.property(links, bases, (link, base) => {
@@ -225,7 +311,12 @@ describe('hostOfUrl', () => {
 		expect(hostOfUrl(creds, 'https://evil.test/api/people')).toBeUndefined();
 		expect(hostOfUrl(creds, 'http://crm.test/api/people')).toBeUndefined();
 		expect(hostOfUrl(creds, 'https://user:pw@crm.test/api/people')).toBeUndefined();
-		expect(hostOfUrl(credentials({ calendarUrl: 'https://x:y@cal.test' }), 'https://cal.test/api/webhooks')).toBeUndefined();
+		expect(
+			hostOfUrl(
+				credentials({ calendarUrl: 'https://x:y@cal.test' }),
+				'https://cal.test/api/webhooks',
+			),
+		).toBeUndefined();
 		expect(hostOfUrl(credentials({ losUrl: '' }), 'https://los.test/api')).toBeUndefined();
 	});
 });
@@ -271,10 +362,15 @@ describe('headerValueProblem', () => {
 
 	it('property: accepted exactly when every character is 0x20 to 0x7E', () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.string(), fc.fullUnicodeString(), fc.string({ unit: 'binary-ascii' })), (value) => {
-				const sendable = [...value].every((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) <= 0x7e);
-				expect(headerValueProblem(value) === undefined).toBe(sendable);
-			}),
+			fc.property(
+				fc.oneof(fc.string(), fc.fullUnicodeString(), fc.string({ unit: 'binary-ascii' })),
+				(value) => {
+					const sendable = [...value].every(
+						(char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) <= 0x7e,
+					);
+					expect(headerValueProblem(value) === undefined).toBe(sendable);
+				},
+			),
 			PROPERTY,
 		);
 	});

@@ -18,12 +18,22 @@ export const credentialIdOverride: INodeProperties = {
 	placeholder: 'e.g. {{ $json.credentialId }}',
 	description:
 		"Which connected system this call reads or writes: the service's credential ID, sent in a request header. Leave empty to use the Default Credential ID of the n8n credential; use an expression to pick one per item.",
-	displayOptions: { show: { resource: ['person', 'borrower', 'document', 'webhook', 'customApiCall'] } },
+	displayOptions: {
+		show: { resource: ['person', 'borrower', 'document', 'webhook', 'customApiCall'] },
+	},
 };
 
 /** The item's Credential ID override, or undefined for the credential's default. */
-export function credentialIdOverrideFor(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return optionalText(ctx, itemIndex, 'Connection ID', ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''));
+export function credentialIdOverrideFor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): string | undefined {
+	return optionalText(
+		ctx,
+		itemIndex,
+		'Connection ID',
+		ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''),
+	);
 }
 
 /** The external application a connection is for (Credential › Create, Authorization Link › Create). */
@@ -34,7 +44,8 @@ export const appKeyProperty: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. my-crm-app',
-	description: 'Key of the external application to connect, as registered with the Integration Service',
+	description:
+		'Key of the external application to connect, as registered with the Integration Service',
 };
 
 /** The plan a connection gets (Credential › Create, Authorization Link › Create). */
@@ -119,7 +130,8 @@ export const requestOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 600 },
 			default: 30,
-			description: 'Deadline for one attempt: the whole answer, headers and body, must arrive within it',
+			description:
+				'Deadline for one attempt: the whole answer, headers and body, must arrive within it',
 		},
 	],
 };
@@ -137,7 +149,9 @@ const WHOLE_NUMBERS: ReadonlySet<OptionName> = new Set(['concurrency', 'maxAttem
 
 /** Each option's label, default and bounds, read from the UI definition above: written once. */
 function option(name: OptionName): { label: string; default: number; min: number; max: number } {
-	const property = (requestOptions.options as INodeProperties[]).find((candidate) => candidate.name === name);
+	const property = (requestOptions.options as INodeProperties[]).find(
+		(candidate) => candidate.name === name,
+	);
 	if (!property) throw new ApplicationError(`Unknown request option ${name}`);
 	return {
 		label: property.displayName.replace(/ \(.*\)$/, ''),
@@ -162,7 +176,10 @@ function settingsFrom(value: (name: OptionName) => number): RequestSettings {
  * Reads the Request Options once per run (for the first item: an expression sees that item), checking
  * each against its bounds, so an expression cannot ask for 100,000 attempts or a 5,000-wide burst.
  */
-export function readRequestOptions(ctx: IExecuteFunctions): { settings: RequestSettings; concurrency: number } {
+export function readRequestOptions(ctx: IExecuteFunctions): {
+	settings: RequestSettings;
+	concurrency: number;
+} {
 	const given = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	const value = (name: OptionName): number => {
 		const { label, default: fallback, min, max } = option(name);
@@ -218,25 +235,55 @@ export const cursorProperty: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. {{ $json.nextCursor }}',
-	description: 'Where the batch starts: the nextCursor of the previous batch. Empty starts at the beginning of the list.',
+	description:
+		'Where the batch starts: the nextCursor of the previous batch. Empty starts at the beginning of the list.',
 	displayOptions: { show: { returnAll: [false], pageAtATime: [true] } },
 };
 
 /** Page at a Time for an item: the cursor to start from, or undefined when it is off. */
-export function readBatch(ctx: IExecuteFunctions, itemIndex: number): { cursor: string; field: string } | undefined {
-	const returnAll = toBoolean(ctx, itemIndex, 'Return All', ctx.getNodeParameter('returnAll', itemIndex, false));
-	const on = !returnAll && toBoolean(ctx, itemIndex, 'Page at a Time', ctx.getNodeParameter('pageAtATime', itemIndex, false));
+export function readBatch(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { cursor: string; field: string } | undefined {
+	const returnAll = toBoolean(
+		ctx,
+		itemIndex,
+		'Return All',
+		ctx.getNodeParameter('returnAll', itemIndex, false),
+	);
+	const on =
+		!returnAll &&
+		toBoolean(
+			ctx,
+			itemIndex,
+			'Page at a Time',
+			ctx.getNodeParameter('pageAtATime', itemIndex, false),
+		);
 	if (!on) return undefined;
 	const cursor = ctx.getNodeParameter('cursor', itemIndex, '');
 	if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
-		throw inputError(ctx, itemIndex, 'Cursor', `must be the text of a nextCursor, got ${describeValue(cursor)}`);
+		throw inputError(
+			ctx,
+			itemIndex,
+			'Cursor',
+			`must be the text of a nextCursor, got ${describeValue(cursor)}`,
+		);
 	}
 	return { cursor: (cursor ?? '').trim(), field: 'Cursor' };
 }
 
 /** The one output item of a batch: its records, and where the next batch starts ('' and done at the end). */
-export function batchItem(key: string, records: IDataObject[], nextCursor: string | undefined): IDataObject {
-	return { [key]: records, count: records.length, nextCursor: nextCursor ?? '', done: nextCursor === undefined };
+export function batchItem(
+	key: string,
+	records: IDataObject[],
+	nextCursor: string | undefined,
+): IDataObject {
+	return {
+		[key]: records,
+		count: records.length,
+		nextCursor: nextCursor ?? '',
+		done: nextCursor === undefined,
+	};
 }
 
 /** Query parameters that paging sets itself; a user value would break it. */
@@ -287,7 +334,7 @@ export function readQueryParameters(
 	reserved: readonly string[] = [],
 ): IDataObject {
 	if (raw === undefined || raw === null || raw === '') return {};
-	const entries = Array.isArray(raw) ? raw : (raw as IDataObject).parameters ?? [];
+	const entries = Array.isArray(raw) ? raw : ((raw as IDataObject).parameters ?? []);
 	if (!Array.isArray(entries)) {
 		throw inputError(ctx, itemIndex, field, 'must be a list of {name, value} entries');
 	}
@@ -317,7 +364,12 @@ export function readQueryParameters(
 			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'has no value');
 		}
 		if (typeof value === 'object') {
-			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'must be text, not an object or a list');
+			throw inputError(
+				ctx,
+				itemIndex,
+				`${field} › ${name}`,
+				'must be text, not an object or a list',
+			);
 		}
 		query[name] = String(value);
 	});

@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { ServiceRun } from '../transport';
 
@@ -23,6 +28,9 @@ export interface OperationModule {
 }
 
 /** Where an operation's own fields show: its resource and operation, checked against the list above. */
-export function shownFor<R extends Resource>(resource: R, operation: ResourceOperations[R]): IDisplayOptions {
+export function shownFor<R extends Resource>(
+	resource: R,
+	operation: ResourceOperations[R],
+): IDisplayOptions {
 	return { show: { resource: [resource], operation: [operation] } };
 }

@@ -27,12 +27,20 @@ const operations: { [R in Resource]: Record<ResourceOperations[R], OperationModu
 };
 
 function operationModule(resource: string, operation: string): OperationModule | undefined {
-	const modules = (operations as Record<string, Record<string, OperationModule> | undefined>)[resource];
-	return modules && Object.prototype.hasOwnProperty.call(modules, operation) ? modules[operation] : undefined;
+	const modules = (operations as Record<string, Record<string, OperationModule> | undefined>)[
+		resource
+	];
+	return modules && Object.prototype.hasOwnProperty.call(modules, operation)
+		? modules[operation]
+		: undefined;
 }
 
 function errorText(error: unknown): { message: string; description?: string; httpCode?: string } {
-	const { message, description, httpCode } = error as { message?: string; description?: string; httpCode?: string };
+	const { message, description, httpCode } = error as {
+		message?: string;
+		description?: string;
+		httpCode?: string;
+	};
 	return {
 		message: message ?? String(error),
 		description: description ?? undefined,
@@ -45,7 +53,8 @@ function tagWithItem(error: unknown, itemIndex: number): void {
 	if (error && typeof error === 'object') {
 		const tagged = error as { message?: string; context?: IDataObject };
 		const suffix = ` (item ${itemIndex})`;
-		if (typeof tagged.message === 'string' && !tagged.message.endsWith(suffix)) tagged.message += suffix;
+		if (typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
+			tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
 	}
 }
@@ -104,7 +113,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const module = operationModule(resource, operation);
 	if (!module) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	let settings: ReturnType<typeof readRequestOptions>;
 	try {
@@ -117,29 +129,39 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
 		// succeeded, so each item gets its own error item, as any other failure would.
 		const { message } = errorText(error);
-		return [items.map((_, itemIndex) => ({ json: { error: message, details: { itemIndex } }, pairedItem: { item: itemIndex } }))];
+		return [
+			items.map((_, itemIndex) => ({
+				json: { error: message, details: { itemIndex } },
+				pairedItem: { item: itemIndex },
+			})),
+		];
 	}
 	const run = newRun(settings.settings);
 	const continueOnFail = this.continueOnFail();
 
-	const perItem = await mapInOrder(items.length, settings.concurrency, async (itemIndex) => {
-		let failure: unknown;
-		try {
-			const records = await module.execute.call(this, itemIndex, run);
-			return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-		} catch (error) {
-			failure = error;
-		}
-		tagWithItem(failure, itemIndex);
-		const error = asNodeError(this, failure, itemIndex);
-		if (!continueOnFail) throw error;
-		const { message, description, httpCode } = errorText(error);
-		const details: IDataObject = { itemIndex };
-		if (httpCode) details.httpCode = httpCode;
-		if (description) details.description = description;
-		// Only `error`, `message` and `details` keys: n8n then routes the item to the error output under
-		// "Continue (using error output)" and keeps all of it (an item carrying `.error` is cut to its message).
-		return [{ json: { error: message, details }, pairedItem: { item: itemIndex } }];
-	}, () => stopRun(run, 'another item failed and the node stops'));
+	const perItem = await mapInOrder(
+		items.length,
+		settings.concurrency,
+		async (itemIndex) => {
+			let failure: unknown;
+			try {
+				const records = await module.execute.call(this, itemIndex, run);
+				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+			} catch (error) {
+				failure = error;
+			}
+			tagWithItem(failure, itemIndex);
+			const error = asNodeError(this, failure, itemIndex);
+			if (!continueOnFail) throw error;
+			const { message, description, httpCode } = errorText(error);
+			const details: IDataObject = { itemIndex };
+			if (httpCode) details.httpCode = httpCode;
+			if (description) details.description = description;
+			// Only `error`, `message` and `details` keys: n8n then routes the item to the error output under
+			// "Continue (using error output)" and keeps all of it (an item carrying `.error` is cut to its message).
+			return [{ json: { error: message, details }, pairedItem: { item: itemIndex } }];
+		},
+		() => stopRun(run, 'another item failed and the node stops'),
+	);
 	return [perItem.flat()];
 }

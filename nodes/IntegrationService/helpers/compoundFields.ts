@@ -85,12 +85,37 @@ export function addressesProperty(overrides: Partial<INodeProperties> = {}): INo
 				displayName: 'Address',
 				name: 'values',
 				values: [
-					{ displayName: 'Type', name: 'type', type: 'string', default: '', placeholder: 'home', description: 'Kind of address, e.g. home or mailing' },
-					{ displayName: 'Street', name: 'street', type: 'string', default: '', placeholder: '1 Main St' },
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'string',
+						default: '',
+						placeholder: 'home',
+						description: 'Kind of address, e.g. home or mailing',
+					},
+					{
+						displayName: 'Street',
+						name: 'street',
+						type: 'string',
+						default: '',
+						placeholder: '1 Main St',
+					},
 					{ displayName: 'City', name: 'city', type: 'string', default: '' },
 					{ displayName: 'State', name: 'state', type: 'string', default: '', placeholder: 'CA' },
-					{ displayName: 'Postal Code', name: 'code', type: 'string', default: '', placeholder: '94105' },
-					{ displayName: 'Country', name: 'country', type: 'string', default: '', placeholder: 'US' },
+					{
+						displayName: 'Postal Code',
+						name: 'code',
+						type: 'string',
+						default: '',
+						placeholder: '94105',
+					},
+					{
+						displayName: 'Country',
+						name: 'country',
+						type: 'string',
+						default: '',
+						placeholder: 'US',
+					},
 				],
 			},
 		],
@@ -142,7 +167,9 @@ export function entitiesToSyncProperty(overrides: Partial<INodeProperties> = {})
 	);
 }
 
-export function communicationsConsentProperty(overrides: Partial<INodeProperties> = {}): INodeProperties {
+export function communicationsConsentProperty(
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
 	return flagsProperty(
 		'communicationsConsent',
 		'Communications Consent',

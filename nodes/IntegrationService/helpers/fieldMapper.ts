@@ -20,7 +20,12 @@ import {
  * inside a collection is labelled `Collection › Field`, the same in every operation.
  */
 
-type CompoundReader = (ctx: IExecuteFunctions, itemIndex: number, label: string, raw: unknown) => IDataObject | IDataObject[];
+type CompoundReader = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	raw: unknown,
+) => IDataObject | IDataObject[];
 
 // Compound fields: a fixed collection or a set of flags, each read by its own reader into its wire shape.
 
@@ -28,7 +33,14 @@ type CompoundReader = (ctx: IExecuteFunctions, itemIndex: number, label: string,
 export const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
 
 /** The channels of Communications Consent (spec 2.1). */
-export const COMMUNICATION_CHANNELS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'] as const;
+export const COMMUNICATION_CHANNELS = [
+	'email',
+	'call',
+	'text',
+	'massEmail',
+	'postal',
+	'visit',
+] as const;
 
 /** A flag's label, from its wire key: `massEmail` → `Mass Email`. */
 export function flagLabel(key: string): string {
@@ -36,15 +48,29 @@ export function flagLabel(key: string): string {
 }
 
 /** Contact values (spec 2.1) from the fixed collection or a list from an expression, blank parts left out. */
-function toContactValues(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] {
-	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'entries', entry: 'must be an object with a value' });
+function toContactValues(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	raw: unknown,
+): IDataObject[] {
+	const entries = toEntries(ctx, itemIndex, field, raw, {
+		list: 'entries',
+		entry: 'must be an object with a value',
+	});
 	return entries.map((entry, position) => {
 		const { value, type, status, isPrimary } = entry;
 		const entryLabel = `${field} › entry ${position + 1}`;
-		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+		if (
+			value === undefined ||
+			value === null ||
+			(typeof value === 'string' && value.trim() === '')
+		) {
 			throw inputError(ctx, itemIndex, entryLabel, 'has no value');
 		}
-		const contact: IDataObject = { value: requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim() };
+		const contact: IDataObject = {
+			value: requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim(),
+		};
 		const typeText = optionalText(ctx, itemIndex, `${entryLabel} › Type`, type);
 		if (typeText !== undefined) contact.type = typeText;
 		const statusText = optionalText(ctx, itemIndex, `${entryLabel} › Status`, status);
@@ -57,12 +83,25 @@ function toContactValues(ctx: IExecuteFunctions, itemIndex: number, field: strin
 }
 
 /** Addresses (spec 2.1): every part optional, an address with no part is an error. */
-function toAddresses(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] {
-	const entries = toEntries(ctx, itemIndex, field, raw, { list: 'addresses', entry: 'must be an object' });
+function toAddresses(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	raw: unknown,
+): IDataObject[] {
+	const entries = toEntries(ctx, itemIndex, field, raw, {
+		list: 'addresses',
+		entry: 'must be an object',
+	});
 	return entries.map((entry, position) => {
 		const address: IDataObject = {};
 		for (const part of ADDRESS_PARTS) {
-			const value = optionalText(ctx, itemIndex, `${field} › entry ${position + 1} › ${part}`, entry[part]);
+			const value = optionalText(
+				ctx,
+				itemIndex,
+				`${field} › entry ${position + 1} › ${part}`,
+				entry[part],
+			);
 			if (value !== undefined) address[part] = value;
 		}
 		if (Object.keys(address).length === 0) {
@@ -132,7 +171,11 @@ const UPDATE_FIELDS = 'updateFields';
  * A group of fields the user adds one by one: Additional Fields of a create (each optional) or Update
  * Fields of an update (at least one, since an update that changes nothing is refused).
  */
-export function fieldGroup(kind: 'additional' | 'update', options: INodeProperties[], description?: string): INodeProperties {
+export function fieldGroup(
+	kind: 'additional' | 'update',
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
 	const update = kind === 'update';
 	return {
 		displayName: update ? 'Update Fields' : 'Additional Fields',
@@ -146,7 +189,6 @@ export function fieldGroup(kind: 'additional' | 'update', options: INodeProperti
 		options,
 	};
 }
-
 
 /** A collection of further fields (Additional Fields, Update Fields), as opposed to a compound field. */
 function isFieldGroup(property: INodeProperties): boolean {
@@ -166,13 +208,30 @@ function wireValue(
 		const value = isUnset(raw) ? [] : compound(ctx, itemIndex, label, raw);
 		if (!isEmpty(value)) return value;
 		if (!property.required) return undefined;
-		const what = String(property.placeholder ?? 'Add Entry').replace(/^Add /, '').toLowerCase();
-		throw inputError(ctx, itemIndex, label, `add at least one ${what} (the service requires this field)`);
+		const what = String(property.placeholder ?? 'Add Entry')
+			.replace(/^Add /, '')
+			.toLowerCase();
+		throw inputError(
+			ctx,
+			itemIndex,
+			label,
+			`add at least one ${what} (the service requires this field)`,
+		);
 	}
-	if (property.required && property.type === 'json' && (isUnset(raw) || (typeof raw === 'string' && raw.trim() === ''))) {
-		throw inputError(ctx, itemIndex, label, 'is required but empty; give a JSON object such as {"key": "value"}');
+	if (
+		property.required &&
+		property.type === 'json' &&
+		(isUnset(raw) || (typeof raw === 'string' && raw.trim() === ''))
+	) {
+		throw inputError(
+			ctx,
+			itemIndex,
+			label,
+			'is required but empty; give a JSON object such as {"key": "value"}',
+		);
 	}
-	if (property.required && property.type === 'string' && !property.typeOptions?.multipleValues) return requireText(ctx, itemIndex, label, raw);
+	if (property.required && property.type === 'string' && !property.typeOptions?.multipleValues)
+		return requireText(ctx, itemIndex, label, raw);
 	if (isUnset(raw)) return undefined;
 	switch (property.type) {
 		case 'string': {
@@ -184,7 +243,12 @@ function wireValue(
 			const number = toNumber(ctx, itemIndex, label, raw);
 			const min = property.typeOptions?.minValue;
 			if (min !== undefined && number < min) {
-				throw inputError(ctx, itemIndex, label, min === 0 ? 'must not be negative' : `must be at least ${min}`);
+				throw inputError(
+					ctx,
+					itemIndex,
+					label,
+					min === 0 ? 'must not be negative' : `must be at least ${min}`,
+				);
 			}
 			return number;
 		}
@@ -205,12 +269,20 @@ function setIfDefined(body: IDataObject, name: string, value: unknown): void {
 }
 
 /** The body from the node's parameters: top-level fields and those added to a field group. */
-function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, properties: INodeProperties[]): IDataObject {
+function bodyFromForm(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	properties: INodeProperties[],
+): IDataObject {
 	const body: IDataObject = {};
 	for (const property of properties) {
 		const raw = ctx.getNodeParameter(property.name, itemIndex, property.default);
 		if (!isFieldGroup(property)) {
-			setIfDefined(body, property.name, wireValue(ctx, itemIndex, property, property.displayName, raw));
+			setIfDefined(
+				body,
+				property.name,
+				wireValue(ctx, itemIndex, property, property.displayName, raw),
+			);
 			continue;
 		}
 		const added = (raw ?? {}) as IDataObject;
@@ -238,13 +310,23 @@ function bodyFields(properties: INodeProperties[]): INodeProperties[] {
 }
 
 /** The body from the input item: each of its fields named as a wire field, checked as the form's would be. */
-function bodyFromInput(ctx: IExecuteFunctions, itemIndex: number, properties: INodeProperties[]): IDataObject {
+function bodyFromInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	properties: INodeProperties[],
+): IDataObject {
 	const input = ctx.getInputData()[itemIndex]?.json ?? {};
 	const fields = bodyFields(properties);
 	const body: IDataObject = {};
 	for (const field of fields) {
-		const raw = Object.prototype.hasOwnProperty.call(input, field.name) ? input[field.name] : undefined;
-		setIfDefined(body, field.name, wireValue(ctx, itemIndex, field, `Input Field "${field.name}"`, raw));
+		const raw = Object.prototype.hasOwnProperty.call(input, field.name)
+			? input[field.name]
+			: undefined;
+		setIfDefined(
+			body,
+			field.name,
+			wireValue(ctx, itemIndex, field, `Input Field "${field.name}"`, raw),
+		);
 	}
 	if (Object.keys(body).length === 0) {
 		throw inputError(
@@ -271,7 +353,8 @@ export function mappingModeProperties(bodyProperties: INodeProperties[]): INodeP
 				{
 					name: 'Map Automatically',
 					value: MAPPING_MODE.fromInput,
-					description: "Send each input field whose name is one of the service's fields; other input fields are ignored",
+					description:
+						"Send each input field whose name is one of the service's fields; other input fields are ignored",
 				},
 				{
 					name: 'Map Each Field Below',

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue, hasControlCharacter, isJsonObject, jsonObjectOf } from '../../shared/service';
+import {
+	describeValue,
+	hasControlCharacter,
+	isJsonObject,
+	jsonObjectOf,
+} from '../../shared/service';
 
 /**
  * An error in the node's input: it names the field (the router adds the item), and is thrown before
@@ -27,14 +32,18 @@ export function inputError(
  */
 function textOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
 	if (typeof value === 'string') return value;
-	if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
-	if (typeof value === 'number') throw inputError(ctx, itemIndex, field, `must be text, got ${String(value)}`);
+	if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+		return String(value);
+	if (typeof value === 'number')
+		throw inputError(ctx, itemIndex, field, `must be text, got ${String(value)}`);
 	if (value === null) throw inputError(ctx, itemIndex, field, 'must be text, not null');
-	if (typeof value === 'object') throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
+	if (typeof value === 'object')
+		throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
 	throw inputError(ctx, itemIndex, field, `must be text, got a ${typeof value}`);
 }
 
-const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const isBlank = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /** A required text value: present, not blank. */
 export function requireText(
@@ -140,7 +149,12 @@ export function parseJsonParameter(
 		}
 	}
 	if (!Array.isArray(list) || !list.every(isJsonObject)) {
-		throw inputError(ctx, itemIndex, field, `must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`);
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			`must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`,
+		);
 	}
 	return list as IDataObject[];
 }
@@ -154,11 +168,18 @@ export function toStringList(
 ): string[] {
 	const list = typeof value === 'string' ? value.split(',') : value;
 	if (!Array.isArray(list)) {
-		throw inputError(ctx, itemIndex, field, `must be a list of text values, got ${describeValue(value)}`);
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			`must be a list of text values, got ${describeValue(value)}`,
+		);
 	}
 	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
 	return list
-		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry).trim())
+		.map((entry, position) =>
+			textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry).trim(),
+		)
 		.filter((entry) => entry !== '');
 }
 
@@ -194,9 +215,11 @@ export function toEntries(
 	wording: { list: string; entry: string },
 ): IDataObject[] {
 	const entries = isJsonObject(raw) ? ((raw as IDataObject).values ?? []) : raw;
-	if (!Array.isArray(entries)) throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
+	if (!Array.isArray(entries))
+		throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
 	entries.forEach((entry, position) => {
-		if (!isJsonObject(entry)) throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
+		if (!isJsonObject(entry))
+			throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
 	});
 	return entries as IDataObject[];
 }

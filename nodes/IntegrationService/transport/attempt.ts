@@ -11,7 +11,15 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { AttemptFailure } from './errors';
-import { htmlText, looksLikeHtml, shorten, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+import {
+	htmlText,
+	looksLikeHtml,
+	shorten,
+	statusFailure,
+	thrownFailure,
+	timeoutFailure,
+	uncertainFailure,
+} from './errors';
 
 /** The n8n contexts that send requests through the transport: a node run, a trigger's webhook or its activation. */
 export type ServiceContext = IExecuteFunctions | IWebhookFunctions | IHookFunctions;
@@ -49,7 +57,11 @@ interface Readable extends AsyncIterable<Buffer | string> {
 }
 
 function isStream(body: unknown): body is Readable {
-	return !!body && typeof (body as Readable).destroy === 'function' && Symbol.asyncIterator in (body as object);
+	return (
+		!!body &&
+		typeof (body as Readable).destroy === 'function' &&
+		Symbol.asyncIterator in (body as object)
+	);
 }
 
 function discard(answer: RawAnswer | undefined): void {
@@ -94,7 +106,13 @@ async function readBody(body: unknown, maxBytes: number): Promise<string> {
 }
 
 /** A 2xx answer where a record is expected: a JSON object, nothing else. */
-function parseRecord(method: IHttpRequestMethods, status: number, text: string, contentType: string, forms: readonly string[]): { json: IDataObject } | { failure: AttemptFailure } {
+function parseRecord(
+	method: IHttpRequestMethods,
+	status: number,
+	text: string,
+	contentType: string,
+	forms: readonly string[],
+): { json: IDataObject } | { failure: AttemptFailure } {
 	if (text.trim() === '') return { json: {} };
 	let parsed: unknown;
 	try {
@@ -102,14 +120,17 @@ function parseRecord(method: IHttpRequestMethods, status: number, text: string, 
 	} catch {
 		parsed = undefined;
 	}
-	if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return { json: parsed as IDataObject };
+	if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+		return { json: parsed as IDataObject };
 	const what = looksLikeHtml(text, contentType)
 		? `${shorten(htmlText(text), forms)}, not JSON`
 		: parsed === undefined
 			? `a body that is not valid JSON (truncated or garbled): ${shorten(text, forms)}`
 			: `${Array.isArray(parsed) ? 'a JSON list' : 'a plain JSON value'} where a record was expected: ${shorten(text, forms)}`;
 	// Garbled on the way is a network fault: repeated where harmless, else it may have been processed.
-	const failure = uncertainFailure(method, `The service answered HTTP ${status} with ${what}`, { status });
+	const failure = uncertainFailure(method, `The service answered HTTP ${status} with ${what}`, {
+		status,
+	});
 	if (parsed !== undefined) failure.retryable = false;
 	return { failure };
 }
@@ -123,7 +144,10 @@ class AttemptEnded extends Error {}
  * leaves at once, and the HTTP client closes the connection, whether the headers came or not.
  * Redirects are never followed: our token and body never reach a host the credential does not name.
  */
-export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
+export async function sendAttempt(
+	ctx: ServiceContext,
+	request: AttemptRequest,
+): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
 	const { method, secretForms: forms } = request;
 	const { timeoutMs, maxResponseBytes } = request;
 	const attempt = new AbortController();
@@ -151,10 +175,22 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	// context answers with the attempt's own signal, so the deadline closes the connection too: once
 	// the headers are in, the client ignores its own timeout, and the body's stream cannot be closed
 	// from here (the client wraps it).
-	const attemptContext = Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } }) as ServiceContext;
-	const pending = ctx.helpers.httpRequestWithAuthentication.call(attemptContext, CREDENTIAL_TYPE, request.options, {
-		credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: request.credentials as ICredentialDataDecryptedObject },
-	}) as Promise<RawAnswer>;
+	const attemptContext = Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => attempt.signal },
+	}) as ServiceContext;
+	const pending = ctx.helpers.httpRequestWithAuthentication.call(
+		attemptContext,
+		CREDENTIAL_TYPE,
+		request.options,
+		{
+			credentialsDecrypted: {
+				id: '',
+				name: '',
+				type: CREDENTIAL_TYPE,
+				data: request.credentials as ICredentialDataDecryptedObject,
+			},
+		},
+	) as Promise<RawAnswer>;
 	let answer: RawAnswer | undefined;
 	try {
 		answer = await Promise.race([pending, ended]);
@@ -164,7 +200,9 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 			const location = header(answer.headers, 'location');
 			const target = location ? originOf(new URL(location, request.url).href) : 'no Location';
 			const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
-			return { failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
+			return {
+				failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' },
+			};
 		}
 		const declared = Number(header(answer.headers, 'content-length'));
 		if (Number.isFinite(declared) && declared > maxResponseBytes) throw new TooLarge();
@@ -172,7 +210,9 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 		if (status >= 200 && status < 300) {
 			return parseRecord(method, status, text, header(answer.headers, 'content-type') ?? '', forms);
 		}
-		return { failure: statusFailure(status, text, header(answer.headers, 'retry-after'), method, forms) };
+		return {
+			failure: statusFailure(status, text, header(answer.headers, 'retry-after'), method, forms),
+		};
 	} catch (error) {
 		// Whatever arrives after the attempt ended is dropped unread.
 		if (answer === undefined) pending.then(discard, () => undefined);
@@ -180,13 +220,34 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 		if (error instanceof TooLarge) {
 			const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
 			const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
-			return { failure: { message, status: answer?.statusCode, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
+			return {
+				failure: {
+					message,
+					status: answer?.statusCode,
+					retryable: false,
+					mayHaveBeenProcessed: method !== 'GET',
+				},
+			};
 		}
 		const stopped = request.stoppedReason();
-		if (stopped) return { failure: { message: `The request was interrupted: ${stopped}`, retryable: false, mayHaveBeenProcessed: method !== 'GET' } };
+		if (stopped)
+			return {
+				failure: {
+					message: `The request was interrupted: ${stopped}`,
+					retryable: false,
+					mayHaveBeenProcessed: method !== 'GET',
+				},
+			};
 		const failure = thrownFailure(error, method, timeoutMs);
 		// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.
-		if (answer !== undefined) return { failure: uncertainFailure(method, 'The answer was cut off midway (the connection closed before the whole body came)', { description: failure.description, status: answer.statusCode }) };
+		if (answer !== undefined)
+			return {
+				failure: uncertainFailure(
+					method,
+					'The answer was cut off midway (the connection closed before the whole body came)',
+					{ description: failure.description, status: answer.statusCode },
+				),
+			};
 		return { failure };
 	} finally {
 		timer.abort();

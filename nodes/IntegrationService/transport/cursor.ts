@@ -51,7 +51,8 @@ const isCount = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 const isText = (value: unknown): value is string =>
 	typeof value === 'string' && value !== '' && value.length <= MAX_TEXT;
-const hasOnly = (value: object, keys: readonly string[]) => Object.keys(value).every((key) => keys.includes(key));
+const hasOnly = (value: object, keys: readonly string[]) =>
+	Object.keys(value).every((key) => keys.includes(key));
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -64,8 +65,14 @@ function pagePosition(value: unknown): PagePosition | undefined {
 }
 
 /** The position a cursor names for this list, or why it cannot be used (nothing is sent then). */
-export function decodeCursor(cursor: string, list: string): { position: ListPosition } | { refused: string } {
-	const notOurs = { refused: 'is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start' };
+export function decodeCursor(
+	cursor: string,
+	list: string,
+): { position: ListPosition } | { refused: string } {
+	const notOurs = {
+		refused:
+			'is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start',
+	};
 	if (cursor.length > MAX_CURSOR_LENGTH || !cursor.startsWith(PREFIX)) return notOurs;
 	let value: unknown;
 	try {
@@ -73,7 +80,11 @@ export function decodeCursor(cursor: string, list: string): { position: ListPosi
 	} catch {
 		return notOurs;
 	}
-	if (!isObject(value) || !hasOnly(value, ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'lastPage'])) return notOurs;
+	if (
+		!isObject(value) ||
+		!hasOnly(value, ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'lastPage'])
+	)
+		return notOurs;
 	const at = pagePosition(value.at);
 	const { skip, sent, announced, seen, lastPage } = value;
 	const valid =
@@ -89,7 +100,10 @@ export function decodeCursor(cursor: string, list: string): { position: ListPosi
 		(lastPage === undefined || (typeof lastPage === 'string' && DIGEST.test(lastPage)));
 	if (!valid) return notOurs;
 	if (value.list !== list) {
-		return { refused: 'was given for another list (a different host, path or Query Parameters); leave it empty to start this list' };
+		return {
+			refused:
+				'was given for another list (a different host, path or Query Parameters); leave it empty to start this list',
+		};
 	}
 	return {
 		position: {

@@ -20,18 +20,30 @@ function htmlForms(secret: string): string[] {
 		.replace(/>/g, '&gt;')
 		.replace(/"/g, '&quot;')
 		.replace(/'/g, '&#39;');
-	return [named, named.replace(/&#39;/g, '&#x27;').replace(/\//g, '&#x2F;'), named.replace(/&#39;/g, '&apos;')];
+	return [
+		named,
+		named.replace(/&#39;/g, '&#x27;').replace(/\//g, '&#x2F;'),
+		named.replace(/&#39;/g, '&apos;'),
+	];
 }
 
 function jsonForms(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
-	const unicode = json.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	const unicode = json.replace(
+		/[<>&']/g,
+		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+	);
 	return [json, json.replace(/\//g, '\\/'), unicode];
 }
 
 function urlForms(secret: string): string[] {
 	const component = encodeURIComponent(secret);
-	return [component, component.replace(/%20/g, '+'), component.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()), encodeURI(secret)];
+	return [
+		component,
+		component.replace(/%20/g, '+'),
+		component.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		encodeURI(secret),
+	];
 }
 
 /**
@@ -63,12 +75,23 @@ function hexForms(secret: string): string[] {
 
 /** Every form in which a secret may come back from a service, a proxy or an error page. */
 function encodedForms(secret: string): string[] {
-	return [secret, ...urlForms(secret), ...htmlForms(secret), ...jsonForms(secret), ...base64Forms(secret), ...hexForms(secret)];
+	return [
+		secret,
+		...urlForms(secret),
+		...htmlForms(secret),
+		...jsonForms(secret),
+		...base64Forms(secret),
+		...hexForms(secret),
+	];
 }
 
 function formsOfValues(values: readonly string[]): string[] {
-	const secrets = values.flatMap((value) => [value, value.trim()]).filter((value) => value.length >= MIN_SECRET_LENGTH);
-	return [...new Set(secrets.flatMap(encodedForms))].filter((form) => form.length >= MIN_SECRET_LENGTH);
+	const secrets = values
+		.flatMap((value) => [value, value.trim()])
+		.filter((value) => value.length >= MIN_SECRET_LENGTH);
+	return [...new Set(secrets.flatMap(encodedForms))].filter(
+		(form) => form.length >= MIN_SECRET_LENGTH,
+	);
 }
 
 const longestFirst = (forms: string[]): string[] => forms.sort((a, b) => b.length - a.length);
@@ -137,7 +160,9 @@ export interface AttemptFailure {
 }
 
 export function formatSeconds(ms: number): string {
-	return ms % 1000 === 0 || ms >= 10_000 ? `${Math.ceil(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+	return ms % 1000 === 0 || ms >= 10_000
+		? `${Math.ceil(ms / 1000)} s`
+		: `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** decisions.md: 429 and 409 on every method; 5xx and network errors only where a repeat is harmless. */
@@ -146,8 +171,17 @@ export function isIdempotent(method: IHttpRequestMethods): boolean {
 }
 
 /** A failure after which the request may or may not have been processed: repeated only where harmless. */
-export function uncertainFailure(method: IHttpRequestMethods, message: string, extra: Partial<AttemptFailure> = {}): AttemptFailure {
-	return { message, retryable: isIdempotent(method), mayHaveBeenProcessed: !isIdempotent(method), ...extra };
+export function uncertainFailure(
+	method: IHttpRequestMethods,
+	message: string,
+	extra: Partial<AttemptFailure> = {},
+): AttemptFailure {
+	return {
+		message,
+		retryable: isIdempotent(method),
+		mayHaveBeenProcessed: !isIdempotent(method),
+		...extra,
+	};
 }
 
 /** Secrets are taken out first, then the text is shortened: a cut never leaves part of a secret. */
@@ -157,7 +191,10 @@ export function shorten(text: string, secretForms: readonly string[]): string {
 }
 
 export function looksLikeHtml(text: string, contentType = ''): boolean {
-	return /html/i.test(contentType) || /^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text);
+	return (
+		/html/i.test(contentType) ||
+		/^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text)
+	);
 }
 
 /** An HTML page (a proxy's or gateway's error page) as one line: its title, then its visible text. */
@@ -169,7 +206,10 @@ export function htmlText(html: string): string {
 			.replace(/\s+/g, ' ')
 			.trim();
 	const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
-	let text = strip(/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ?? html.replace(/<head[\s\S]*?<\/head>/i, ''));
+	let text = strip(
+		/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ??
+			html.replace(/<head[\s\S]*?<\/head>/i, ''),
+	);
 	if (title !== '' && text.startsWith(title)) text = text.slice(title.length).trim();
 	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
 }
@@ -182,7 +222,8 @@ function serviceErrorText(body: string, secretForms: readonly string[]): string 
 		const parsed = JSON.parse(text) as unknown;
 		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
 			const { error, message } = parsed as { error?: unknown; message?: unknown };
-			const nested = error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
+			const nested =
+				error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
 			const words = [error, nested, message].find((candidate) => typeof candidate === 'string');
 			if (typeof words === 'string') return shorten(words, secretForms);
 		}
@@ -272,7 +313,11 @@ function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code } = current as { code?: unknown };
-		if (typeof code === 'string' && (code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || isParserCode(code))) return code;
+		if (
+			typeof code === 'string' &&
+			(code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || isParserCode(code))
+		)
+			return code;
 		current = (current as { cause?: unknown }).cause;
 	}
 	const text = error instanceof Error ? error.message : String(error);
@@ -282,7 +327,11 @@ function findErrorCode(error: unknown): string | undefined {
 }
 
 /** Deadline message; the code stays in the description (n8n rewrites messages that name one). */
-export function timeoutFailure(method: IHttpRequestMethods, timeoutMs: number, headersCame = false): AttemptFailure {
+export function timeoutFailure(
+	method: IHttpRequestMethods,
+	timeoutMs: number,
+	headersCame = false,
+): AttemptFailure {
 	const seconds = timeoutMs >= 1000 ? formatSeconds(timeoutMs) : `${timeoutMs} ms`;
 	const what = headersCame ? 'sent its headers but not the whole body' : 'did not answer';
 	return uncertainFailure(method, `The service ${what} within ${seconds} (timeout)`, {
@@ -291,12 +340,19 @@ export function timeoutFailure(method: IHttpRequestMethods, timeoutMs: number, h
 }
 
 /** A thrown error of the request helper or of reading the body, classified. */
-export function thrownFailure(error: unknown, method: IHttpRequestMethods, timeoutMs: number): AttemptFailure {
+export function thrownFailure(
+	error: unknown,
+	method: IHttpRequestMethods,
+	timeoutMs: number,
+): AttemptFailure {
 	const code = findErrorCode(error);
-	if (code && TIMEOUT_CODES.has(code)) return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
+	if (code && TIMEOUT_CODES.has(code))
+		return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
 	if (code && isParserCode(code)) {
 		// The request went out and something answered: like a cut-off answer, it may have been processed.
-		return uncertainFailure(method, "Could not read the service's answer: it is not valid HTTP", { description: `Network error code ${code}.` });
+		return uncertainFailure(method, "Could not read the service's answer: it is not valid HTTP", {
+			description: `Network error code ${code}.`,
+		});
 	}
 	if (code) {
 		const message = `Could not reach the service: ${NETWORK_MEANINGS[code]}`;

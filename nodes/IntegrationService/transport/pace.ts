@@ -32,12 +32,17 @@ const WINDOW_MS = 1000;
 const tenantPaces = new Map<string, TenantPace>();
 
 /** Which tenant a request counts against: the n8n credential, the Connection ID sent and the origin it goes to. */
-export function tenantKey(credential: string, connectionId: string | undefined, origin: string): string {
+export function tenantKey(
+	credential: string,
+	connectionId: string | undefined,
+	origin: string,
+): string {
 	return JSON.stringify([credential, connectionId ?? '', origin]);
 }
 
 /** Whether a request no longer counts against any second from `now` on. */
-const done = (request: PacedRequest, now: number) => request.end !== undefined && request.end <= now - WINDOW_MS;
+const done = (request: PacedRequest, now: number) =>
+	request.end !== undefined && request.end <= now - WINDOW_MS;
 
 /**
  * The tenant's pace. Read and changed synchronously, so runs never act on a stale copy. An entry whose
@@ -48,7 +53,10 @@ function paceOf(tenant: string, now: number): TenantPace {
 	let pace = tenantPaces.get(tenant);
 	if (pace === undefined) {
 		for (const [key, idle] of tenantPaces) {
-			if (Math.max(idle.pausedUntil, idle.nextStartAt) <= now && idle.recent.every((request) => done(request, now))) {
+			if (
+				Math.max(idle.pausedUntil, idle.nextStartAt) <= now &&
+				idle.recent.every((request) => done(request, now))
+			) {
 				tenantPaces.delete(key);
 			}
 		}
@@ -87,7 +95,11 @@ export function reserveSlot(tenant: string, cap: number, now = Date.now()): numb
  * always starts, and still counts for the runs that have one. The caller ends what it started with
  * `finished`.
  */
-export function startOrWait(tenant: string, cap: number, now = Date.now()): { started: PacedRequest } | { waitMs: number } {
+export function startOrWait(
+	tenant: string,
+	cap: number,
+	now = Date.now(),
+): { started: PacedRequest } | { waitMs: number } {
 	const pace = paceOf(tenant, now);
 	let recent = pace.recent;
 	while (recent.length > 0 && done(recent[0], now)) recent.shift();

@@ -86,7 +86,9 @@ export async function serviceRequestPages(
 	if (batch && batch.cursor !== '') {
 		const decoded = decodeCursor(batch.cursor, listId);
 		if ('refused' in decoded) {
-			throw new NodeOperationError(this.getNode(), `${batch.field}: ${decoded.refused}`, { itemIndex });
+			throw new NodeOperationError(this.getNode(), `${batch.field}: ${decoded.refused}`, {
+				itemIndex,
+			});
 		}
 		resume = decoded.position;
 	}
@@ -94,12 +96,20 @@ export async function serviceRequestPages(
 	const host = hostBaseUrl(credentials, list.request.host);
 	const first = 'base' in host ? endpointUrl(host.base, list.request.path) : undefined;
 	const startLink = list.request.link;
-	const firstUrl = startLink ? absolute(startLink.url, startLink.relativeTo) : first && 'url' in first ? first.url : '';
+	const firstUrl = startLink
+		? absolute(startLink.url, startLink.relativeTo)
+		: first && 'url' in first
+			? first.url
+			: '';
 	if (resume && 'link' in resume.at && 'base' in host) {
 		// A cursor is input: the page it names is checked before anything is sent, as a nextLink is.
 		const target = sameOriginUrl(resume.at.link, firstUrl, host.base);
 		if ('refused' in target) {
-			throw new NodeOperationError(this.getNode(), `${batch?.field}: names a page on another origin (${target.refused}); it is not followed with your token`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`${batch?.field}: names a page on another origin (${target.refused}); it is not followed with your token`,
+				{ itemIndex },
+			);
 		}
 	}
 	const recordsIn = (page: IDataObject): unknown =>
@@ -146,15 +156,20 @@ export async function serviceRequestPages(
 		}
 		const meta = (page._metadata ?? {}) as IDataObject;
 		// Paging ends before memory does: past what the first page announced, or past MAX_RECORDS.
-		if (announced === undefined && typeof meta.total === 'number' && meta.total >= 0) announced = meta.total;
+		if (announced === undefined && typeof meta.total === 'number' && meta.total >= 0)
+			announced = meta.total;
 		const fresh = skip > 0 ? records.slice(skip) : records;
 		sent += fresh.length;
 		sentOverall += fresh.length;
 		if (announced !== undefined && sentOverall > announcedBound(announced, list.pageSize)) {
-			stop(`the service announced ${announced} records but goes on past ${sentOverall - fresh.length}; narrow the list with Query Parameters or use a Limit`);
+			stop(
+				`the service announced ${announced} records but goes on past ${sentOverall - fresh.length}; narrow the list with Query Parameters or use a Limit`,
+			);
 		}
 		if (sent > MAX_RECORDS) {
-			stop(`more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`);
+			stop(
+				`more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`,
+			);
 		}
 		const take = list.maxRecords === undefined ? fresh : fresh.slice(0, list.maxRecords - received);
 		received += take.length;
@@ -164,12 +179,20 @@ export async function serviceRequestPages(
 		if (records.length === 0 || (limitReached && !batch)) break;
 		if (limitReached && take.length < fresh.length && at !== undefined) {
 			// The batch ends inside this page: the next one starts at its first record not returned.
-			const position = 'offset' in at ? { at: { offset: at.offset + take.length }, skip: 0 } : { at, skip: skip + take.length };
-			return { received, nextCursor: cursorFor(position, sentOverall - (fresh.length - take.length)) };
+			const position =
+				'offset' in at
+					? { at: { offset: at.offset + take.length }, skip: 0 }
+					: { at, skip: skip + take.length };
+			return {
+				received,
+				nextCursor: cursorFor(position, sentOverall - (fresh.length - take.length)),
+			};
 		}
 
 		// Progress: at least one record not seen on an earlier page (records without an id are not compared).
-		const ids = (records as IDataObject[]).map((record) => record?.id).filter((id) => typeof id === 'string' || typeof id === 'number');
+		const ids = (records as IDataObject[])
+			.map((record) => record?.id)
+			.filter((id) => typeof id === 'string' || typeof id === 'number');
 		const allHaveIds = ids.length === records.length;
 		if (allHaveIds && ids.every((id) => seenIds.has(String(id)))) {
 			stop('the service returned the same records again (it does not move to the next page)');
@@ -186,14 +209,17 @@ export async function serviceRequestPages(
 		const nextLink = text(meta.nextLink);
 		const next = text(meta.next);
 		let after: PagePosition | undefined;
-		if (nextLink !== undefined && !URL.canParse(nextLink, pageUrl)) stop('the service gave a next-page link that is not a URL');
+		if (nextLink !== undefined && !URL.canParse(nextLink, pageUrl))
+			stop('the service gave a next-page link that is not a URL');
 		if (nextLink !== undefined || next !== undefined) {
 			const key = nextLink !== undefined ? `link:${absolute(nextLink, pageUrl)}` : `next:${next}`;
 			const keyDigest = batch ? digest(key) : '';
-			if (seenCursors.has(key) || (batch && carriedSeen.includes(keyDigest))) stop('the service returned the same next-page cursor twice');
+			if (seenCursors.has(key) || (batch && carriedSeen.includes(keyDigest)))
+				stop('the service returned the same next-page cursor twice');
 			seenCursors.add(key);
 			if (batch) carriedSeen.push(keyDigest);
-			after = nextLink !== undefined ? { link: absolute(nextLink, pageUrl) } : { next: next as string };
+			after =
+				nextLink !== undefined ? { link: absolute(nextLink, pageUrl) } : { next: next as string };
 		} else if (at !== undefined && 'offset' in at) {
 			// Offset paging: the service must say it served the offset we asked for, and we move on ourselves.
 			if (typeof meta.offset === 'number' && meta.offset !== at.offset) {
@@ -204,13 +230,17 @@ export async function serviceRequestPages(
 			if (total !== undefined ? offset < total : records.length >= limit) after = { offset };
 		}
 		// Otherwise a service that paged by cursor and gives none now has no more pages; a named list pages by link only.
-		if (limitReached || after === undefined) return { received, nextCursor: after && cursorFor({ at: after, skip: 0 }, sentOverall) };
+		if (limitReached || after === undefined)
+			return { received, nextCursor: after && cursorFor({ at: after, skip: 0 }, sentOverall) };
 		at = after;
 		skip = 0;
 	}
 	return { received };
 
-	function cursorFor(position: { at: PagePosition; skip: number }, sentSoFar: number): string | undefined {
+	function cursorFor(
+		position: { at: PagePosition; skip: number },
+		sentSoFar: number,
+	): string | undefined {
 		if (!batch) return undefined;
 		const seen = carriedSeen.slice(-SEEN_KEPT);
 		return encodeCursor({
@@ -228,7 +258,9 @@ export async function serviceRequestPages(
 function listDigest(request: ServiceRequest): string {
 	const path = request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id));
 	const qs = Object.entries(request.qs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-	return digest(JSON.stringify([request.method, request.host, path, qs, request.credentialId ?? '']));
+	return digest(
+		JSON.stringify([request.method, request.host, path, qs, request.credentialId ?? '']),
+	);
 }
 
 /**

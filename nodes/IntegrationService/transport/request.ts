@@ -83,7 +83,9 @@ function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined
  * listener to its sources, so any number of waits may be pending at once without a leak warning.
  */
 function runSignal(ctx: ServiceContext, run: ServiceRun): AbortSignal {
-	return AbortSignal.any([run.state.stop.signal, cancelSignal(ctx)].filter((s): s is AbortSignal => s !== undefined));
+	return AbortSignal.any(
+		[run.state.stop.signal, cancelSignal(ctx)].filter((s): s is AbortSignal => s !== undefined),
+	);
 }
 
 /** Waits `ms`, or less if the run stops or the execution is cancelled; says whether the full wait passed. */
@@ -110,7 +112,11 @@ function tenantOf(ctx: ServiceContext, origin: string, connectionId: string | un
  * Waits until the tenant's pace lets the next request of the run start, and starts it; undefined when
  * the run stopped first.
  */
-async function startWhenPaced(ctx: ServiceContext, run: ServiceRun, tenant: string): Promise<PacedRequest | undefined> {
+async function startWhenPaced(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	tenant: string,
+): Promise<PacedRequest | undefined> {
 	const cap = run.settings.maxRequestsPerSecond;
 	if (!(await waitFor(ctx, run, reserveSlot(tenant, cap)))) return undefined;
 	for (;;) {
@@ -122,9 +128,16 @@ async function startWhenPaced(ctx: ServiceContext, run: ServiceRun, tenant: stri
 }
 
 /** The credential for this run, loaded on first use and then reused for every item and page. */
-export async function runCredentials(ctx: ServiceContext, run: ServiceRun, itemIndex: number): Promise<IDataObject> {
+export async function runCredentials(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	itemIndex: number,
+): Promise<IDataObject> {
 	if (!run.state.credentials) {
-		const loading = (ctx as IExecuteFunctions).getCredentials(CREDENTIAL_TYPE, itemIndex) as Promise<IDataObject>;
+		const loading = (ctx as IExecuteFunctions).getCredentials(
+			CREDENTIAL_TYPE,
+			itemIndex,
+		) as Promise<IDataObject>;
 		run.state.credentials = loading;
 		// A failed load (e.g. a credential expression) is not kept: the next item tries again.
 		loading.catch(() => {
@@ -158,17 +171,24 @@ const NOT_READY_DELAY_FACTOR = 30;
 function backoffMs(run: ServiceRun, attempt: number, status?: number): number {
 	const ceiling = Math.min(MAX_SINGLE_BACKOFF_MS, run.settings.initialDelayMs * 2 ** (attempt - 1));
 	const jittered = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-	return status === 409 ? Math.max(jittered, run.settings.initialDelayMs * NOT_READY_DELAY_FACTOR) : jittered;
+	return status === 409
+		? Math.max(jittered, run.settings.initialDelayMs * NOT_READY_DELAY_FACTOR)
+		: jittered;
 }
 
 /** The URL to call, or why it must not be called (before anything is sent). */
-function targetUrl(credentials: IDataObject, request: ServiceRequest): { url: string } | { refused: string } {
+function targetUrl(
+	credentials: IDataObject,
+	request: ServiceRequest,
+): { url: string } | { refused: string } {
 	const host = hostBaseUrl(credentials, request.host);
 	if ('refused' in host) return host;
 	if (!request.link) return endpointUrl(host.base, request.path);
 	const target = sameOriginUrl(request.link.url, request.link.relativeTo, host.base);
 	if ('refused' in target) {
-		return { refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token` };
+		return {
+			refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token`,
+		};
 	}
 	return target;
 }
@@ -183,16 +203,24 @@ function tokenFor(ctx: ServiceContext, itemIndex: number, credentials: IDataObje
 	}
 	const problem = headerValueProblem(token);
 	if (problem !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `The Integration Service credential's token ${problem}; paste it again`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Integration Service credential's token ${problem}; paste it again`,
+			{ itemIndex },
+		);
 	}
 	return token;
 }
 
 /** X-Service-Credential-Id for hosts that take it: the item's override, else the credential's default. */
-function credentialIdHeader(credentials: IDataObject, request: ServiceRequest): { value?: string } | { refused: string } {
+function credentialIdHeader(
+	credentials: IDataObject,
+	request: ServiceRequest,
+): { value?: string } | { refused: string } {
 	if (!HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return {};
 	const override = (request.credentialId ?? '').trim();
-	const value = override !== '' ? request.credentialId ?? '' : String(credentials.credentialId ?? '');
+	const value =
+		override !== '' ? (request.credentialId ?? '') : String(credentials.credentialId ?? '');
 	// Checked before trimming: the HTTP client would silently strip or alter it and send another ID.
 	const problem = headerValueProblem(value);
 	if (problem !== undefined) {
@@ -200,7 +228,10 @@ function credentialIdHeader(credentials: IDataObject, request: ServiceRequest): 
 		return { refused: `${field}: ${problem}` };
 	}
 	if (value.trim() === '') {
-		return { refused: 'Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node' };
+		return {
+			refused:
+				'Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node',
+		};
 	}
 	return { value: value.trim() };
 }
@@ -219,7 +250,12 @@ export async function serviceRequest(
 	const forms = secretForms(credentials);
 	const target = targetUrl(credentials, request);
 	const credentialId = credentialIdHeader(credentials, request);
-	const refused = 'refused' in target ? target.refused : 'refused' in credentialId ? credentialId.refused : undefined;
+	const refused =
+		'refused' in target
+			? target.refused
+			: 'refused' in credentialId
+				? credentialId.refused
+				: undefined;
 	if (refused !== undefined || !('url' in target)) {
 		throw new NodeOperationError(this.getNode(), redact(refused ?? '', forms), { itemIndex });
 	}
@@ -254,7 +290,11 @@ export async function serviceRequest(
 		const wait = Math.max(wanted, pausedUntil(tenant) - Date.now());
 		if (wait <= 0) return true;
 		if (waitedMs + wait > maxTotalWaitMs) {
-			failure ??= { status: 429, message: 'Rate limited by the service (HTTP 429): the run is paused', retryable: false };
+			failure ??= {
+				status: 429,
+				message: 'Rate limited by the service (HTTP 429): the run is paused',
+				retryable: false,
+			};
 			failure.gaveUp = `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`;
 			return false;
 		}
@@ -277,7 +317,10 @@ export async function serviceRequest(
 			method: request.method,
 			url: target.url,
 			options: { ...options, headers: { ...headers } },
-			credentials: { ...credentials, sessionToken: sessionTokenOf(credentials as ICredentialDataDecryptedObject, token) },
+			credentials: {
+				...credentials,
+				sessionToken: sessionTokenOf(credentials as ICredentialDataDecryptedObject, token),
+			},
 			secretForms: sentForms,
 			timeoutMs: run.settings.timeoutMs,
 			maxResponseBytes: run.settings.maxResponseBytes,
@@ -290,7 +333,16 @@ export async function serviceRequest(
 		// A rate limit slows every run of the tenant down, not just this request.
 		if (failure.status === 429) pauseTenant(tenant, Date.now() + nextWait);
 	}
-	throw failedRequest(this, itemIndex, request, target.url, attempts, sentForms, failure, stoppedReason(this, run));
+	throw failedRequest(
+		this,
+		itemIndex,
+		request,
+		target.url,
+		attempts,
+		sentForms,
+		failure,
+		stoppedReason(this, run),
+	);
 }
 
 /** The error a failed request ends with: what happened, how often it was tried, and whether it may have been processed. */
@@ -304,12 +356,17 @@ function failedRequest(
 	failure: AttemptFailure | undefined,
 	stopped: string | undefined,
 ): NodeApiError {
-	const final = failure ?? { message: `Not sent: ${stopped ?? 'the run stopped'}`, retryable: false };
+	const final = failure ?? {
+		message: `Not sent: ${stopped ?? 'the run stopped'}`,
+		retryable: false,
+	};
 	const notes = [
 		attempts > 1 ? `after ${attempts} attempts` : '',
 		final.gaveUp ?? '',
 		stopped && failure?.retryable ? `not retried: ${stopped}` : '',
-		final.mayHaveBeenProcessed ? 'not sent twice: the service may already have processed it; check before running it again' : '',
+		final.mayHaveBeenProcessed
+			? 'not sent twice: the service may already have processed it; check before running it again'
+			: '',
 	].filter(Boolean);
 	const message = redact(`${final.message}${notes.length ? ` (${notes.join('; ')})` : ''}`, forms);
 	const where = `${request.method} ${request.host} ${url.replace(/[?#].*$/, '')}`;

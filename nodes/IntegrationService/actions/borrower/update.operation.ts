@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { addressesProperty, contactValuesProperty } from '../../helpers/compoundFields';
-import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
+import {
+	fieldGroup,
+	mappingModeProperties,
+	readBody,
+	shownWhenMappedFromForm,
+} from '../../helpers/fieldMapper';
 import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
@@ -16,7 +21,8 @@ const borrowerIdProperty: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. b-1',
-	description: 'ID of the borrower to change, as the Integration Service returns it in the borrower\'s "ID" field',
+	description:
+		'ID of the borrower to change, as the Integration Service returns it in the borrower\'s "ID" field',
 };
 
 /** The body fields: each parameter is named as its wire field (spec 2.4). */
@@ -31,7 +37,8 @@ const bodyProperties: INodeProperties[] = [
 			name: 'bio',
 			type: 'json',
 			default: '{}',
-			description: 'Biographical details as a JSON object, passed through unchanged, e.g. {"maritalStatus": "married"}',
+			description:
+				'Biographical details as a JSON object, passed through unchanged, e.g. {"maritalStatus": "married"}',
 		},
 		contactValuesProperty('emails', {
 			description:
@@ -75,9 +82,31 @@ export const description = updateDisplayOptions(shownFor('borrower', 'update'), 
 ]);
 
 /** PUT {los}/api/borrowers/{id} (spec 4.6): the changed borrower. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
-	const id = requireId(this, itemIndex, 'Borrower ID', this.getNodeParameter('borrowerId', itemIndex, ''));
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
+	const id = requireId(
+		this,
+		itemIndex,
+		'Borrower ID',
+		this.getNodeParameter('borrowerId', itemIndex, ''),
+	);
 	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
 	const path = ['borrowers', { id, field: 'Borrower ID' }];
-	return [await serviceRequest.call(this, itemIndex, { method: 'PUT', host: 'los', path, body, credentialId: credentialIdOverrideFor(this, itemIndex) }, run)];
+	return [
+		await serviceRequest.call(
+			this,
+			itemIndex,
+			{
+				method: 'PUT',
+				host: 'los',
+				path,
+				body,
+				credentialId: credentialIdOverrideFor(this, itemIndex),
+			},
+			run,
+		),
+	];
 }

@@ -29,12 +29,31 @@ const bodyProperties: INodeProperties[] = [
 	}),
 ];
 
-export const description = updateDisplayOptions(shownFor('credential', 'update'), [credentialToUpdateProperty, ...bodyProperties]);
+export const description = updateDisplayOptions(shownFor('credential', 'update'), [
+	credentialToUpdateProperty,
+	...bodyProperties,
+]);
 
 /** PUT {universal}/api/credentials/{id} (spec 4.5): the changed credential. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
-	const id = requireId(this, itemIndex, 'Credential ID', this.getNodeParameter('credentialToUpdate', itemIndex, ''));
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
+	const id = requireId(
+		this,
+		itemIndex,
+		'Credential ID',
+		this.getNodeParameter('credentialToUpdate', itemIndex, ''),
+	);
 	const body = readBody(this, itemIndex, bodyProperties);
 	const path = ['credentials', { id, field: 'Credential ID' }];
-	return [await serviceRequest.call(this, itemIndex, { method: 'PUT', host: 'universal', path, body }, run)];
+	return [
+		await serviceRequest.call(
+			this,
+			itemIndex,
+			{ method: 'PUT', host: 'universal', path, body },
+			run,
+		),
+	];
 }

@@ -1,9 +1,20 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PathSegment, ServiceHost } from '../../../shared/service';
 import { hasControlCharacter } from '../../../shared/service';
-import { inputError, parseJsonParameter, requireText, toBoolean, toWholeNumber } from '../../helpers/validation';
+import {
+	inputError,
+	parseJsonParameter,
+	requireText,
+	toBoolean,
+	toWholeNumber,
+} from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
 import {
@@ -31,13 +42,30 @@ const properties: INodeProperties[] = [
 		name: 'host',
 		type: 'options',
 		options: [
-			{ name: 'Calendar', value: 'calendar', description: "The credential's Calendar Host URL (webhooks, calendars, appointments)" },
-			{ name: 'CRM', value: 'crm', description: "The credential's CRM Host URL (people, notes, tasks)" },
-			{ name: 'LOS', value: 'los', description: "The credential's LOS Host URL (loans, borrowers, documents)" },
-			{ name: 'Universal', value: 'universal', description: "The credential's Universal Host URL (credentials, authorization links)" },
+			{
+				name: 'Calendar',
+				value: 'calendar',
+				description: "The credential's Calendar Host URL (webhooks, calendars, appointments)",
+			},
+			{
+				name: 'CRM',
+				value: 'crm',
+				description: "The credential's CRM Host URL (people, notes, tasks)",
+			},
+			{
+				name: 'LOS',
+				value: 'los',
+				description: "The credential's LOS Host URL (loans, borrowers, documents)",
+			},
+			{
+				name: 'Universal',
+				value: 'universal',
+				description: "The credential's Universal Host URL (credentials, authorization links)",
+			},
 		],
 		default: 'crm',
-		description: 'Which of the credential\'s four hosts to call; the request never goes anywhere else',
+		description:
+			"Which of the credential's four hosts to call; the request never goes anywhere else",
 	},
 	{
 		displayName: 'Method',
@@ -76,14 +104,17 @@ const properties: INodeProperties[] = [
 	{ ...returnAllProperty, displayOptions: { show: { method: ['GET'] } } },
 	{ ...limitProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
 	{ ...pageAtATimeProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
-	{ ...cursorProperty, displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } } },
+	{
+		...cursorProperty,
+		displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } },
+	},
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
-		hint: "On: one item per record of the answer's list (an answer without a list is one record), without its bulky \"original\". Off: each page as the service sends it (with Page at a Time: each record as sent).",
+		hint: 'On: one item per record of the answer\'s list (an answer without a list is one record), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
 		displayOptions: { show: { method: ['GET'] } },
 	},
 	{
@@ -102,13 +133,20 @@ export const description = updateDisplayOptions(shownFor('customApiCall', 'send'
 function pathSegments(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): PathSegment[] {
 	const path = requireText(ctx, itemIndex, 'Path', raw).trim();
 	const refuse = (problem: string): never => {
-		throw inputError(ctx, itemIndex, 'Path', problem, 'The host comes from the credential; Path is what follows /api, e.g. loans/123.');
+		throw inputError(
+			ctx,
+			itemIndex,
+			'Path',
+			problem,
+			'The host comes from the credential; Path is what follows /api, e.g. loans/123.',
+		);
 	};
 	if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//') || path.startsWith('\\')) {
 		refuse('give a path relative to /api, not a URL');
 	}
 	if (hasControlCharacter(path)) refuse('contains a line break or another control character');
-	if (/[?#]/.test(path)) refuse('must not contain ? or #: put query parameters in Query Parameters');
+	if (/[?#]/.test(path))
+		refuse('must not contain ? or #: put query parameters in Query Parameters');
 	const parts = path.replace(/^\/+/, '').replace(/\/+$/, '').split('/');
 	if (parts[0] === 'api') refuse('is relative to /api already: write loans, not /api/loans');
 	return parts.map((part, position) => {
@@ -120,15 +158,29 @@ function pathSegments(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): 
 		}
 		if (segment.trim() === '') refuse('has an empty part (two slashes in a row)');
 		if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\\')) {
-			refuse(`part ${position + 1} ("${part}") would leave the path it names; "." and ".." are not allowed`);
+			refuse(
+				`part ${position + 1} ("${part}") would leave the path it names; "." and ".." are not allowed`,
+			);
 		}
 		return { id: segment, field: 'Path' };
 	});
 }
 
-function oneOf<T extends string>(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, allowed: readonly T[]): T {
-	if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-	throw inputError(ctx, itemIndex, field, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+function oneOf<T extends string>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
+	throw inputError(
+		ctx,
+		itemIndex,
+		field,
+		`must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+	);
 }
 
 /**
@@ -136,34 +188,94 @@ function oneOf<T extends string>(ctx: IExecuteFunctions, itemIndex: number, fiel
  * the host from the credential, one encoded segment per path part, retries by method, the run's
  * pace and 429 pause, deadlines, size bounds, redaction and, for GET, the pager.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
-	const host = oneOf(this, itemIndex, 'Host', this.getNodeParameter('host', itemIndex, 'crm'), HOSTS);
-	const method = oneOf(this, itemIndex, 'Method', this.getNodeParameter('method', itemIndex, 'GET'), METHODS);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
+	const host = oneOf(
+		this,
+		itemIndex,
+		'Host',
+		this.getNodeParameter('host', itemIndex, 'crm'),
+		HOSTS,
+	);
+	const method = oneOf(
+		this,
+		itemIndex,
+		'Method',
+		this.getNodeParameter('method', itemIndex, 'GET'),
+		METHODS,
+	);
 	const path = pathSegments(this, itemIndex, this.getNodeParameter('path', itemIndex, ''));
 	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
-	const qs = readQueryParameters(this, itemIndex, 'Query Parameters', this.getNodeParameter('queryParameters', itemIndex, {}), reserved);
+	const qs = readQueryParameters(
+		this,
+		itemIndex,
+		'Query Parameters',
+		this.getNodeParameter('queryParameters', itemIndex, {}),
+		reserved,
+	);
 	const credentialId = credentialIdOverrideFor(this, itemIndex);
 
 	if (method !== 'GET') {
-		const rawBody = WITH_BODY.includes(method) ? this.getNodeParameter('body', itemIndex, '{}') : undefined;
-		const body = rawBody === undefined || rawBody === '' ? undefined : parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
-		return [await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, credentialId }, run)];
+		const rawBody = WITH_BODY.includes(method)
+			? this.getNodeParameter('body', itemIndex, '{}')
+			: undefined;
+		const body =
+			rawBody === undefined || rawBody === ''
+				? undefined
+				: parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
+		return [
+			await serviceRequest.call(
+				this,
+				itemIndex,
+				{ method, host, path, qs, body, credentialId },
+				run,
+			),
+		];
 	}
 
-	const returnAll = toBoolean(this, itemIndex, 'Return All', this.getNodeParameter('returnAll', itemIndex, false));
-	const limit = returnAll ? undefined : toWholeNumber(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = toBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
+	const returnAll = toBoolean(
+		this,
+		itemIndex,
+		'Return All',
+		this.getNodeParameter('returnAll', itemIndex, false),
+	);
+	const limit = returnAll
+		? undefined
+		: toWholeNumber(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1);
+	const simplify = toBoolean(
+		this,
+		itemIndex,
+		'Simplify',
+		this.getNodeParameter('simplify', itemIndex, true),
+	);
 	const batch = readBatch(this, itemIndex);
 	const output: IDataObject[] = [];
 	const { nextCursor } = await serviceRequestPages.call(
 		this,
 		itemIndex,
-		{ request: { method, host, path, qs, credentialId }, maxRecords: limit, pageSize: MAX_PAGE_SIZE, recordsKey: recordsOf, batch },
+		{
+			request: { method, host, path, qs, credentialId },
+			maxRecords: limit,
+			pageSize: MAX_PAGE_SIZE,
+			recordsKey: recordsOf,
+			batch,
+		},
 		run,
 		(records, page) => {
 			// A batch is its records; without one, Simplify off outputs each page as the service sent it.
 			if (!simplify && !batch) output.push(page);
-			else for (const record of records) output.push(!simplify ? record : record !== null && typeof record === 'object' && !Array.isArray(record) ? withoutOriginal(record) : { value: record });
+			else
+				for (const record of records)
+					output.push(
+						!simplify
+							? record
+							: record !== null && typeof record === 'object' && !Array.isArray(record)
+								? withoutOriginal(record)
+								: { value: record },
+					);
 		},
 	);
 	return batch ? [batchItem('records', output, nextCursor)] : output;

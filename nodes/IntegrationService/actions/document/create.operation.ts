@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
+import {
+	fieldGroup,
+	mappingModeProperties,
+	readBody,
+	shownWhenMappedFromForm,
+} from '../../helpers/fieldMapper';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 import { credentialIdOverrideFor } from '../common.descriptions';
@@ -25,7 +30,8 @@ const bodyProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. income',
-		description: 'Category of the document as used by the connected loan origination system; free text',
+		description:
+			'Category of the document as used by the connected loan origination system; free text',
 	},
 	{
 		displayName: 'Status',
@@ -34,7 +40,8 @@ const bodyProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. received',
-		description: 'Status of the document as used by the connected loan origination system; free text',
+		description:
+			'Status of the document as used by the connected loan origination system; free text',
 	},
 	{
 		displayName: 'Type',
@@ -70,7 +77,8 @@ const bodyProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 9f86d081884c7d65…',
-		description: "A signature or checksum of the file's content (for example its SHA-256 hash), sent as entered",
+		description:
+			"A signature or checksum of the file's content (for example its SHA-256 hash), sent as entered",
 	},
 	{
 		displayName: 'Folder ID',
@@ -81,115 +89,113 @@ const bodyProperties: INodeProperties[] = [
 		placeholder: 'e.g. folder-42',
 		description: 'ID of the folder in the loan file that the document goes into',
 	},
-	fieldGroup(
-		'additional',
-		[
-			{
-				displayName: 'Borrower ID',
-				name: 'borrowerId',
-				type: 'string',
-				default: '',
-				description: 'ID of the borrower the document belongs to',
-			},
-			{
-				displayName: 'Created',
-				name: 'created',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 2024-05-01T12:00:00Z',
-				description: 'When the document was created, passed through unchanged (the format is up to the connected system)',
-			},
-			{
-				displayName: 'File Size',
-				name: 'fileSize',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description: 'Size of the file in bytes',
-			},
-			{
-				displayName: 'Is Active',
-				name: 'isActive',
-				type: 'boolean',
-				default: true,
-				description: 'Whether the document is active (current) in the loan file',
-			},
-			{
-				displayName: 'Is Signed',
-				name: 'isSigned',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the document has been signed',
-			},
-			{
-				displayName: 'Loan ID',
-				name: 'loanId',
-				type: 'string',
-				default: '',
-				description: 'ID of the loan the document belongs to',
-			},
-			{
-				displayName: 'Property ID',
-				name: 'propertyId',
-				type: 'string',
-				default: '',
-				description: 'ID of the property the document is about',
-			},
-			{
-				displayName: 'Received Date',
-				name: 'receivedDate',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 2024-05-01',
-				description: 'When the document was received, passed through unchanged',
-			},
-			{
-				displayName: 'Requires Signature',
-				name: 'requiresSignature',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the document must be signed',
-			},
-			{
-				displayName: 'Signed By',
-				name: 'signedBy',
-				type: 'json',
-				default: '[]',
-				description:
-					'Who signed the document, as a JSON list of objects passed through unchanged, e.g. [{"name": "Jane Doe", "date": "2024-05-02"}]',
-			},
-			{
-				displayName: 'Signed Date',
-				name: 'signedDate',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 2024-05-02',
-				description: 'When the document was signed, passed through unchanged',
-			},
-			{
-				displayName: 'Transaction ID',
-				name: 'transactionId',
-				type: 'string',
-				default: '',
-				description: 'ID of the transaction the document belongs to',
-			},
-			{
-				displayName: 'Updated',
-				name: 'updated',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 2024-05-01T12:00:00Z',
-				description: 'When the document was last changed, passed through unchanged',
-			},
-			{
-				displayName: 'User ID',
-				name: 'userId',
-				type: 'string',
-				default: '',
-				description: 'ID of the user (for example the loan officer) the document is assigned to',
-			},
-		],
-	),
+	fieldGroup('additional', [
+		{
+			displayName: 'Borrower ID',
+			name: 'borrowerId',
+			type: 'string',
+			default: '',
+			description: 'ID of the borrower the document belongs to',
+		},
+		{
+			displayName: 'Created',
+			name: 'created',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2024-05-01T12:00:00Z',
+			description:
+				'When the document was created, passed through unchanged (the format is up to the connected system)',
+		},
+		{
+			displayName: 'File Size',
+			name: 'fileSize',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'Size of the file in bytes',
+		},
+		{
+			displayName: 'Is Active',
+			name: 'isActive',
+			type: 'boolean',
+			default: true,
+			description: 'Whether the document is active (current) in the loan file',
+		},
+		{
+			displayName: 'Is Signed',
+			name: 'isSigned',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the document has been signed',
+		},
+		{
+			displayName: 'Loan ID',
+			name: 'loanId',
+			type: 'string',
+			default: '',
+			description: 'ID of the loan the document belongs to',
+		},
+		{
+			displayName: 'Property ID',
+			name: 'propertyId',
+			type: 'string',
+			default: '',
+			description: 'ID of the property the document is about',
+		},
+		{
+			displayName: 'Received Date',
+			name: 'receivedDate',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2024-05-01',
+			description: 'When the document was received, passed through unchanged',
+		},
+		{
+			displayName: 'Requires Signature',
+			name: 'requiresSignature',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the document must be signed',
+		},
+		{
+			displayName: 'Signed By',
+			name: 'signedBy',
+			type: 'json',
+			default: '[]',
+			description:
+				'Who signed the document, as a JSON list of objects passed through unchanged, e.g. [{"name": "Jane Doe", "date": "2024-05-02"}]',
+		},
+		{
+			displayName: 'Signed Date',
+			name: 'signedDate',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2024-05-02',
+			description: 'When the document was signed, passed through unchanged',
+		},
+		{
+			displayName: 'Transaction ID',
+			name: 'transactionId',
+			type: 'string',
+			default: '',
+			description: 'ID of the transaction the document belongs to',
+		},
+		{
+			displayName: 'Updated',
+			name: 'updated',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2024-05-01T12:00:00Z',
+			description: 'When the document was last changed, passed through unchanged',
+		},
+		{
+			displayName: 'User ID',
+			name: 'userId',
+			type: 'string',
+			default: '',
+			description: 'ID of the user (for example the loan officer) the document is assigned to',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(shownFor('document', 'create'), [
@@ -198,8 +204,18 @@ export const description = updateDisplayOptions(shownFor('document', 'create'), 
 ]);
 
 /** POST {los}/api/documents (spec 4.7): the new document. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
 	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const request = { method: 'POST', host: 'los', path: ['documents'], body, credentialId: credentialIdOverrideFor(this, itemIndex) } as const;
+	const request = {
+		method: 'POST',
+		host: 'los',
+		path: ['documents'],
+		body,
+		credentialId: credentialIdOverrideFor(this, itemIndex),
+	} as const;
 	return [await serviceRequest.call(this, itemIndex, request, run)];
 }

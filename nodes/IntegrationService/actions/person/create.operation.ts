@@ -1,8 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { addressesProperty, communicationsConsentProperty, contactValuesProperty } from '../../helpers/compoundFields';
-import { fieldGroup, mappingModeProperties, readBody, shownWhenMappedFromForm } from '../../helpers/fieldMapper';
+import {
+	addressesProperty,
+	communicationsConsentProperty,
+	contactValuesProperty,
+} from '../../helpers/compoundFields';
+import {
+	fieldGroup,
+	mappingModeProperties,
+	readBody,
+	shownWhenMappedFromForm,
+} from '../../helpers/fieldMapper';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 import { credentialIdOverrideFor } from '../common.descriptions';
@@ -23,7 +32,8 @@ export const personFields: INodeProperties[] = [
 		name: 'assignedPondId',
 		type: 'string',
 		default: '',
-		description: 'ID, in the connected CRM, of the pond (shared pool of leads) the person is assigned to',
+		description:
+			'ID, in the connected CRM, of the pond (shared pool of leads) the person is assigned to',
 	},
 	{
 		displayName: 'Assigned User ID',
@@ -103,7 +113,7 @@ export const personFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 2024-05-01T10:00:00Z',
 		description:
-			"When the person was last active, as text, passed through unchanged (the service does not state a format; an ISO 8601 timestamp such as 2024-05-01T10:00:00Z is typical)",
+			'When the person was last active, as text, passed through unchanged (the service does not state a format; an ISO 8601 timestamp such as 2024-05-01T10:00:00Z is typical)',
 	},
 	{
 		displayName: 'Last Activity Type',
@@ -111,7 +121,8 @@ export const personFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. call',
-		description: "Kind of the person's last activity (e.g. call, email, showing), passed through unchanged",
+		description:
+			"Kind of the person's last activity (e.g. call, email, showing), passed through unchanged",
 	},
 	{
 		displayName: 'Last Name',
@@ -146,7 +157,8 @@ export const personFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Website',
-		description: 'Where the person came from (lead source name, e.g. Website or Referral), passed through unchanged',
+		description:
+			'Where the person came from (lead source name, e.g. Website or Referral), passed through unchanged',
 	},
 	{
 		displayName: 'Source ID',
@@ -161,7 +173,8 @@ export const personFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Lead',
-		description: "Name of the person's stage in the CRM pipeline (e.g. Lead), passed through unchanged",
+		description:
+			"Name of the person's stage in the CRM pipeline (e.g. Lead), passed through unchanged",
 	},
 	{
 		displayName: 'Stage ID',
@@ -223,9 +236,18 @@ export const description = updateDisplayOptions(shownFor('person', 'create'), [
 ]);
 
 /** POST {crm}/api/people (spec 4.2): the new person. Every field is checked before anything is sent. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
 	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
 	const credentialId = credentialIdOverrideFor(this, itemIndex);
-	const person = await serviceRequest.call(this, itemIndex, { method: 'POST', host: 'crm', path: ['people'], body, credentialId }, run);
+	const person = await serviceRequest.call(
+		this,
+		itemIndex,
+		{ method: 'POST', host: 'crm', path: ['people'], body, credentialId },
+		run,
+	);
 	return [person];
 }

@@ -64,17 +64,33 @@ export async function execute(
 	itemIndex: number,
 	run: ServiceRun,
 ): Promise<IDataObject[]> {
-	const returnAll = toBoolean(this, itemIndex, 'Return All', this.getNodeParameter('returnAll', itemIndex, false));
+	const returnAll = toBoolean(
+		this,
+		itemIndex,
+		'Return All',
+		this.getNodeParameter('returnAll', itemIndex, false),
+	);
 	const limit = returnAll
 		? undefined
 		: toWholeNumber(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = toBoolean(this, itemIndex, 'Simplify', this.getNodeParameter('simplify', itemIndex, true));
+	const simplify = toBoolean(
+		this,
+		itemIndex,
+		'Simplify',
+		this.getNodeParameter('simplify', itemIndex, true),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const pageSize =
 		options.pageSize === undefined || options.pageSize === ''
 			? MAX_PAGE_SIZE
 			: toWholeNumber(this, itemIndex, 'Options › Page Size', options.pageSize, 1, MAX_PAGE_SIZE);
-	const qs = readQueryParameters(this, itemIndex, 'Options › Query Parameters', options.queryParameters, PAGING_PARAMETERS);
+	const qs = readQueryParameters(
+		this,
+		itemIndex,
+		'Options › Query Parameters',
+		options.queryParameters,
+		PAGING_PARAMETERS,
+	);
 	const credentialId = credentialIdOverrideFor(this, itemIndex);
 	const batch = readBatch(this, itemIndex);
 

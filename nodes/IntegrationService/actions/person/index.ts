@@ -27,7 +27,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change fields of a person (CRM contact) in the connected CRM; fields you do not send stay as they are',
+				description:
+					'Change fields of a person (CRM contact) in the connected CRM; fields you do not send stay as they are',
 				action: 'Update a person',
 			},
 		],

@@ -40,12 +40,37 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(shownFor('webhook', 'update'), [webhookIdProperty, ...bodyProperties]);
+export const description = updateDisplayOptions(shownFor('webhook', 'update'), [
+	webhookIdProperty,
+	...bodyProperties,
+]);
 
 /** PUT {calendar}/api/webhooks/{id} (spec 4.8): the changed registration. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]> {
-	const id = requireId(this, itemIndex, 'Webhook ID', this.getNodeParameter('webhookId', itemIndex, ''));
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
+	const id = requireId(
+		this,
+		itemIndex,
+		'Webhook ID',
+		this.getNodeParameter('webhookId', itemIndex, ''),
+	);
 	const body = readBody(this, itemIndex, bodyProperties);
 	const path = ['webhooks', { id, field: 'Webhook ID' }];
-	return [await serviceRequest.call(this, itemIndex, { method: 'PUT', host: 'calendar', path, body, credentialId: credentialIdOverrideFor(this, itemIndex) }, run)];
+	return [
+		await serviceRequest.call(
+			this,
+			itemIndex,
+			{
+				method: 'PUT',
+				host: 'calendar',
+				path,
+				body,
+				credentialId: credentialIdOverrideFor(this, itemIndex),
+			},
+			run,
+		),
+	];
 }
