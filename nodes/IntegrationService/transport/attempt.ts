@@ -86,11 +86,7 @@ async function readBody(body: unknown, maxBytes: number): Promise<string> {
 		return body.toString('utf8');
 	}
 	if (!isStream(body)) return body === undefined || body === null ? '' : String(body);
-	// Each chunk is decoded as it arrives and let go, rather than kept and copied into one more buffer
-	// the size of the answer: on a long list that is memory outside the heap that V8 frees only lazily.
-	// ignoreBOM keeps a byte order mark in the text, as Buffer#toString does (JSON.parse then refuses it).
-	const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-	const parts: string[] = [];
+	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {
 		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -99,10 +95,9 @@ async function readBody(body: unknown, maxBytes: number): Promise<string> {
 			body.destroy();
 			throw new TooLarge();
 		}
-		parts.push(decoder.decode(buffer, { stream: true }));
+		chunks.push(buffer);
 	}
-	parts.push(decoder.decode());
-	return parts.join('');
+	return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** A 2xx answer where a record is expected: a JSON object, nothing else. */
