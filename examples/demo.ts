@@ -55,7 +55,7 @@ const steps: Step[] = [
 		},
 	},
 	{
-		title: 'Custom API Call › Send Request (GET {los}/api/loans, first 3)',
+		title: 'Custom API Call (GET {los}/api/loans, first 3)',
 		parameters: {
 			resource: 'customApiCall',
 			operation: 'send',

@@ -328,6 +328,19 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 		});
 		ok =
 			ok &&
+			(await step('Custom API Call operation list', async () => {
+				await chooseOption('resource', 'Custom API Call');
+				await openDropdown('operation');
+				const names = await visibleOptions().allInnerTexts();
+				const first = names.map((text) => text.split('\n')[0].trim());
+				check(
+					'editor',
+					first.length === 1 && first[0] === 'Custom API Call',
+					`Custom API Call's operation list: ${first.join(', ')} (one entry, no second one from n8n)`,
+				);
+			}));
+		ok =
+			ok &&
 			(await step('operation list', async () => {
 				await chooseOption('resource', 'Person');
 				await openDropdown('operation');

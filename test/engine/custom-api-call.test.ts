@@ -1,5 +1,5 @@
 /**
- * Custom API Call › Send Request: any endpoint of the four hosts through our transport. Against the
+ * Custom API Call: any endpoint of the four hosts through our transport. Against the
  * sandbox (loans, a paged list in each paging kind; notes) and a scripted server for every method and
  * host, asserting what went over the wire.
  */

@@ -42,6 +42,7 @@ function walk(
 	});
 }
 
+const CUSTOM_API_CALL = 'Custom API Call';
 const collator = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' });
 const isSorted = (names: string[]) =>
 	names.every((name, index) => index === 0 || collator(names[index - 1], name) <= 0);
@@ -78,6 +79,19 @@ describe('node description', () => {
 			)
 			.map(({ path }) => path);
 		expect(unsorted).toEqual([]);
+	});
+
+	// n8n adds its own "Custom API Call" (a pointer to the HTTP Request node) to every operation list
+	// whose last option has another name: our resource's one operation has that name, so n8n adds none.
+	test("Custom API Call's one operation is named Custom API Call", () => {
+		const ours = all.find(
+			({ property }) =>
+				property.name === 'operation' &&
+				(property.displayOptions?.show?.resource ?? []).includes('customApiCall'),
+		)!;
+		expect((ours.property.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
+			CUSTOM_API_CALL,
+		]);
 	});
 
 	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {

@@ -9,9 +9,11 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['customApiCall'] } },
+		// Named as the resource: n8n adds its own "Custom API Call" (to the HTTP Request node) to an
+		// operation list whose last option has another name.
 		options: [
 			{
-				name: 'Send Request',
+				name: 'Custom API Call',
 				value: 'send',
 				description:
 					'Call any endpoint of the service (loans, notes, tasks, appointments…) with the credential, retries, paging and safety rules of the other operations',
