@@ -2,7 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { ApplicationError } from 'n8n-workflow';
 
 import { describeValue } from '../../shared/service';
-import { inputError, optionalText, toBoolean, toNumber } from '../helpers/validation';
+import {
+	inputError,
+	optionalText,
+	toBoolean,
+	toNumber,
+	toWholeNumber,
+} from '../helpers/validation';
 import type { RequestSettings } from '../transport';
 
 /**
@@ -239,6 +245,29 @@ export const cursorProperty: INodeProperties = {
 		'Where the batch starts: the nextCursor of the previous batch. Empty starts at the beginning of the list.',
 	displayOptions: { show: { returnAll: [false], pageAtATime: [true] } },
 };
+
+/** What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time. */
+export function readListParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { limit: number | undefined; simplify: boolean; batch: ReturnType<typeof readBatch> } {
+	const returnAll = toBoolean(
+		ctx,
+		itemIndex,
+		'Return All',
+		ctx.getNodeParameter('returnAll', itemIndex, false),
+	);
+	const limit = returnAll
+		? undefined
+		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
+	const simplify = toBoolean(
+		ctx,
+		itemIndex,
+		'Simplify',
+		ctx.getNodeParameter('simplify', itemIndex, true),
+	);
+	return { limit, simplify, batch: readBatch(ctx, itemIndex) };
+}
 
 /** Page at a Time for an item: the cursor to start from, or undefined when it is off. */
 export function readBatch(

@@ -8,13 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { PathSegment, ServiceHost } from '../../../shared/service';
 import { hasControlCharacter } from '../../../shared/service';
-import {
-	inputError,
-	parseJsonParameter,
-	requireText,
-	toBoolean,
-	toWholeNumber,
-} from '../../helpers/validation';
+import { inputError, parseJsonParameter, requireText } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
 import {
@@ -25,7 +19,7 @@ import {
 	pageAtATimeProperty,
 	PAGING_PARAMETERS,
 	queryParametersProperty,
-	readBatch,
+	readListParameters,
 	readQueryParameters,
 	returnAllProperty,
 	withoutOriginal,
@@ -236,22 +230,7 @@ export async function execute(
 		];
 	}
 
-	const returnAll = toBoolean(
-		this,
-		itemIndex,
-		'Return All',
-		this.getNodeParameter('returnAll', itemIndex, false),
-	);
-	const limit = returnAll
-		? undefined
-		: toWholeNumber(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = toBoolean(
-		this,
-		itemIndex,
-		'Simplify',
-		this.getNodeParameter('simplify', itemIndex, true),
-	);
-	const batch = readBatch(this, itemIndex);
+	const { limit, simplify, batch } = readListParameters(this, itemIndex);
 	const output: IDataObject[] = [];
 	const { nextCursor } = await serviceRequestPages.call(
 		this,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toBoolean, toWholeNumber } from '../../helpers/validation';
+import { toWholeNumber } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, serviceRequestPages } from '../../transport';
 import {
@@ -12,7 +12,7 @@ import {
 	pageAtATimeProperty,
 	PAGING_PARAMETERS,
 	queryParametersProperty,
-	readBatch,
+	readListParameters,
 	readQueryParameters,
 	returnAllProperty,
 	withoutOriginal,
@@ -64,21 +64,7 @@ export async function execute(
 	itemIndex: number,
 	run: ServiceRun,
 ): Promise<IDataObject[]> {
-	const returnAll = toBoolean(
-		this,
-		itemIndex,
-		'Return All',
-		this.getNodeParameter('returnAll', itemIndex, false),
-	);
-	const limit = returnAll
-		? undefined
-		: toWholeNumber(this, itemIndex, 'Limit', this.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = toBoolean(
-		this,
-		itemIndex,
-		'Simplify',
-		this.getNodeParameter('simplify', itemIndex, true),
-	);
+	const { limit, simplify, batch } = readListParameters(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const pageSize =
 		options.pageSize === undefined || options.pageSize === ''
@@ -92,7 +78,6 @@ export async function execute(
 		PAGING_PARAMETERS,
 	);
 	const credentialId = credentialIdOverrideFor(this, itemIndex);
-	const batch = readBatch(this, itemIndex);
 
 	const people: IDataObject[] = [];
 	const { nextCursor } = await serviceRequestPages.call(
