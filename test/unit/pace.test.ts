@@ -13,6 +13,7 @@ import {
 	startOrWait,
 	tenantKey,
 } from '../../nodes/IntegrationService/transport/pace';
+import { busiestSecond } from '../harness/busiest-second';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261125);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
@@ -29,17 +30,6 @@ interface Wanted {
 	arrives: number;
 	/** The cap of the run it belongs to (0: no cap). */
 	cap: number;
-}
-
-/** Most arrivals within any one second. */
-function busiestSecond(times: number[]): number {
-	const sorted = [...times].sort((a, b) => a - b);
-	let busiest = 0;
-	for (let first = 0, last = 0; last < sorted.length; last++) {
-		while (sorted[last] - sorted[first] >= 1000) first++;
-		busiest = Math.max(busiest, last - first + 1);
-	}
-	return busiest;
 }
 
 /**
