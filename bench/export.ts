@@ -14,7 +14,8 @@
  *
  * First with Node's default heap (the time per person; V8 then lets RSS grow with garbage it has not
  * collected yet), then once each with a heap limit as a small instance sets it (what each way must
- * keep: page by page stays small, Return All runs out of memory).
+ * keep: page by page stays small, Return All runs out of memory). `exportPeakRssGrowthMiB` is page by
+ * page's largest growth under either.
  *
  * Adds `exportPeople`, `exportPeakRssGrowthMiB`, `exportPerRecordVsReturnAll` and `export` to
  * results.json and replaces the export section of RESULTS.md (with --quick: in build/bench/).
@@ -265,7 +266,9 @@ async function main(): Promise<void> {
 	const defaultExportGrowth = Math.max(...measured(exports).map((m) => m.rssGrowthBytes));
 	const returnAllGrowth = Math.max(...measured(returnAlls).map((m) => m.rssGrowthBytes));
 	const perRecordRatio = exportMs / returnAllMs;
-	const exportGrowth = limitedExport.rssGrowthBytes;
+	const limitedExportGrowth = limitedExport.rssGrowthBytes;
+	/** What the target holds to: the larger of Node's default heap and the heap limit. */
+	const exportGrowth = Math.max(defaultExportGrowth, limitedExportGrowth);
 	const outOfMemory = !('ms' in limitedReturnAll) && limitedReturnAll.outOfMemory === true;
 	const limitedReturnAllText =
 		'ms' in limitedReturnAll
@@ -295,7 +298,7 @@ async function main(): Promise<void> {
 				peakRssGrowthMiBRuns: measured(returnAlls).map((m) => mib(m.rssGrowthBytes)),
 			},
 			withHeapLimit: {
-				pageByPage: { ms: limitedExport.ms, peakRssGrowthMiB: mib(exportGrowth) },
+				pageByPage: { ms: limitedExport.ms, peakRssGrowthMiB: mib(limitedExportGrowth) },
 				pageByPageQuarter: {
 					people: quarter,
 					ms: limitedQuarter.ms,
@@ -330,10 +333,10 @@ async function main(): Promise<void> {
 		"| Way | Time, Node's default heap (median; runs) | People per second | Peak RSS growth, default heap | With a " +
 			`${args.heapMib} MiB heap limit |`,
 		'|---|---|---|---|---|',
-		`| Page by page | ${(exportMs / 1000).toFixed(1)} s (${runs(measured(exports))}) | ${Math.round(args.people / (exportMs / 1000)).toLocaleString('en-US')} | ${mib(defaultExportGrowth)} MiB | finished, ${mib(exportGrowth)} MiB peak RSS growth |`,
+		`| Page by page | ${(exportMs / 1000).toFixed(1)} s (${runs(measured(exports))}) | ${Math.round(args.people / (exportMs / 1000)).toLocaleString('en-US')} | ${mib(defaultExportGrowth)} MiB | finished, ${mib(limitedExportGrowth)} MiB peak RSS growth |`,
 		`| Return All | ${(returnAllMs / 1000).toFixed(1)} s (${runs(measured(returnAlls))}) | ${Math.round(args.people / (returnAllMs / 1000)).toLocaleString('en-US')} | ${mib(returnAllGrowth)} MiB | ${limitedReturnAllText} |`,
 		'',
-		`Time per person, page by page against Return All: ${perRecordRatio.toFixed(2)} (target ≤ 1.5). With Node's default heap V8 collects lazily, so RSS grows with the garbage of every batch although nothing is kept; with a heap limit (\`--max-old-space-size=${args.heapMib}\`, as small instances set it through NODE_OPTIONS) the page-by-page export's peak RSS growth is ${mib(exportGrowth)} MiB (target ≤ 300 MiB), while Return All ${'ms' in limitedReturnAll ? 'still finished' : outOfMemory ? 'runs out of memory' : 'did not finish'}. With the same limit, ${quarter.toLocaleString('en-US')} people grew n8n by ${mib(limitedQuarter.rssGrowthBytes)} MiB and ${args.people.toLocaleString('en-US')} by ${mib(exportGrowth)} MiB: ${Math.round((Math.max(0, exportGrowth - limitedQuarter.rssGrowthBytes) / MIB / (args.people - quarter)) * 100_000)} MiB more per 100,000 people.`,
+		`Time per person, page by page against Return All: ${perRecordRatio.toFixed(2)} (target ≤ 1.5). Page by page's peak RSS growth is ${mib(exportGrowth)} MiB at most (target ≤ 300 MiB): ${mib(defaultExportGrowth)} MiB with Node's default heap, where V8 collects lazily and lets RSS grow with garbage nothing keeps, and ${mib(limitedExportGrowth)} MiB with a heap limit (\`--max-old-space-size=${args.heapMib}\`, as small instances set it through NODE_OPTIONS), under which Return All ${'ms' in limitedReturnAll ? 'still finished' : outOfMemory ? 'runs out of memory' : 'did not finish'}. With the same limit, ${quarter.toLocaleString('en-US')} people grew n8n by ${mib(limitedQuarter.rssGrowthBytes)} MiB and ${args.people.toLocaleString('en-US')} by ${mib(limitedExportGrowth)} MiB: ${Math.round((Math.max(0, limitedExportGrowth - limitedQuarter.rssGrowthBytes) / MIB / (args.people - quarter)) * 100_000)} MiB more per 100,000 people.`,
 		'',
 		CI_FIGURES,
 		'<!-- /export -->',
