@@ -12,9 +12,11 @@
  */
 import * as net from 'net';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import { join } from 'path';
 
 import { busiestSecond } from '../harness/busiest-second';
 import { runNode, type RunResult } from '../harness/engine';
+import { packageRoot } from '../harness/package-root';
 import { credentialsFor, sendJson, startHostile, type HostileServer } from './server';
 
 let service: HostileServer;
@@ -232,8 +234,19 @@ test('a 429 answered to one execution pauses the other executions of the tenant,
 		sendJson(res, 201, { id: `p_${name}` });
 	});
 	const first = createPeople('first', 1, { maxRequestsPerSecond: 0, initialRetryDelay: 10 });
-	// The second execution starts once the 429 has been answered.
-	while (!limited) await new Promise((resolve) => setTimeout(resolve, 5));
+	// The second execution starts once the first has read the 429, not when the service sent it: under
+	// load a request of the second could otherwise go out before the answer is read, and no pause can
+	// hold a request already sent. The pace is the one the harness loaded with the node from dist/.
+	const pace = require(join(packageRoot(), 'dist/nodes/IntegrationService/transport/pace.js')) as {
+		tenantKey(credential: string, connectionId: string | undefined, origin: string): string;
+		pausedUntil(tenant: string): number;
+	};
+	const tenant = pace.tenantKey('one-tenant', 'cred-1', service.origin);
+	const givenUpAt = Date.now() + 5000;
+	while (pace.pausedUntil(tenant) <= Date.now() && Date.now() < givenUpAt)
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	expect(pace.pausedUntil(tenant)).toBeGreaterThan(Date.now());
+	expect(limited).toBe(true);
 	const limitedAt = service.received[0].at;
 	const second = createPeople('second', 3, { maxRequestsPerSecond: 0 });
 	const [firstResult, secondResult] = await Promise.all([first, second]);
