@@ -19,6 +19,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const L = require('./lib');
+const { busiestSecond } = require('../harness/busiest-second');
 
 const WORKFLOW_ID = 'e2eTenantPaceCreate1';
 const WEBHOOK_ID = '6f1d2c3b-5a4e-4f7a-9c8b-7e6d5c4b3a21';
@@ -113,17 +114,6 @@ function refusedByTokenBucket(times, rate) {
 		else refused++;
 	}
 	return refused;
-}
-
-/** Most requests whose arrival falls within any one second. */
-function busiestSecond(times) {
-	const sorted = [...times].sort((a, b) => a - b);
-	let busiest = 0;
-	for (let first = 0, last = 0; last < sorted.length; last++) {
-		while (sorted[last] - sorted[first] >= 1000) first++;
-		busiest = Math.max(busiest, last - first + 1);
-	}
-	return busiest;
 }
 
 async function tenantPaceScenario({ inst, env, sb, importDir, log, check, children, credential }) {
