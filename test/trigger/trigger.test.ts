@@ -509,6 +509,16 @@ describe('Register Webhook on Activation', () => {
 		expect(request.headers['x-service-credential-id']).toBe(sandbox.defaultCredentialId);
 	});
 
+	test('a key of the Filters is sent as written, __proto__ and constructor included', async () => {
+		const filters = '{"__proto__":{"x":1},"constructor":"c","stage":"Lead"}';
+		const trigger = await receiver({ registerWebhook: true, webhookId: 'w-1', filters });
+
+		expect(await trigger.activate()).toEqual({ created: true });
+
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0].rawBody).toContain(`"filters":${filters}`);
+	});
+
 	test('with several events (or Any Event) activation fails with a clear error and sends nothing', async () => {
 		for (const events of [['peopleCreated', 'peopleUpdated'], ['*']]) {
 			const trigger = await receiver({ registerWebhook: true, webhookId: 'w-1', events });

@@ -354,6 +354,12 @@ export const queryParametersProperty: INodeProperties = {
 	],
 };
 
+/**
+ * Names n8n's HTTP client (axios, whose merge skips them against prototype pollution) leaves out of
+ * the URL without a word: sent exactly or refused, a name is never dropped.
+ */
+const UNSENDABLE_NAMES = ['__proto__', 'constructor', 'prototype'];
+
 /** Query Parameters as a query object; names are checked (reserved ones refused) before anything is sent. */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,
@@ -377,6 +383,14 @@ export function readQueryParameters(
 		const name = typeof rawName === 'string' ? rawName.trim() : '';
 		if (name === '') {
 			throw inputError(ctx, itemIndex, where, 'has no name');
+		}
+		if (UNSENDABLE_NAMES.includes(name)) {
+			throw inputError(
+				ctx,
+				itemIndex,
+				`${field} › ${name}`,
+				`cannot be sent: n8n's HTTP client leaves ${UNSENDABLE_NAMES.join(', ')} out of the URL`,
+			);
 		}
 		if (reserved.includes(name.toLowerCase())) {
 			throw inputError(

@@ -56,12 +56,23 @@ export function contactValuesProperty(
 						placeholder: 'valid',
 						description: 'Free-text status of the value, as used by the connected system',
 					},
+					// Not a toggle: n8n fills a toggle's default (false) into every entry, which an update would
+					// send and so demote the primary value. "Not Set" sends nothing; an old workflow's true is Yes.
 					{
 						displayName: 'Is Primary',
 						name: 'isPrimary',
-						type: 'boolean',
-						default: false,
-						description: 'Whether this is the primary value',
+						type: 'options',
+						options: [
+							{ name: 'No', value: false, description: 'Sent as false' },
+							{
+								name: 'Not Set',
+								value: '',
+								description: 'Not sent: the service keeps (or chooses) the primary value',
+							},
+							{ name: 'Yes', value: true, description: 'Sent as true' },
+						],
+						default: '',
+						description: 'Whether this is the primary value; Not Set sends nothing',
 					},
 				],
 			},

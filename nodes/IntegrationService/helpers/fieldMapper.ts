@@ -6,6 +6,7 @@ import {
 	inputError,
 	optionalText,
 	parseJsonParameter,
+	refuseUnknownKeys,
 	requireText,
 	toBoolean,
 	toEntries,
@@ -28,6 +29,9 @@ type CompoundReader = (
 ) => IDataObject | IDataObject[];
 
 // Compound fields: a fixed collection or a set of flags, each read by its own reader into its wire shape.
+
+/** Contact value parts (spec 2.1). */
+const CONTACT_PARTS = ['value', 'type', 'status', 'isPrimary'] as const;
 
 /** Address parts (spec 2.1), each optional text. */
 export const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
@@ -61,6 +65,7 @@ function toContactValues(
 	return entries.map((entry, position) => {
 		const { value, type, status, isPrimary } = entry;
 		const entryLabel = `${field} › entry ${position + 1}`;
+		refuseUnknownKeys(ctx, itemIndex, entryLabel, entry, CONTACT_PARTS);
 		if (
 			value === undefined ||
 			value === null ||
@@ -94,6 +99,7 @@ function toAddresses(
 		entry: 'must be an object',
 	});
 	return entries.map((entry, position) => {
+		refuseUnknownKeys(ctx, itemIndex, `${field} › entry ${position + 1}`, entry, ADDRESS_PARTS);
 		const address: IDataObject = {};
 		for (const part of ADDRESS_PARTS) {
 			const value = optionalText(
@@ -130,10 +136,8 @@ function toFlags(keys: readonly string[]): CompoundReader {
 			throw inputError(ctx, itemIndex, field, 'must be an object of true/false flags');
 		}
 		const flags: IDataObject = {};
+		refuseUnknownKeys(ctx, itemIndex, field, value as IDataObject, keys);
 		for (const [key, flag] of Object.entries(value as IDataObject)) {
-			if (!keys.includes(key)) {
-				throw inputError(ctx, itemIndex, field, `"${key}" is not one of: ${keys.join(', ')}`);
-			}
 			// A flag left null (a NULL column) is not set, like a field left out.
 			if (flag === null || flag === undefined) continue;
 			flags[key] = toBoolean(ctx, itemIndex, `${field} › ${flagLabel(key)}`, flag);

@@ -204,8 +204,26 @@ export function toWholeNumber(
 }
 
 /**
+ * An object whose keys the service knows, each sent as given: an unknown key (a misspelt column,
+ * `primary` for `isPrimary`, `__proto__`) is an error naming it, never silently left out.
+ */
+export function refuseUnknownKeys(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: IDataObject,
+	known: readonly string[],
+): void {
+	const unknown = Object.keys(value).find((key) => !known.includes(key));
+	if (unknown !== undefined) {
+		throw inputError(ctx, itemIndex, field, `"${unknown}" is not one of: ${known.join(', ')}`);
+	}
+}
+
+/**
  * The entries of a repeatable fixed collection (emails, phones, addresses): the form gives
- * `{ values: [...] }`, an expression or an input field gives the list itself. Each entry must be an object.
+ * `{ values: [...] }`, an expression or an input field gives the list itself. Each entry must be an
+ * object; an object that is not the form's `{ values }` (one entry without its list) is refused.
  */
 export function toEntries(
 	ctx: IExecuteFunctions,
@@ -214,7 +232,8 @@ export function toEntries(
 	raw: unknown,
 	wording: { list: string; entry: string },
 ): IDataObject[] {
-	const entries = isJsonObject(raw) ? ((raw as IDataObject).values ?? []) : raw;
+	const formShape = isJsonObject(raw) && Object.keys(raw).every((key) => key === 'values');
+	const entries = formShape ? ((raw as IDataObject).values ?? []) : raw;
 	if (!Array.isArray(entries))
 		throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
 	entries.forEach((entry, position) => {

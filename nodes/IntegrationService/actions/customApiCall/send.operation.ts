@@ -6,9 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { PathSegment, ServiceHost } from '../../../shared/service';
-import { hasControlCharacter } from '../../../shared/service';
-import { inputError, parseJsonParameter, requireText } from '../../helpers/validation';
+import type { ServiceHost } from '../../../shared/service';
+import { inputError, parseJsonParameter } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
 import {
@@ -25,6 +24,7 @@ import {
 	withoutOriginal,
 } from '../common.descriptions';
 import { shownFor } from '../node.type';
+import { readPath } from './path';
 
 const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
 const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -84,7 +84,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. loans or loans/{{ $json.loanId }}',
 		description:
-			'The endpoint, relative to /api on the chosen host. Each part between slashes is sent as one path segment (encoded as needed); a URL, "." or "..", and ? or # are refused.',
+			'The endpoint, relative to /api on the chosen host. Each part between the slashes you type is one path segment; a value from {{ }} stays inside its segment, sent exactly (its / ? # % encoded). A Path that is only one expression is read whole, its slashes separating segments. A URL, "." or "..", an empty part, and ? or # you type are refused.',
 	},
 	queryParametersProperty,
 	{
@@ -122,43 +122,6 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions(shownFor('customApiCall', 'send'), properties);
-
-/** The Path as segments under /api, or an input error: it can name no other host and never climb out of /api. */
-function pathSegments(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): PathSegment[] {
-	const path = requireText(ctx, itemIndex, 'Path', raw).trim();
-	const refuse = (problem: string): never => {
-		throw inputError(
-			ctx,
-			itemIndex,
-			'Path',
-			problem,
-			'The host comes from the credential; Path is what follows /api, e.g. loans/123.',
-		);
-	};
-	if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//') || path.startsWith('\\')) {
-		refuse('give a path relative to /api, not a URL');
-	}
-	if (hasControlCharacter(path)) refuse('contains a line break or another control character');
-	if (/[?#]/.test(path))
-		refuse('must not contain ? or #: put query parameters in Query Parameters');
-	const parts = path.replace(/^\/+/, '').replace(/\/+$/, '').split('/');
-	if (parts[0] === 'api') refuse('is relative to /api already: write loans, not /api/loans');
-	return parts.map((part, position) => {
-		let segment: string;
-		try {
-			segment = decodeURIComponent(part);
-		} catch {
-			return refuse(`part ${position + 1} ("${part}") is not valid percent-encoding`);
-		}
-		if (segment.trim() === '') refuse('has an empty part (two slashes in a row)');
-		if (segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\\')) {
-			refuse(
-				`part ${position + 1} ("${part}") would leave the path it names; "." and ".." are not allowed`,
-			);
-		}
-		return { id: segment, field: 'Path' };
-	});
-}
 
 function oneOf<T extends string>(
 	ctx: IExecuteFunctions,
@@ -201,7 +164,7 @@ export async function execute(
 		this.getNodeParameter('method', itemIndex, 'GET'),
 		METHODS,
 	);
-	const path = pathSegments(this, itemIndex, this.getNodeParameter('path', itemIndex, ''));
+	const path = readPath(this, itemIndex);
 	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
 	const qs = readQueryParameters(
 		this,
