@@ -165,6 +165,53 @@ export function sameOriginUrl(
 	return { url: resolved.href };
 }
 
+/** A URL path's segments, each percent-decoded once (kept as written when it is no valid encoding). */
+function decodedSegments(path: string): string[] {
+	return path.split('/').map((segment) => {
+		try {
+			return decodeURIComponent(segment);
+		} catch {
+			return segment;
+		}
+	});
+}
+
+/**
+ * Whether a link as written holds a "." or ".." segment, raw or percent-encoded in any case (`%2e`,
+ * `.%2E`, …). URL parsing resolves them (after dropping tabs and line breaks, which are refused here
+ * for that reason) before any comparison could see them: `/api/people/%2e%2e/%2e%2e/internal` is
+ * `/internal` once parsed.
+ */
+function dotSegmentProblem(link: string): string | undefined {
+	if (hasControlCharacter(link)) return 'it contains a control character';
+	const path = link.trim().split(/[?#]/, 1)[0];
+	const dots = path.split(/[/\\]/).some((part) => ['.', '..'].includes(part.replace(/%2e/gi, '.')));
+	return dots ? 'it has a "." or ".." segment' : undefined;
+}
+
+/**
+ * A link that continues a list (a nextLink, a cursor's link) as the URL to call: on the base's origin
+ * (else `refused`, as sameOriginUrl says), and a page of that list (else `otherList`, saying why): no
+ * "." or ".." segment as written, and, as parsed, the list's own path (`listPath`, the first page's).
+ * Whatever a service or a forged cursor names, only the list it came from is asked for.
+ */
+export function sameListUrl(
+	link: string,
+	relativeTo: string,
+	base: string,
+	listPath: string,
+): { url: string } | { refused: string } | { otherList: string } {
+	const target = sameOriginUrl(link, relativeTo, base);
+	if ('refused' in target) return target;
+	const problem = dotSegmentProblem(link);
+	if (problem !== undefined) return { otherList: problem };
+	const path = decodedSegments(new URL(target.url).pathname);
+	const own = decodedSegments(listPath);
+	if (path.length !== own.length || path.some((segment, index) => segment !== own[index]))
+		return { otherList: `its path is not ${listPath}` };
+	return target;
+}
+
 /** Which of the four configured hosts serves this absolute URL (by origin), if any. */
 export function hostOfUrl(credentials: IDataObject, url: string): ServiceHost | undefined {
 	const hosts = Object.keys(HOST_FIELDS) as ServiceHost[];

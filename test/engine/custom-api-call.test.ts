@@ -305,3 +305,83 @@ describe('every method on every host (scripted server)', () => {
 		expect(JSON.stringify(result.error)).not.toContain('token-123456');
 	});
 });
+
+describe('GET: one record is one item, a list the path names is paged (scripted server)', () => {
+	const service = useHostile();
+	const documents = (from: number, to: number) =>
+		Array.from({ length: to - from }, (_v, i) => ({
+			id: `d-${from + i}`,
+			name: `Doc ${from + i}`,
+		}));
+	const person = { id: 'p_1', firstName: 'Ann', tags: ['vip', 'lead'] };
+	const loan = {
+		id: '7',
+		amount: 250000,
+		borrowers: [{ id: 'b-1' }, { id: 'b-2' }],
+		documents: documents(0, 150),
+	};
+	const calendar = { id: 'cal-1', name: 'Team', attendees: [{ email: 'a@x.test' }] };
+	beforeEach(() => {
+		service.script((request, res) => {
+			const url = new URL(request.url, service.origin);
+			const offset = Number(url.searchParams.get('offset') ?? 0);
+			const answers: Record<string, unknown> = {
+				'/api/people/p_1': person,
+				'/api/loans/7': loan,
+				'/api/calendars/cal-1': calendar,
+				// A list without _metadata, named by the path: 150 documents, 100 a page.
+				'/api/loans/7/documents': { documents: documents(offset, Math.min(150, offset + 100)) },
+			};
+			const answer = answers[url.pathname];
+			if (answer === undefined) sendJson(res, 404, { error: 'not found' });
+			else sendJson(res, 200, answer);
+		});
+	});
+	const get = async (host: string, path: string, extra: Record<string, unknown> = {}) =>
+		await runNode({
+			credentials: credentialsFor(service.origin),
+			parameters: {
+				resource: 'customApiCall',
+				operation: 'send',
+				host,
+				method: 'GET',
+				path,
+				...extra,
+			},
+		});
+
+	test.each([
+		['a person with tags', 'crm', 'people/p_1', person],
+		['a loan with its borrowers and 150 documents', 'los', 'loans/7', loan],
+		['a calendar with its attendees', 'calendar', 'calendars/cal-1', calendar],
+	])('%s: the record itself, one request', async (_what, host, path, record) => {
+		for (const extra of [{}, { returnAll: true }, { simplify: false }]) {
+			service.received.length = 0;
+			const result = await get(host, path, extra);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json)).toEqual([record]);
+			expect(service.received.map((request) => request.url)).toEqual([
+				`/api/${path}?limit=${'returnAll' in extra ? 100 : 50}&offset=0`,
+			]);
+		}
+	});
+
+	test('Page at a Time of one record: one batch holding it, done', async () => {
+		const result = await get('los', 'loans/7', { limit: 10, pageAtATime: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([
+			{ records: [loan], count: 1, nextCursor: '', done: true },
+		]);
+		expect(service.received).toHaveLength(1);
+	});
+
+	test("the loan's documents, named by the path: a list, every page, each document once", async () => {
+		const result = await get('los', 'loans/7/documents', { returnAll: true });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.id)).toEqual(documents(0, 150).map((d) => d.id));
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/loans/7/documents?limit=100&offset=0',
+			'/api/loans/7/documents?limit=100&offset=100',
+		]);
+	});
+});

@@ -125,7 +125,7 @@ describe('Person › Get Many, Page at a Time', () => {
 		[
 			'a cursor of another list',
 			'OTHER',
-			'was given for another list (a different host, path or Query Parameters); leave it empty to start this list',
+			'was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list',
 		],
 	])(
 		'%s is an input error naming the item and Cursor, with nothing sent',
@@ -143,11 +143,80 @@ describe('Person › Get Many, Page at a Time', () => {
 		},
 	);
 
-	test('a cursor that names another origin is refused before anything is sent', async () => {
+	/** A cursor of the sandbox's people list (nextLink paging) whose link is replaced by `link`. */
+	async function forgedLinkCursor(link: (crm: string) => string): Promise<string> {
 		sandbox.setPaging('nextLink');
 		const first = await getPeople({ parameters: { limit: 10, pageAtATime: true } });
 		const cursor = first.items[0].json.nextCursor as string;
-		// The same cursor with the credential pointed elsewhere: its link now names a foreign origin.
+		const position = JSON.parse(
+			Buffer.from(cursor.slice(5), 'base64url').toString(),
+		) as IDataObject;
+		sandbox.reset();
+		const forged = { ...position, at: { link: link(sandbox.urls.crm) } };
+		return `isc1.${Buffer.from(JSON.stringify(forged)).toString('base64url')}`;
+	}
+
+	test('a cursor that names another origin is refused before anything is sent', async () => {
+		const cursor = await forgedLinkCursor(() => 'http://127.0.0.2:9/api/people?next=x');
+		const result = await getPeople({ parameters: { limit: 10, pageAtATime: true, cursor } });
+		expect(result.error?.message).toBe(
+			'Cursor: names a page on another origin (http://127.0.0.2:9); it is not followed with your token (item 0)',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test.each([
+		['/api/credentials', 'its path is not /api/people'],
+		['/admin/wipe?confirm=yes', 'its path is not /api/people'],
+		['/api/people/%2e%2e/%2e%2e/internal', 'it has a "." or ".." segment'],
+		['/api/people/%2E%2e/people?limit=10', 'it has a "." or ".." segment'],
+	])(
+		'a forged cursor naming %s on the CRM origin is refused before anything is sent',
+		async (path, why) => {
+			const cursor = await forgedLinkCursor((crm) => `${crm}${path}`);
+			expectInputError(
+				sandbox,
+				await getPeople({ parameters: { limit: 10, pageAtATime: true, cursor } }),
+				`Cursor: names a page of another list (${why}); it is not followed (item 0)`,
+			);
+		},
+	);
+
+	const anotherList =
+		'Cursor: was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list (item 0)';
+
+	test("a cursor made for one Default Credential ID is refused after the credential's changed", async () => {
+		// The sandbox's two connections stand for def-A and def-B.
+		sandbox.setPaging('offset');
+		const first = await runNode({
+			parameters: {
+				resource: 'person',
+				operation: 'getAll',
+				limit: 10,
+				pageAtATime: true,
+			} as INodeParameters,
+			credentials: sandboxCredentials(sandbox, { credentialId: 'cred-default' }),
+		});
+		const cursor = first.items[0].json.nextCursor as string;
+		expect(cursor).toMatch(/^isc1\./);
+		sandbox.reset();
+		const changed = await runNode({
+			parameters: {
+				resource: 'person',
+				operation: 'getAll',
+				limit: 10,
+				pageAtATime: true,
+				cursor,
+			} as INodeParameters,
+			credentials: sandboxCredentials(sandbox, { credentialId: 'cred-other' }),
+		});
+		expectInputError(sandbox, changed, anotherList);
+	});
+
+	test('a cursor is refused on another host URL; the same Connection ID given on the node is the same list', async () => {
+		sandbox.setPaging('offset');
+		const first = await getPeople({ parameters: { limit: 10, pageAtATime: true } });
+		const cursor = first.items[0].json.nextCursor as string;
 		sandbox.reset();
 		const moved = await runNode({
 			parameters: {
@@ -159,10 +228,16 @@ describe('Person › Get Many, Page at a Time', () => {
 			} as INodeParameters,
 			credentials: sandboxCredentials(sandbox, { crmUrl: 'http://127.0.0.2:9' }),
 		});
-		expect(moved.error?.message).toMatch(
-			/^Cursor: names a page on another origin \(http:\/\/127\.0\.0\.1:\d+\); it is not followed with your token \(item 0\)$/,
-		);
+		expect(moved.error?.message).toBe(anotherList);
 		expect(sandbox.requests).toHaveLength(0);
+		const defaultId = sandboxCredentials(sandbox).credentialId as string;
+		const same = await getPeople({
+			parameters: { limit: 10, pageAtATime: true, cursor, credentialId: defaultId },
+		});
+		expect(same.error).toBeUndefined();
+		expect((same.items[0].json.people as IDataObject[]).map((p) => p.id)).toEqual(
+			peopleIds(20).slice(10),
+		);
 	});
 });
 

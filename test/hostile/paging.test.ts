@@ -9,6 +9,7 @@ import { createHmac } from 'crypto';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { secretForms } from '../../nodes/IntegrationService/transport/errors';
 import { announcedBound, MAX_RECORDS } from '../../nodes/IntegrationService/transport/paging';
 import { runNode } from '../harness/engine';
 import { startReceiver } from '../trigger/receiver';
@@ -118,6 +119,123 @@ describe('Return All against a service that never stops', () => {
 	}, 60_000);
 });
 
+describe('a link continues only its own list', () => {
+	test.each([
+		['/api/credentials', 'its path is not /api/people'],
+		['/admin/wipe?confirm=yes', 'its path is not /api/people'],
+		['/api/people/%2e%2e/%2e%2e/internal', 'it has a "." or ".." segment'],
+		['/api/people/%2E%2e/people?page=2', 'it has a "." or ".." segment'],
+	])('a nextLink to %s on the same origin is refused before it is sent', async (link, why) => {
+		service.script((_request, res) =>
+			sendJson(res, 200, { people: [{ id: 'p-1' }], _metadata: { nextLink: link } }),
+		);
+		const result = await runNode({
+			parameters: { ...returnAll, requestOptions: FAST },
+			credentials: credentials(),
+		});
+		expect(result.error?.message).toBe(
+			`The service pointed to a next page of another list (${why}); it is not followed (item 0)`,
+		);
+		expect(result.items).toEqual([]);
+		expect(service.received.map((request) => request.url)).toEqual([
+			'/api/people?limit=100&offset=0',
+		]);
+	});
+});
+
+describe('Page at a Time against a service whose cursors go round', () => {
+	test('a loop of 65 next cursors with no total, read batch by batch, ends with an error', async () => {
+		// Two new people a page, and cursors c1 … c65 then c1 again: longer than the 64 a cursor remembers.
+		service.script((request, res, count) => {
+			const next = new URL(request.url, service.origin).searchParams.get('next');
+			const at = next === null ? 0 : Number(next.slice(1));
+			sendJson(res, 200, {
+				people: [{ id: `p-${count}-a` }, { id: `p-${count}-b` }],
+				_metadata: { next: `c${(at % 65) + 1}` },
+			});
+		});
+		let cursor = '';
+		let batches = 0;
+		let error: string | undefined;
+		while (batches < 260 && error === undefined) {
+			const result = await runNode({
+				parameters: {
+					resource: 'person',
+					operation: 'getAll',
+					limit: 2,
+					pageAtATime: true,
+					cursor,
+					requestOptions: FAST,
+				},
+				credentials: credentials(),
+			});
+			error = result.error?.message;
+			if (error !== undefined) break;
+			batches++;
+			expect(result.items[0].json.done).toBe(false);
+			cursor = result.items[0].json.nextCursor as string;
+		}
+		expect(error).toBe(
+			'Paging stopped: the service returned the same next-page cursor twice (item 0)',
+		);
+		expect(batches).toBeLessThan(200);
+	}, 120_000);
+});
+
+describe('a token the service puts in its nextLink', () => {
+	const TOKEN = 'paging-token-1';
+	const withToken = [
+		`/api/people?page=2&access_token=${TOKEN}`,
+		`/api/people?page=2&access_token=${Buffer.from(TOKEN).toString('base64url')}`,
+		'/api/people?page=2&access_token=[redacted]',
+	];
+
+	test.each(withToken)(
+		'%s: not in the nextCursor, any output or the next URL',
+		async (nextLink) => {
+			service.script((request, res) =>
+				request.url.startsWith('/api/people?page=2')
+					? sendJson(res, 200, { people: [{ id: 'p-3' }] })
+					: sendJson(res, 200, { people: [{ id: 'p-1' }, { id: 'p-2' }], _metadata: { nextLink } }),
+			);
+			const forms = [...secretForms(credentials() as IDataObject), '[redacted]', '%5Bredacted%5D'];
+			const first = await runNode({
+				parameters: { resource: 'person', operation: 'getAll', limit: 2, pageAtATime: true },
+				credentials: credentials(),
+			});
+			const cursor = first.items[0].json.nextCursor as string;
+			const decoded = Buffer.from(cursor.slice(5), 'base64url').toString();
+			expect(JSON.parse(decoded).at).toEqual({ link: `${service.origin}/api/people?page=2` });
+			for (const form of forms) {
+				expect(decoded).not.toContain(form);
+				expect(JSON.stringify(first.items)).not.toContain(form);
+			}
+			const second = await runNode({
+				parameters: {
+					resource: 'person',
+					operation: 'getAll',
+					limit: 2,
+					pageAtATime: true,
+					cursor,
+				},
+				credentials: credentials(),
+			});
+			expect(second.items[0].json.people).toEqual([{ id: 'p-3' }]);
+			const all = await runNode({ parameters: returnAll, credentials: credentials() });
+			expect(all.items.map((item) => item.json.id)).toEqual(['p-1', 'p-2', 'p-3']);
+			// The page after each first page went without the token in its URL, with it in the header only.
+			const followed = service.received.filter((request) =>
+				request.url.startsWith('/api/people?page=2'),
+			);
+			expect(followed.map((request) => request.url)).toEqual([
+				'/api/people?page=2',
+				'/api/people?page=2',
+			]);
+			for (const request of followed) expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
+		},
+	);
+});
+
 describe("the trigger's record fetching uses the same pager", () => {
 	async function deliver(uri: string) {
 		const trigger = await startReceiver(
@@ -165,6 +283,28 @@ describe("the trigger's record fetching uses the same pager", () => {
 			'/api/people?page=0',
 			'/api/people?page=1',
 		]);
+	});
+
+	test('a uri naming one record (a loan with its borrowers) yields that record', async () => {
+		const loan = { id: '7', amount: 250000, borrowers: [{ id: 'b-1' }, { id: 'b-2' }] };
+		service.script((_request, res) => sendJson(res, 200, loan));
+		const delivery = await deliver(`${service.origin}/api/loans/7`);
+		expect(delivery.status).toBe(200);
+		expect(delivery.workflowData?.[0].map((item) => item.json)).toEqual([loan]);
+		expect(service.received.map((request) => request.url)).toEqual(['/api/loans/7']);
+	});
+
+	test("a nextLink that leaves the uri's list fails the delivery and is not sent", async () => {
+		service.script((_request, res) =>
+			sendJson(res, 200, {
+				people: [{ id: 'p-1' }],
+				_metadata: { nextLink: '/api/people/%2e%2e/credentials' },
+			}),
+		);
+		const delivery = await deliver(`${service.origin}/api/people?ids=p-1`);
+		expect(delivery.status).toBeGreaterThanOrEqual(500);
+		expect(delivery.workflowData).toBeUndefined();
+		expect(service.received.map((request) => request.url)).toEqual(['/api/people?ids=p-1']);
 	});
 
 	test('two pages by nextLink, then none: one item per record', async () => {

@@ -13,14 +13,19 @@ import {
 	SEEN_KEPT,
 } from '../../nodes/IntegrationService/transport/cursor';
 import type { ListPosition } from '../../nodes/IntegrationService/transport/cursor';
+import { secretForms } from '../../nodes/IntegrationService/transport/errors';
 import type { PageRequest, ServiceRequest } from '../../nodes/IntegrationService/transport';
 import {
 	DEFAULT_SETTINGS,
 	newRun,
 	serviceRequestPages,
 } from '../../nodes/IntegrationService/transport';
+import {
+	listDigest,
+	MAX_UNANNOUNCED_RECORDS,
+} from '../../nodes/IntegrationService/transport/paging';
 import type { Scripted, SentRequest } from './fakes';
-import { fakeServiceContext } from './fakes';
+import { credentials, fakeServiceContext, TOKEN } from './fakes';
 
 const LIST: ServiceRequest = { method: 'GET', host: 'crm', path: ['people'] };
 const run = () => newRun({ ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1 });
@@ -56,8 +61,9 @@ async function batch(
 	cursor: string,
 	limit: number,
 	list: Partial<PageRequest> = {},
+	creds: IDataObject = credentials(),
 ) {
-	const fake = fakeServiceContext(service);
+	const fake = fakeServiceContext(service, creds);
 	const records: IDataObject[] = [];
 	const outcome = await serviceRequestPages
 		.call(
@@ -146,6 +152,7 @@ describe('Page at a Time: a cursor is input', () => {
 		sent: 5,
 		announced: 9,
 		seen: [digest('next:c4')],
+		loop: { mark: digest('next:c4'), steps: 2, power: 4 },
 	};
 
 	it('decodes exactly what it encoded', () => {
@@ -170,6 +177,19 @@ describe('Page at a Time: a cursor is input', () => {
 			}),
 		],
 		['a seen entry that is no digest', forged({ ...position, seen: ['https://evil.test'] })],
+		['no loop check', forged({ ...position, loop: undefined })],
+		['a loop check past its power', forged({ ...position, loop: { ...position.loop, steps: 4 } })],
+		['a loop power that is no power of two', forged({ ...position, loop: { steps: 0, power: 3 } })],
+		['a loop check with no checkpoint', forged({ ...position, loop: { steps: 1, power: 4 } })],
+		[
+			'a first loop check with a checkpoint',
+			forged({ ...position, loop: { mark: digest('x'), steps: 0, power: 1 } }),
+		],
+		[
+			'a loop checkpoint that is no digest',
+			forged({ ...position, loop: { mark: '/api/x', steps: 0, power: 2 } }),
+		],
+		['a loop check with an extra key', forged({ ...position, loop: { ...position.loop, x: 1 } })],
 		['a huge cursor', 'isc1.' + 'A'.repeat(20_000)],
 	])('refuses %s', (_what, cursor) => {
 		expect(decodeCursor(cursor, list)).toEqual({
@@ -184,7 +204,7 @@ describe('Page at a Time: a cursor is input', () => {
 		const cursor = first.result?.nextCursor as string;
 		const again = await batch(listService(10, 'offset'), cursor, 3);
 		expect(again.error?.message).toBe(
-			'Cursor: was given for another list (a different host, path or Query Parameters); leave it empty to start this list',
+			'Cursor: was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list',
 		);
 		expect(again.error?.constructor.name).toBe('NodeOperationError');
 		expect(again.sent).toEqual([]);
@@ -215,11 +235,139 @@ describe('Page at a Time: a cursor is input', () => {
 						expect(new URL(request.url).origin).toBe('https://crm.test');
 					if (outcome.sent.length === 0)
 						expect(outcome.error?.message).toMatch(
-							/^Cursor: names a page on another origin|^Cursor: is not a cursor/,
+							/^Cursor: names a page on another origin|^Cursor: names a page of another list|^Cursor: is not a cursor/,
 						);
 				},
 			),
 			{ seed: SEED, numRuns: RUNS },
+		);
+	});
+});
+
+/** The position a cursor holds, read without checking it (a test forges cursors from it). */
+const positionOf = (cursor: string) =>
+	JSON.parse(Buffer.from(cursor.slice('isc1.'.length), 'base64url').toString()) as ListPosition;
+
+describe('Page at a Time: a cursor continues its own list, or nothing is sent', () => {
+	const linkCursor = async () =>
+		positionOf((await batch(listService(10, 'link'), '', 3)).result?.nextCursor as string);
+
+	it.each([
+		[
+			'another path on the origin',
+			'https://crm.test/api/credentials',
+			'its path is not /api/people',
+		],
+		['an admin path with a query', '/admin/wipe?confirm=yes', 'its path is not /api/people'],
+		['a path below the list', '/api/people/p_1', 'its path is not /api/people'],
+		['encoded dot segments', '/api/people/%2e%2e/%2e%2e/internal', 'it has a "." or ".." segment'],
+		[
+			'dot segments back to the list itself',
+			'/api/people/%2E%2e/people?from=3',
+			'it has a "." or ".." segment',
+		],
+		['a raw dot segment', 'https://crm.test/api/./people?from=3', 'it has a "." or ".." segment'],
+		['a mixed-encoding dot segment', '/api/people/.%2E/people', 'it has a "." or ".." segment'],
+		['a backslash dot segment', '/api/people\\..\\people', 'it has a "." or ".." segment'],
+		['a tab inside a dot segment', '/api/people/.\t./people', 'it contains a control character'],
+	])('a link to %s is refused before sending', async (_what, link, why) => {
+		const made = await linkCursor();
+		const outcome = await batch(
+			listService(10, 'link'),
+			encodeCursor({ ...made, at: { link } }),
+			3,
+		);
+		expect(outcome.sent).toEqual([]);
+		expect(outcome.error?.message).toBe(
+			`Cursor: names a page of another list (${why}); it is not followed`,
+		);
+		expect(outcome.error?.constructor.name).toBe('NodeOperationError');
+	});
+
+	it("the list's identity holds the host URL and the effective Connection ID", async () => {
+		const first = await batch(listService(10, 'offset'), '', 3);
+		const cursor = first.result?.nextCursor as string;
+		expect(positionOf(cursor).list).toBe(listDigest(LIST, 'https://crm.test', 'cred-1'));
+		const refused =
+			'Cursor: was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list';
+		// The credential's Default Credential ID changed from cred-1 to def-B: another tenant's list.
+		const otherDefault = await batch(
+			listService(10, 'offset'),
+			cursor,
+			3,
+			{},
+			credentials({ credentialId: 'def-B' }),
+		);
+		expect(otherDefault.error?.message).toBe(refused);
+		expect(otherDefault.sent).toEqual([]);
+		const otherHost = await batch(
+			listService(10, 'offset'),
+			cursor,
+			3,
+			{},
+			credentials({ crmUrl: 'https://crm2.test' }),
+		);
+		expect(otherHost.error?.message).toBe(refused);
+		expect(otherHost.sent).toEqual([]);
+		const otherOverride = await batch(listService(10, 'offset'), cursor, 3, {
+			request: { ...LIST, credentialId: 'conn-9' },
+		});
+		expect(otherOverride.error?.message).toBe(refused);
+		// The same Connection ID given as an override is the same list.
+		const sameOverride = await batch(listService(10, 'offset'), cursor, 3, {
+			request: { ...LIST, credentialId: 'cred-1' },
+		});
+		expect(sameOverride.error).toBeUndefined();
+		expect(sameOverride.records.map((record) => record.id)).toEqual(['3', '4', '5']);
+	});
+
+	it('property: any cursor either continues its own list or fails before sending', async () => {
+		const made = await linkCursor();
+		const dot = fc
+			.constantFrom('.', '..', '%2e', '.%2e', '%2e.', '%2e%2e')
+			.chain((form) =>
+				fc
+					.array(fc.boolean(), { minLength: form.length, maxLength: form.length })
+					.map((upper) => [...form].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('')),
+			);
+		const segment = fc.oneof(
+			fc.constantFrom('api', 'people', 'credentials', 'admin', 'internal', ''),
+			fc.string({ maxLength: 6 }),
+			dot,
+		);
+		const path = fc.array(segment, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
+		const query = fc.constantFrom('', '?from=3', '?confirm=yes', '?from=1&x=%2e%2e/..', '#..');
+		const origin = fc.constantFrom(
+			'',
+			'https://crm.test',
+			'https://evil.test',
+			'http://crm.test',
+			'//crm.test',
+		);
+		const link = fc.oneof(
+			fc.tuple(origin, path, query).map(([o, p, q]) => `${o}${p}${q}`),
+			fc.tuple(origin, query).map(([o, q]) => `${o}/api/people${q}`),
+			fc.webUrl({ withQueryParameters: true, withFragments: true }),
+		);
+		const connection = fc.constantFrom('cred-1', 'cred-2', 'def-B', ' cred-1 ');
+		const hasDot = (written: string) =>
+			written
+				.split(/[?#]/, 1)[0]
+				.split(/[/\\]/)
+				.some((part) => ['.', '..'].includes(part.replace(/%2e/gi, '.')));
+		await fc.assert(
+			fc.asyncProperty(link, connection, async (written, connectionId) => {
+				const list = listDigest(LIST, 'https://crm.test', connectionId.trim());
+				const cursor = encodeCursor({ ...made, list, at: { link: written } });
+				const outcome = await batch(listService(10, 'link'), cursor, 3);
+				for (const request of outcome.sent) {
+					expect(new URL(request.url).origin).toBe('https://crm.test');
+					expect(new URL(request.url).pathname).toBe('/api/people');
+				}
+				if (outcome.sent.length === 0) expect(outcome.error?.message).toMatch(/^Cursor: /);
+				if (connectionId.trim() !== 'cred-1' || hasDot(written)) expect(outcome.sent).toEqual([]);
+			}),
+			{ seed: SEED, numRuns: RUNS * 2 },
 		);
 	});
 });
@@ -277,5 +425,101 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 		expect(next.error?.message).toBe(
 			'Cursor: names a page on another origin (https://evil.test); it is not followed with your token',
 		);
+	});
+	/** A service whose next cursors run c1 … c(tail + length - 1) and then back to c(tail), forever, with new records on every page and no total. */
+	const cycling =
+		(length: number, tail: number, perPage: number) => (): ((request: SentRequest) => Scripted) => {
+			let served = 0;
+			return (request) => {
+				const at = request.qs?.next === undefined ? 0 : Number(String(request.qs.next).slice(1));
+				const following = at + 1 < tail + length ? at + 1 : tail;
+				const people = Array.from({ length: perPage }, () => ({ id: `r${served++}` }));
+				return { people, _metadata: { next: `c${following}` } };
+			};
+		};
+
+	it('a loop of 65 next cursors with no total, one page per batch, ends', async () => {
+		// Longer than the 64 cursors a cursor remembers: only the loop check carried in it sees it.
+		const result = await exportAll(cycling(65, 1, 2)(), 2, 400, 2);
+		expect(result.error?.message).toBe(
+			'Paging stopped: the service returned the same next-page cursor twice',
+		);
+		expect(result.batches.length).toBeLessThanOrEqual(2 * 66 + 65 + 2);
+	});
+
+	it('property: a loop of next cursors of any length, after any tail, ends read batch by batch', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 1, max: 160 }),
+				fc.integer({ min: 0, max: 40 }),
+				fc.integer({ min: 1, max: 3 }),
+				async (length, tail, perPage) => {
+					const bound = 2 * Math.max(length, tail + 1) + length + 2;
+					const result = await exportAll(
+						cycling(length, tail, perPage)(),
+						perPage,
+						bound + 5,
+						perPage,
+					);
+					expect(result.error?.message).toBe(
+						'Paging stopped: the service returned the same next-page cursor twice',
+					);
+					expect(result.batches.length).toBeLessThanOrEqual(bound);
+				},
+			),
+			{ seed: SEED, numRuns: 40 },
+		);
+	});
+
+	it('a list with no total, new records and new cursors forever, ends past MAX_UNANNOUNCED_RECORDS over its batches', async () => {
+		let served = 0;
+		const endless = (): Scripted => ({
+			people: [{ id: `r${served++}` }, { id: `r${served++}` }],
+			_metadata: { next: `c${served}` },
+		});
+		const first = await batch(endless, '', 2, { pageSize: 2 });
+		// The cursor of a list that has sent just under the bound (as after about 2,000 batches of 5,000).
+		const near = {
+			...positionOf(first.result?.nextCursor as string),
+			sent: MAX_UNANNOUNCED_RECORDS - 2,
+		};
+		const atBound = await batch(endless, encodeCursor(near), 2, { pageSize: 2 });
+		expect(atBound.error).toBeUndefined();
+		const past = await batch(endless, atBound.result?.nextCursor as string, 2, { pageSize: 2 });
+		expect(past.error?.message).toBe(
+			`Paging stopped: the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`,
+		);
+	});
+
+	it("a token the service put in its nextLink is in no cursor and no request's URL, in any encoding", async () => {
+		const token = TOKEN;
+		const links = [
+			`/api/people?from=3&access_token=${token}`,
+			`/api/people?from=3&access_token=${encodeURIComponent(Buffer.from(token).toString('base64'))}`,
+			`/api/people?from=3&auth=Bearer%20${token}&x=1`,
+			'/api/people?from=3&access_token=[redacted]',
+			'/api/people?from=3&access_token=%5Bredacted%5D#access_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+		];
+		for (const nextLink of links) {
+			const service = (request: SentRequest): Scripted =>
+				new URL(request.url).searchParams.get('from') === '3'
+					? { people: [{ id: '3' }] }
+					: { people: [{ id: '0' }, { id: '1' }, { id: '2' }], _metadata: { nextLink } };
+			const first = await batch(service, '', 3);
+			const cursor = first.result?.nextCursor as string;
+			const decoded = JSON.stringify(positionOf(cursor));
+			// Every form of the token (raw, URL, base64, hex, …), in the cursor as output and as decoded.
+			const forms = [...secretForms(credentials()), '[redacted]', 'Bearer', 'eyJ'];
+			for (const form of secretForms(credentials())) expect(cursor).not.toContain(form);
+			for (const form of forms) expect(decoded).not.toContain(form);
+			expect(positionOf(cursor).at).toEqual({
+				link: nextLink.includes('&x=1')
+					? 'https://crm.test/api/people?from=3&x=1'
+					: 'https://crm.test/api/people?from=3',
+			});
+			const next = await batch(service, cursor, 3);
+			expect(next.records.map((record) => record.id)).toEqual(['3']);
+			for (const form of forms) expect(next.sent[0].url).not.toContain(form);
+		}
 	});
 });

@@ -470,24 +470,36 @@ describe('serviceRequest', () => {
 });
 
 describe("recordsOf (records of an answer whose list key is not known: an event's uri, a Custom API Call)", () => {
-	it('takes the people, borrowers or documents list first', () => {
+	it('a page of a list: _metadata, a list under the name its path ends with, or nothing but a known list', () => {
 		expect(recordsOf({ _metadata: { total: 1 }, people: [{ id: 'p' }] })).toEqual([{ id: 'p' }]);
 		expect(recordsOf({ borrowers: [{ id: 'b' }] })).toEqual([{ id: 'b' }]);
-		expect(recordsOf({ items: [{ id: 'i' }], documents: [{ id: 'd' }] })).toEqual([{ id: 'd' }]);
-		expect(recordsOf({ documents: [{ id: 'd' }], people: [{ id: 'p' }] })).toEqual([{ id: 'p' }]);
 		expect(recordsOf({ people: [] })).toEqual([]);
+		expect(recordsOf({ documents: [{ id: 'd' }], count: 1 }, 'documents')).toEqual([{ id: 'd' }]);
+		expect(recordsOf({ tasks: [{ id: 't' }] }, 'tasks')).toEqual([{ id: 't' }]);
 	});
 
-	it('else the first other list, never _metadata', () => {
+	it('its records: the list under that name, else people/borrowers/documents, else the first other list, never _metadata', () => {
+		const d = { id: 'd' };
+		const p = { id: 'p' };
+		expect(recordsOf({ _metadata: {}, people: [p], documents: [d] }, 'documents')).toEqual([d]);
+		expect(recordsOf({ _metadata: {}, documents: [d], people: [p] })).toEqual([p]);
 		expect(recordsOf({ _metadata: [{ total: 1 }], tasks: [{ id: 't' }] })).toEqual([{ id: 't' }]);
-		expect(recordsOf({ name: 'x', notes: [{ id: 'n' }], more: [{ id: 'm' }] })).toEqual([
-			{ id: 'n' },
-		]);
+		expect(
+			recordsOf({ _metadata: {}, name: 'x', notes: [{ id: 'n' }], more: [{ id: 'm' }] }),
+		).toEqual([{ id: 'n' }]);
+		// A page of a list without its list holds no record.
+		expect(recordsOf({ _metadata: [] })).toEqual([]);
 	});
 
-	it('else the answer itself as one record, or nothing for an empty answer', () => {
-		expect(recordsOf({ id: 'p-1', firstName: 'Ann' })).toEqual([{ id: 'p-1', firstName: 'Ann' }]);
-		expect(recordsOf({ _metadata: [] })).toEqual([{ _metadata: [] }]);
+	it('anything else is one record: the answer itself (a person with tags, a loan with its borrowers, a calendar)', () => {
+		const person = { id: 'p_1', firstName: 'Ann', tags: ['vip', 'lead'] };
+		expect(recordsOf(person, 'p_1')).toBe(person);
+		const loan = { id: '7', borrowers: [{ id: 'b-1' }], documents: [{ id: 'd-1' }] };
+		expect(recordsOf(loan, '7')).toBe(loan);
+		const calendar = { id: 'cal-1', attendees: [{ email: 'a@x.test' }] };
+		expect(recordsOf(calendar, 'cal-1')).toBe(calendar);
+		const mixed = { items: [{ id: 'i' }], documents: [{ id: 'd' }] };
+		expect(recordsOf(mixed)).toBe(mixed);
 		expect(recordsOf({})).toEqual([]);
 	});
 
@@ -497,11 +509,54 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 				{ loans: [{ id: 'l1' }, { id: 'l2' }], _metadata: { next: 'c2' } },
 				{ loans: [{ id: 'l3' }] },
 			],
-			{
-				recordsKey: recordsOf,
-			},
+			{ request: { ...LIST, path: ['loans'] }, recordsKey: recordsOf },
 		);
 		expect(result.error).toBeUndefined();
 		expect(ids(result.pages)).toEqual([['l1', 'l2'], ['l3']]);
+	});
+
+	it('a loan holding 150 documents is one record: one request, the loan itself, nothing more asked for', async () => {
+		const loan = {
+			id: '7',
+			borrowers: [{ id: 'b-1' }],
+			documents: Array.from({ length: 150 }, (_v, i) => ({ id: `d-${i}` })),
+		};
+		const result = await page([loan, loan], {
+			request: { ...LIST, host: 'los', path: ['loans', { id: '7', field: 'Path' }] },
+			pageSize: 100,
+			recordsKey: recordsOf,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(1);
+		expect(result.pages).toEqual([[loan]]);
+		expect(result.sent.map((request) => request.url)).toEqual(['https://los.test/api/loans/7']);
+	});
+
+	it("the loan's documents, named by the path, are a list paged to its end", async () => {
+		const docs = (from: number, to: number) =>
+			Array.from({ length: to - from }, (_v, i) => ({ id: `d-${from + i}` }));
+		const result = await page([{ documents: docs(0, 100) }, { documents: docs(100, 150) }], {
+			request: { ...LIST, host: 'los', path: ['loans', { id: '7', field: 'Path' }, 'documents'] },
+			pageSize: 100,
+			recordsKey: recordsOf,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.received).toBe(150);
+		expect(result.sent.map((request) => request.qs)).toEqual([
+			{ limit: 100, offset: 0 },
+			{ limit: 100, offset: 100 },
+		]);
+	});
+
+	it('a later page that is no page of the list is an error, not a record', async () => {
+		const result = await page(
+			[
+				{ loans: [{ id: 'l1' }, { id: 'l2' }], _metadata: { next: 'c2' } },
+				{ id: 'x', tags: [] },
+			],
+			{ request: { ...LIST, path: ['loans'] }, recordsKey: recordsOf },
+		);
+		expect(result.error?.message).toBe("The service's answer has no records list");
+		expect(ids(result.pages)).toEqual([['l1', 'l2']]);
 	});
 });

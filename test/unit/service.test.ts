@@ -9,6 +9,7 @@ import {
 	hostOfUrl,
 	hostUrlProblem,
 	originOf,
+	sameListUrl,
 	sameOriginUrl,
 } from '../../nodes/shared/service';
 import { credentials } from './fakes';
@@ -280,6 +281,86 @@ describe('sameOriginUrl', () => {
 		);
 		// Not vacuous: relative links and same-origin links were generated and accepted.
 		expect(accepted).toBeGreaterThan(20);
+	});
+});
+
+describe('sameListUrl (a link that continues a list)', () => {
+	const page = 'https://crm.test/api/people?offset=0';
+	const LIST_PATH = '/api/people';
+
+	it('accepts a page of the same list, relative or absolute, with any query', () => {
+		expect(sameListUrl('/api/people?next=c2&limit=100', page, BASE, LIST_PATH)).toEqual({
+			url: 'https://crm.test/api/people?next=c2&limit=100',
+		});
+		expect(sameListUrl('people?page=3', page, BASE, LIST_PATH)).toEqual({
+			url: 'https://crm.test/api/people?page=3',
+		});
+		expect(sameListUrl('?offset=4', page, BASE, LIST_PATH)).toEqual({
+			url: 'https://crm.test/api/people?offset=4',
+		});
+		// A segment encoded otherwise is the same segment.
+		expect(
+			sameListUrl('/api/loans/a%3Ab/documents?p=2', page, BASE, '/api/loans/a:b/documents'),
+		).toEqual({ url: 'https://crm.test/api/loans/a%3Ab/documents?p=2' });
+	});
+
+	it('leaves another origin to sameOriginUrl', () => {
+		expect(sameListUrl('https://evil.test/api/people', page, BASE, LIST_PATH)).toEqual({
+			refused: 'https://evil.test',
+		});
+	});
+
+	it.each([
+		['/api/credentials', 'its path is not /api/people'],
+		['/admin/wipe?confirm=yes', 'its path is not /api/people'],
+		['/api/people/', 'its path is not /api/people'],
+		['/api/people%2Fx', 'its path is not /api/people'],
+		['/api/people/%2e%2e/%2e%2e/internal', 'it has a "." or ".." segment'],
+		['/api/x/../people', 'it has a "." or ".." segment'],
+		['/api/%2E/people', 'it has a "." or ".." segment'],
+		['https://crm.test/api/.%2e/api/people', 'it has a "." or ".." segment'],
+		['/api/x/%2e%2E/people', 'it has a "." or ".." segment'],
+		['  ../people', 'it has a "." or ".." segment'],
+		['/api/x\\..\\people', 'it has a "." or ".." segment'],
+		['/api/x/.\n./people', 'it contains a control character'],
+	])('refuses %j: not a page of the list', (link, why) => {
+		expect(sameListUrl(link, page, BASE, LIST_PATH)).toEqual({ otherList: why });
+	});
+
+	it('a dot segment in the query is no dot segment of the path', () => {
+		expect(sameListUrl('/api/people?x=/../..&y=%2e%2e', page, BASE, LIST_PATH)).toEqual({
+			url: 'https://crm.test/api/people?x=/../..&y=%2e%2e',
+		});
+	});
+
+	it('property: an accepted link names the list on its origin, and was written without dot segments', () => {
+		const dot = fc.constantFrom('.', '..', '%2e', '%2E', '.%2e', '%2E.', '%2e%2E', '%2E%2E');
+		const segment = fc.oneof(
+			fc.constantFrom('api', 'people', 'x', '', 'people%2F', 'PEOPLE', '%70eople'),
+			fc.string({ maxLength: 4 }),
+			dot,
+		);
+		const path = fc.array(segment, { maxLength: 5 }).map((parts) => parts.join('/'));
+		const prefix = fc.constantFrom('', '/', '/api/', 'https://crm.test/', '//crm.test/', '\\');
+		const query = fc.constantFrom('', '?a=1', '?x=/../', '#..');
+		let accepted = 0;
+		fc.assert(
+			fc.property(prefix, path, query, (p, rest, q) => {
+				const link = `${p}${rest}${q}`;
+				const result = sameListUrl(link, page, BASE, LIST_PATH);
+				if (!('url' in result)) return;
+				accepted++;
+				const parsed = new URL(result.url);
+				expect(parsed.origin).toBe(BASE);
+				expect(decodeURIComponent(parsed.pathname)).toBe(LIST_PATH);
+				const written = link.split(/[?#]/, 1)[0].split(/[/\\]/);
+				expect(written.some((part) => ['.', '..'].includes(part.replace(/%2e/gi, '.')))).toBe(
+					false,
+				);
+			}),
+			{ ...PROPERTY, numRuns: 2000 },
+		);
+		expect(accepted).toBeGreaterThan(5);
 	});
 });
 

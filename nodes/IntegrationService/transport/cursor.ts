@@ -1,14 +1,25 @@
 /**
  * Page at a Time (decisions.md): where a list continues, carried between runs as an opaque string.
- * A cursor is user input: decoding accepts only the exact shape written here, and whatever it names is
- * sent through serviceRequest, whose same-origin rule applies to a cursor's link as to any nextLink.
+ * A cursor is user input: decoding accepts only the exact shape written here, and the pager checks a
+ * link in it as it checks a nextLink (the host's origin, the list's own path) before sending anything.
  */
 
 /** What to send for the page a list continues with. */
 export type PagePosition = { offset: number } | { next: string } | { link: string };
 
+/**
+ * Brent's cycle detection over the next-page cursors of every batch (nextPage.ts `loopStep`): the
+ * digest of a checkpoint cursor (none before the first), the cursors since it, and how many it waits
+ * for (a power of two) before moving to the latest.
+ */
+export interface LoopCheck {
+	mark?: string;
+	steps: number;
+	power: number;
+}
+
 export interface ListPosition {
-	/** Digest of the list (method, host, path, query) the cursor belongs to: refused on any other. */
+	/** Digest of the list (method, host URL, path, query, Connection ID): refused on any other. */
 	list: string;
 	at: PagePosition;
 	/** Records of the page at `at` already returned (when the service sent more than the batch took). */
@@ -16,8 +27,10 @@ export interface ListPosition {
 	/** Records the service has sent for this list so far, and the total it announced first. */
 	sent: number;
 	announced?: number;
-	/** Digests of the next-page cursors seen, newest last: a cursor loop across batches is caught. */
+	/** Digests of the next-page cursors seen, newest last: a short cursor loop is caught at once. */
 	seen: string[];
+	/** A cursor loop of any length is caught by this, however many batches it spans. */
+	loop: LoopCheck;
 	/** Digest of the ids of the last page read: a service serving that page again is caught. */
 	lastPage?: string;
 }
@@ -25,7 +38,7 @@ export interface ListPosition {
 const PREFIX = 'isc1.';
 const MAX_CURSOR_LENGTH = 16_384;
 const MAX_TEXT = 4096;
-/** How many next-page cursors a cursor remembers; a longer loop across batches goes unnoticed. */
+/** How many next-page cursors a cursor remembers; a longer loop is caught by `loop` (Brent). */
 export const SEEN_KEPT = 64;
 const DIGEST = /^[0-9a-f]{14}$/;
 
@@ -56,6 +69,22 @@ const hasOnly = (value: object, keys: readonly string[]) =>
 const isObject = (value: unknown): value is Record<string, unknown> =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
+function loopCheck(value: unknown): LoopCheck | undefined {
+	if (!isObject(value) || !hasOnly(value, ['mark', 'steps', 'power'])) return undefined;
+	const { mark, steps, power } = value;
+	const valid =
+		isCount(steps) &&
+		isCount(power) &&
+		Number.isInteger(Math.log2(power)) &&
+		steps < power &&
+		// The first cursor sets the checkpoint and doubles the wait: no mark exactly while it is 1.
+		(mark === undefined ? power === 1 : typeof mark === 'string' && DIGEST.test(mark) && power > 1);
+	if (!valid) return undefined;
+	return mark === undefined
+		? { steps: steps as number, power: power as number }
+		: { mark: mark as string, steps: steps as number, power: power as number };
+}
+
 function pagePosition(value: unknown): PagePosition | undefined {
 	if (!isObject(value) || Object.keys(value).length !== 1) return undefined;
 	if ('offset' in value) return isCount(value.offset) ? { offset: value.offset } : undefined;
@@ -82,10 +111,11 @@ export function decodeCursor(
 	}
 	if (
 		!isObject(value) ||
-		!hasOnly(value, ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'lastPage'])
+		!hasOnly(value, ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'loop', 'lastPage'])
 	)
 		return notOurs;
 	const at = pagePosition(value.at);
+	const loop = loopCheck(value.loop);
 	const { skip, sent, announced, seen, lastPage } = value;
 	const valid =
 		typeof value.list === 'string' &&
@@ -97,12 +127,13 @@ export function decodeCursor(
 		Array.isArray(seen) &&
 		seen.length <= SEEN_KEPT &&
 		seen.every((entry) => typeof entry === 'string' && DIGEST.test(entry)) &&
+		loop !== undefined &&
 		(lastPage === undefined || (typeof lastPage === 'string' && DIGEST.test(lastPage)));
 	if (!valid) return notOurs;
 	if (value.list !== list) {
 		return {
 			refused:
-				'was given for another list (a different host, path or Query Parameters); leave it empty to start this list',
+				'was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list',
 		};
 	}
 	return {
@@ -113,6 +144,7 @@ export function decodeCursor(
 			sent: sent as number,
 			...(announced === undefined ? {} : { announced: announced as number }),
 			seen: seen as string[],
+			loop: loop as LoopCheck,
 			...(lastPage === undefined ? {} : { lastPage: lastPage as string }),
 		},
 	};

@@ -1,12 +1,22 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { endpointUrl, hostBaseUrl, sameOriginUrl } from '../../shared/service';
+import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
-import type { ListPosition, PagePosition } from './cursor';
-import { decodeCursor, digest, encodeCursor, SEEN_KEPT } from './cursor';
+import type { PagePosition } from './cursor';
+import { digest, encodeCursor } from './cursor';
+import { secretForms } from './errors';
+import type { ListStart } from './nextPage';
+import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
 import type { ServiceRequest, ServiceRun } from './request';
 import { runCredentials, serviceRequest } from './request';
+
+/**
+ * Finds the records in a page, given the name the list's path ends with: the list of records, or the
+ * page itself when the answer is one record and no page of a list (recordsOf); anything else means
+ * the answer has no records list.
+ */
+export type RecordsFinder = (page: IDataObject, listName: string | undefined) => unknown;
 
 export interface PageRequest {
 	/**
@@ -18,7 +28,7 @@ export interface PageRequest {
 	maxRecords?: number;
 	pageSize: number;
 	/** Key of the records array in each page (e.g. "people"), or how to find the records in a page. */
-	recordsKey: string | ((page: IDataObject) => unknown);
+	recordsKey: string | RecordsFinder;
 	/** Page at a Time: start where `cursor` says ('' = the start); `field` names it in errors. */
 	batch?: { cursor: string; field: string };
 }
@@ -39,6 +49,12 @@ export const MAX_PAGE_SIZE = 100;
  */
 export const MAX_RECORDS = 250_000;
 /**
+ * Page at a Time holds one batch at a time, so memory does not bound a list read batch by batch: one
+ * that announces no total is stopped as endless past this many records over all its batches (40
+ * times MAX_RECORDS; the service's lists announce their total, which bounds them far sooner).
+ */
+export const MAX_UNANNOUNCED_RECORDS = 10_000_000;
+/**
  * Records may be created while a list is read: pages may bring this many more than the first page's
  * `_metadata.total` announced (a tenth, at least one page) before paging stops as endless.
  */
@@ -46,25 +62,54 @@ export function announcedBound(total: number, pageSize: number): number {
 	return total + Math.max(pageSize, Math.ceil(total / 10));
 }
 
-/** The URL a link names; the link itself when it is no URL (the transport refuses it before sending). */
-function absolute(url: string, relativeTo: string): string {
-	try {
-		return new URL(url, relativeTo).href;
-	} catch {
-		return url;
-	}
+/** The page to send for a position: the service's own link to the list (`at` undefined) as it is. */
+function requestFor(
+	request: ServiceRequest,
+	start: ListStart,
+	at: PagePosition | undefined,
+	limit: number,
+): ServiceRequest {
+	if (at === undefined) return request;
+	if ('link' in at)
+		return { ...request, link: { url: at.link, relativeTo: start.firstUrl, what: 'a next page' } };
+	const qs = { ...(request.qs ?? {}), limit };
+	return { ...request, qs: 'next' in at ? { ...qs, next: at.next } : { ...qs, offset: at.offset } };
 }
 
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
+/** Where the list starts, its path, name and identity, with the credential this run uses. */
+function listStart(credentials: IDataObject, request: ServiceRequest): ListStart {
+	const host = hostBaseUrl(credentials, request.host);
+	const base = 'base' in host ? host.base : undefined;
+	const first = base === undefined ? undefined : endpointUrl(base, request.path);
+	const firstUrl = request.link
+		? absolute(request.link.url, request.link.relativeTo)
+		: first && 'url' in first
+			? first.url
+			: '';
+	const listPath = URL.canParse(firstUrl) ? new URL(firstUrl).pathname : '';
+	const last = request.link
+		? decodedOnce(listPath.slice(listPath.lastIndexOf('/') + 1))
+		: request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id)).pop();
+	const override = (request.credentialId ?? '').trim();
+	const connectionId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
+	return {
+		firstUrl,
+		listPath,
+		listName: last === '' ? undefined : last,
+		base,
+		listId: listDigest(request, base ?? '', connectionId),
+		forms: secretForms(credentials),
+	};
 }
 
 /**
  * Return All / Limit over a list (decisions.md): follow nextLink (absolute, or relative to the page
- * it came on) on the host's origin, else the `next` cursor, else offset paging; stop on an empty page,
- * no cursor left, or offset + count >= total. Paging always ends: a page that brings no record not
- * seen before, a cursor seen before, or an offset the service did not move to stops it with an error.
- * A failed page is retried by serviceRequest on its own: the pages already read are kept.
+ * it came on) on the host's origin and the list's own path, else the `next` cursor, else offset
+ * paging; stop on an empty page, no cursor left, or offset + count >= total. Paging always ends: a
+ * page that brings no record not seen before, a cursor seen before (Brent's check catches a loop of
+ * any length), or an offset the service did not move to stops it with an error. A failed page is
+ * retried by serviceRequest on its own: the pages already read are kept. An answer that is no page of
+ * a list (recordsOf) is one record, and no further page is asked for.
  * With `batch` (Page at a Time) it starts where a cursor says and returns the cursor of what follows,
  * carrying the loop and progress rules from batch to batch.
  */
@@ -80,47 +125,19 @@ export async function serviceRequestPages(
 		const message = `Paging stopped: ${why}`;
 		throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, itemIndex });
 	};
+	const refuse = (message: string): never => {
+		throw new NodeOperationError(this.getNode(), message, { itemIndex });
+	};
 	const { batch } = list;
-	const listId = batch ? listDigest(list.request) : '';
-	let resume: ListPosition | undefined;
-	if (batch && batch.cursor !== '') {
-		const decoded = decodeCursor(batch.cursor, listId);
-		if ('refused' in decoded) {
-			throw new NodeOperationError(this.getNode(), `${batch.field}: ${decoded.refused}`, {
-				itemIndex,
-			});
-		}
-		resume = decoded.position;
-	}
-	const credentials = await runCredentials(this, run, itemIndex);
-	const host = hostBaseUrl(credentials, list.request.host);
-	const first = 'base' in host ? endpointUrl(host.base, list.request.path) : undefined;
-	const startLink = list.request.link;
-	const firstUrl = startLink
-		? absolute(startLink.url, startLink.relativeTo)
-		: first && 'url' in first
-			? first.url
-			: '';
-	if (resume && 'link' in resume.at && 'base' in host) {
-		// A cursor is input: the page it names is checked before anything is sent, as a nextLink is.
-		const target = sameOriginUrl(resume.at.link, firstUrl, host.base);
-		if ('refused' in target) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`${batch?.field}: names a page on another origin (${target.refused}); it is not followed with your token`,
-				{ itemIndex },
-			);
-		}
-	}
+	const start = listStart(await runCredentials(this, run, itemIndex), list.request);
+	const resume = batch && batch.cursor !== '' ? resumeAt(start, batch, refuse) : undefined;
 	const recordsIn = (page: IDataObject): unknown =>
-		typeof list.recordsKey === 'function' ? list.recordsKey(page) : page[list.recordsKey];
+		typeof list.recordsKey === 'function'
+			? list.recordsKey(page, start.listName)
+			: page[list.recordsKey];
 	const what = typeof list.recordsKey === 'string' ? `"${list.recordsKey}"` : 'records';
 
-	const seenCursors = new Set<string>();
-	/** Next-page cursors seen by earlier batches (digests), newest last. */
-	const carriedSeen = [...(resume?.seen ?? [])];
-	const seenIds = new Set<string>();
-	const baseQs = { ...(list.request.qs ?? {}) };
+	const loops = newLoopMemory(resume, Boolean(batch), stop);
 	let received = 0;
 	/** Records the service sent in this run, before a Limit takes its share: what memory counts. */
 	let sent = 0;
@@ -128,28 +145,22 @@ export async function serviceRequestPages(
 	let sentOverall = resume?.sent ?? 0;
 	let announced = resume?.announced;
 	/** The page to ask for, and how many of its records were returned already. */
-	let at: PagePosition | undefined = resume?.at ?? (startLink ? undefined : { offset: 0 });
+	let at: PagePosition | undefined = resume?.at ?? (list.request.link ? undefined : { offset: 0 });
 	let skip = resume?.skip ?? 0;
-	let pageUrl = resume && 'link' in resume.at ? resume.at.link : firstUrl;
-	let lastPage = resume?.lastPage;
+	let pageUrl = resume && 'link' in resume.at ? resume.at.link : start.firstUrl;
 
 	for (let pages = 1; ; pages++) {
 		const remaining = list.maxRecords === undefined ? list.pageSize : list.maxRecords - received;
 		const limit = Math.min(list.pageSize, remaining + skip);
-		const pageRequest: ServiceRequest = { ...list.request };
-		if (at === undefined) {
-			// The service's own link to the list: sent as it is, without paging parameters.
-		} else if ('link' in at) {
-			pageRequest.link = { url: at.link, relativeTo: firstUrl, what: 'a next page' };
-			pageUrl = at.link;
-		} else if ('next' in at) {
-			pageRequest.qs = { ...baseQs, limit, next: at.next };
-		} else {
-			pageRequest.qs = { ...baseQs, limit, offset: at.offset };
-		}
-
+		if (at !== undefined && 'link' in at) pageUrl = at.link;
+		const pageRequest = requestFor(list.request, start, at, limit);
 		const page = await serviceRequest.call(this, itemIndex, pageRequest, run);
 		const records = recordsIn(page);
+		if (records === page && pages === 1 && !resume) {
+			// Not a page of a list: the answer is one record, and there is no further page to ask for.
+			onPage([page], page);
+			return { received: 1 };
+		}
 		if (!Array.isArray(records)) {
 			const message = `The service's answer has no ${what} list`;
 			throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, itemIndex });
@@ -161,16 +172,7 @@ export async function serviceRequestPages(
 		const fresh = skip > 0 ? records.slice(skip) : records;
 		sent += fresh.length;
 		sentOverall += fresh.length;
-		if (announced !== undefined && sentOverall > announcedBound(announced, list.pageSize)) {
-			stop(
-				`the service announced ${announced} records but goes on past ${sentOverall - fresh.length}; narrow the list with Query Parameters or use a Limit`,
-			);
-		}
-		if (sent > MAX_RECORDS) {
-			stop(
-				`more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`,
-			);
-		}
+		checkBounds(stop, { announced, sent, sentOverall, before: sentOverall - fresh.length }, list);
 		const take = list.maxRecords === undefined ? fresh : fresh.slice(0, list.maxRecords - received);
 		received += take.length;
 		onPage(take as IDataObject[], page);
@@ -189,47 +191,14 @@ export async function serviceRequestPages(
 			};
 		}
 
-		// Progress: at least one record not seen on an earlier page (records without an id are not compared).
-		const ids = (records as IDataObject[])
-			.map((record) => record?.id)
-			.filter((id) => typeof id === 'string' || typeof id === 'number');
-		const allHaveIds = ids.length === records.length;
-		if (allHaveIds && ids.every((id) => seenIds.has(String(id)))) {
-			stop('the service returned the same records again (it does not move to the next page)');
-		}
-		for (const id of ids) seenIds.add(String(id));
-		if (batch && allHaveIds) {
-			const pageDigest = digest(ids.join('\u0000'));
-			if (pages === 1 && skip === 0 && pageDigest === lastPage) {
-				stop('the service returned the same records again (it does not move to the next page)');
-			}
-			lastPage = pageDigest;
-		}
+		loops.progress(records as IDataObject[], pages === 1 && skip === 0);
 
-		const nextLink = text(meta.nextLink);
-		const next = text(meta.next);
-		let after: PagePosition | undefined;
-		if (nextLink !== undefined && !URL.canParse(nextLink, pageUrl))
-			stop('the service gave a next-page link that is not a URL');
-		if (nextLink !== undefined || next !== undefined) {
-			const key = nextLink !== undefined ? `link:${absolute(nextLink, pageUrl)}` : `next:${next}`;
-			const keyDigest = batch ? digest(key) : '';
-			if (seenCursors.has(key) || (batch && carriedSeen.includes(keyDigest)))
-				stop('the service returned the same next-page cursor twice');
-			seenCursors.add(key);
-			if (batch) carriedSeen.push(keyDigest);
-			after =
-				nextLink !== undefined ? { link: absolute(nextLink, pageUrl) } : { next: next as string };
-		} else if (at !== undefined && 'offset' in at) {
-			// Offset paging: the service must say it served the offset we asked for, and we move on ourselves.
-			if (typeof meta.offset === 'number' && meta.offset !== at.offset) {
-				stop(`the service answered offset ${meta.offset} when asked for offset ${at.offset}`);
-			}
-			const offset = at.offset + records.length;
-			const total = typeof meta.total === 'number' ? meta.total : undefined;
-			if (total !== undefined ? offset < total : records.length >= limit) after = { offset };
-		}
-		// Otherwise a service that paged by cursor and gives none now has no more pages; a named list pages by link only.
+		const after = pageAfter(
+			{ start, meta, at, pageUrl, count: records.length, limit },
+			loops,
+			stop,
+			refuse,
+		);
 		if (limitReached || after === undefined)
 			return { received, nextCursor: after && cursorFor({ at: after, skip: 0 }, sentOverall) };
 		at = after;
@@ -242,38 +211,77 @@ export async function serviceRequestPages(
 		sentSoFar: number,
 	): string | undefined {
 		if (!batch) return undefined;
-		const seen = carriedSeen.slice(-SEEN_KEPT);
 		return encodeCursor({
-			list: listId,
+			list: start.listId,
 			...position,
 			sent: sentSoFar,
 			...(announced === undefined ? {} : { announced }),
-			seen,
-			...(lastPage === undefined ? {} : { lastPage }),
+			...loops.carried(),
 		});
 	}
 }
 
-/** Identifies a list for its cursors: the same request with other filters is another list. */
-function listDigest(request: ServiceRequest): string {
-	const path = request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id));
-	const qs = Object.entries(request.qs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-	return digest(
-		JSON.stringify([request.method, request.host, path, qs, request.credentialId ?? '']),
-	);
+/** The endless-list bounds after a page: an announced total, memory, and a list read batch by batch. */
+function checkBounds(
+	stop: (why: string) => never,
+	counts: { announced?: number; sent: number; sentOverall: number; before: number },
+	list: PageRequest,
+): void {
+	const { announced, sent, sentOverall, before } = counts;
+	if (announced !== undefined && sentOverall > announcedBound(announced, list.pageSize)) {
+		stop(
+			`the service announced ${announced} records but goes on past ${before}; narrow the list with Query Parameters or use a Limit`,
+		);
+	}
+	if (sent > MAX_RECORDS) {
+		stop(
+			`more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`,
+		);
+	}
+	if (announced === undefined && sentOverall > MAX_UNANNOUNCED_RECORDS) {
+		stop(
+			`the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`,
+		);
+	}
 }
 
 /**
- * The records in an answer whose list key is not known beforehand (an event's `uri`, a Custom API
- * Call): the list under people/borrowers/documents, else the first list other than _metadata, else the
- * answer itself as one record.
+ * Identifies a list for its cursors: the same request with other filters, against another host URL
+ * or for another Connection ID (the item's override, else the credential's default) is another list.
  */
-export function recordsOf(answer: IDataObject): IDataObject[] {
-	for (const key of ['people', 'borrowers', 'documents']) {
+export function listDigest(request: ServiceRequest, base: string, connectionId: string): string {
+	const path = request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id));
+	const qs = Object.entries(request.qs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	return digest(
+		JSON.stringify([request.method, request.host, base, path, qs, connectionId, request.link?.url]),
+	);
+}
+
+/** Lists the pager knows by name; an answer that is nothing but one of them is a page of that list. */
+const KNOWN_LISTS = ['people', 'borrowers', 'documents'];
+
+/**
+ * The records of an answer whose list key is not known beforehand (an event's `uri`, a Custom API
+ * Call), given the last segment of the list's path (`loans/7/documents` → documents). An answer is a
+ * page of a list when it has `_metadata`, a list under that name, or nothing but a list under
+ * people/borrowers/documents: its records are the list under that name, else under those, else its
+ * first list other than _metadata (none: no records). Anything else is one record (a person with
+ * tags, a loan with its borrowers): the answer itself is returned, and the pager asks for no more.
+ */
+export function recordsOf(answer: IDataObject, listName?: string): IDataObject[] | IDataObject {
+	const keys = Object.keys(answer);
+	if (keys.length === 0) return [];
+	const named = listName !== undefined && Array.isArray(answer[listName]);
+	const onlyKnown = keys.length === 1 && KNOWN_LISTS.includes(keys[0]);
+	const isList =
+		answer._metadata !== undefined || named || (onlyKnown && Array.isArray(answer[keys[0]]));
+	if (!isList) return answer;
+	if (named) return answer[listName as string] as IDataObject[];
+	for (const key of KNOWN_LISTS) {
 		if (Array.isArray(answer[key])) return answer[key] as IDataObject[];
 	}
 	for (const [key, value] of Object.entries(answer)) {
 		if (key !== '_metadata' && Array.isArray(value)) return value as IDataObject[];
 	}
-	return Object.keys(answer).length > 0 ? [answer] : [];
+	return [];
 }

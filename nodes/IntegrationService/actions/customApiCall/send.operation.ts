@@ -108,7 +108,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
-		hint: 'On: one item per record of the answer\'s list (an answer without a list is one record), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
+		hint: 'On: one item per record of the answer\'s list (an answer that is no page of a list, such as one record, is one item), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
 		displayOptions: { show: { method: ['GET'] } },
 	},
 	{
