@@ -7,12 +7,8 @@
 import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import {
-	redact,
-	secretForms,
-	shorten,
-	withSecret,
-} from '../../nodes/IntegrationService/transport/errors';
+import { shorten } from '../../nodes/IntegrationService/transport/errors';
+import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
 import { runNode } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { sendJson, startHostile, type HostileServer } from './server';

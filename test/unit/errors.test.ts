@@ -1,4 +1,7 @@
-/** nodes/IntegrationService/transport/errors.ts: what a failed attempt means, in whose words, with every secret taken out. */
+/**
+ * nodes/IntegrationService/transport/errors.ts: what a failed attempt means, in whose words, with
+ * every secret taken out (secrets.ts).
+ */
 import fc from 'fast-check';
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
@@ -8,14 +11,12 @@ import {
 	isIdempotent,
 	looksLikeHtml,
 	parseRetryAfter,
-	redact,
-	secretForms,
 	shorten,
 	statusFailure,
 	thrownFailure,
 	timeoutFailure,
-	withSecret,
 } from '../../nodes/IntegrationService/transport/errors';
+import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
 
 const PROPERTY = { seed: 19, numRuns: 200 };
 const R = '[redacted]';

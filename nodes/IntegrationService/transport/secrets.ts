@@ -1,0 +1,141 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Every form in which a secret may come back from a service, a proxy or an error page, and taking
+ * them out of what leaves the node.
+ */
+
+const PLACEHOLDER = '[redacted]';
+/** Shorter values would blank out ordinary words; real tokens and secrets are far longer. */
+const MIN_SECRET_LENGTH = 4;
+/** A fragment of a longer base64 text is matched only from this length on, so short ones hide no words. */
+const MIN_FRAGMENT_LENGTH = 8;
+
+function htmlForms(secret: string): string[] {
+	const named = secret
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
+	return [
+		named,
+		named.replace(/&#39;/g, '&#x27;').replace(/\//g, '&#x2F;'),
+		named.replace(/&#39;/g, '&apos;'),
+	];
+}
+
+function jsonForms(secret: string): string[] {
+	const json = JSON.stringify(secret).slice(1, -1);
+	const unicode = json.replace(
+		/[<>&']/g,
+		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+	);
+	return [json, json.replace(/\//g, '\\/'), unicode];
+}
+
+function urlForms(secret: string): string[] {
+	const component = encodeURIComponent(secret);
+	return [
+		component,
+		component.replace(/%20/g, '+'),
+		component.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		encodeURI(secret),
+	];
+}
+
+/**
+ * The secret's bytes in base64 and base64url, whole (with and without padding) and as they stand
+ * inside a longer encoded text: for each of the three byte alignments, the characters that only the
+ * secret's bytes decide. An echo of a whole request or header, base64-encoded, is caught too.
+ */
+function base64Forms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const forms: string[] = [];
+	for (const alphabet of ['base64', 'base64url'] as const) {
+		const whole = bytes.toString(alphabet);
+		forms.push(whole, whole.replace(/=+$/, ''));
+		for (let offset = 0; offset < 3; offset++) {
+			const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(alphabet);
+			const start = Math.ceil((8 * offset) / 6);
+			const end = Math.floor((8 * (offset + bytes.length)) / 6);
+			const fragment = encoded.slice(start, end);
+			if (fragment.length >= MIN_FRAGMENT_LENGTH) forms.push(fragment);
+		}
+	}
+	return forms;
+}
+
+function hexForms(secret: string): string[] {
+	const hex = Buffer.from(secret, 'utf8').toString('hex');
+	return [hex, hex.toUpperCase()];
+}
+
+/** Every form in which a secret may come back from a service, a proxy or an error page. */
+function encodedForms(secret: string): string[] {
+	return [
+		secret,
+		...urlForms(secret),
+		...htmlForms(secret),
+		...jsonForms(secret),
+		...base64Forms(secret),
+		...hexForms(secret),
+	];
+}
+
+function formsOfValues(values: readonly string[]): string[] {
+	const secrets = values
+		.flatMap((value) => [value, value.trim()])
+		.filter((value) => value.length >= MIN_SECRET_LENGTH);
+	return [...new Set(secrets.flatMap(encodedForms))].filter(
+		(form) => form.length >= MIN_SECRET_LENGTH,
+	);
+}
+
+const longestFirst = (forms: string[]): string[] => forms.sort((a, b) => b.length - a.length);
+
+/** Forms per loaded credential: a run loads it once and sends many requests with it. */
+const formsOf = new WeakMap<IDataObject, readonly string[]>();
+
+/** The secrets of a credential (raw and trimmed) in every encoded form, longest first. */
+export function secretForms(credentials: IDataObject): readonly string[] {
+	const known = formsOf.get(credentials);
+	if (known) return known;
+	const values = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken']
+		.map((field) => credentials[field])
+		.filter((value): value is string => typeof value === 'string');
+	const sorted = longestFirst(formsOfValues(values));
+	formsOf.set(credentials, sorted);
+	return sorted;
+}
+
+/** The last secret added to each list of forms: requests of one second share their signed token. */
+const lastAdded = new WeakMap<readonly string[], { secret: string; forms: readonly string[] }>();
+
+/**
+ * The forms with those of one more secret added: the token an attempt actually sent (in Client ID
+ * and Secret mode a new one every second), which the loaded credential does not hold.
+ */
+export function withSecret(forms: readonly string[], secret: string): readonly string[] {
+	if (secret.length < MIN_SECRET_LENGTH || forms.includes(secret)) return forms;
+	const last = lastAdded.get(forms);
+	if (last?.secret === secret) return last.forms;
+	const added = longestFirst([...new Set([...forms, ...formsOfValues([secret])])]);
+	lastAdded.set(forms, { secret, forms: added });
+	return added;
+}
+
+/**
+ * Replaces every secret form, any bearer token and any JWT by a placeholder. Runs on the whole text
+ * before anything shortens it, so a cut can never leave part of a secret behind.
+ */
+export function redact(text: string, forms: readonly string[]): string {
+	let result = text;
+	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
+	return (
+		result
+			.replace(/(Bearer)(\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi, `$1 ${PLACEHOLDER}`)
+			// A JWT anywhere (a signed token echoed back) is a credential too, whatever its base64url parts hold.
+			.replace(/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, PLACEHOLDER)
+	);
+}
