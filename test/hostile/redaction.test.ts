@@ -24,6 +24,14 @@ const html = (text: string) =>
 		.replace(/"/g, '&quot;')
 		.replace(/'/g, '&#39;');
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+/** Percent-encodes (upper-case hex) every character `kept` does not match, as stricter encoders and proxies do. */
+const percentEncoded = (secret: string, kept: RegExp) =>
+	Array.from(secret, (char) =>
+		kept.test(char)
+			? char
+			: Buffer.from(char, 'utf8').toString('hex').toUpperCase().replace(/../g, '%$&'),
+	).join('');
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 /** The ways an echo may write a secret, each named for the counter-example fast-check prints. */
@@ -31,8 +39,14 @@ const ENCODINGS: Record<string, (secret: string) => string> = {
 	raw: (secret) => secret,
 	url: (secret) => encodeURIComponent(secret),
 	form: (secret) => encodeURIComponent(secret).replace(/%20/g, '+'),
-	urlLowercase: (secret) =>
-		encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+	urlLowercase: (secret) => lowerHex(encodeURIComponent(secret)),
+	urlDots: (secret) => encodeURIComponent(secret).replace(/\./g, '%2E'),
+	urlDotsLowercase: (secret) => lowerHex(encodeURIComponent(secret).replace(/\./g, '%2E')),
+	urlDotsLowercaseOnly: (secret) => encodeURIComponent(secret).replace(/\./g, '%2e'),
+	urlRfc3986: (secret) => percentEncoded(secret, /[A-Za-z0-9\-._~]/),
+	urlRfc3986Lowercase: (secret) => lowerHex(percentEncoded(secret, /[A-Za-z0-9\-._~]/)),
+	urlAllButAlphanumeric: (secret) => percentEncoded(secret, /[A-Za-z0-9]/),
+	urlAllButAlphanumericLowercase: (secret) => lowerHex(percentEncoded(secret, /[A-Za-z0-9]/)),
 	html,
 	json: (secret) => JSON.stringify(secret).slice(1, -1),
 	jsonSlash: (secret) => JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),

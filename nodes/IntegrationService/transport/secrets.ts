@@ -34,13 +34,43 @@ function jsonForms(secret: string): string[] {
 	return [json, json.replace(/\//g, '\\/'), unicode];
 }
 
+/** Every character that `kept` does not match percent-encoded (its UTF-8 bytes, upper-case hex). */
+function percentEncoded(secret: string, kept: RegExp): string {
+	let encoded = '';
+	for (const char of secret) {
+		if (kept.test(char)) encoded += char;
+		else
+			for (const byte of Buffer.from(char, 'utf8'))
+				encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+	}
+	return encoded;
+}
+
+const lowerHex = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+
+/**
+ * URL-encoded as encodeURIComponent, encodeURI and forms do, and as stricter encoders and proxies
+ * re-encode it: its dots as `%2E` or `%2e` too (a JWT's dots), RFC 3986's unreserved characters
+ * only, or every character but letters and digits; with upper- and lower-case hex.
+ */
 function urlForms(secret: string): string[] {
 	const component = encodeURIComponent(secret);
+	const dots = [component, lowerHex(component)].flatMap((encoded) => [
+		encoded.replace(/\./g, '%2E'),
+		encoded.replace(/\./g, '%2e'),
+	]);
+	const stricter = [
+		percentEncoded(secret, /[A-Za-z0-9\-._~]/),
+		percentEncoded(secret, /[A-Za-z0-9]/),
+	];
 	return [
 		component,
 		component.replace(/%20/g, '+'),
-		component.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		lowerHex(component),
 		encodeURI(secret),
+		...dots,
+		...stricter,
+		...stricter.map(lowerHex),
 	];
 }
 
@@ -125,6 +155,11 @@ export function withSecret(forms: readonly string[], secret: string): readonly s
 	return added;
 }
 
+/** A base64url character of a JWT's part, also percent-encoded, and a dot between parts, also as `%2E`. */
+const JWT_CHAR = '(?:[A-Za-z0-9_-]|%2[Dd]|%5[Ff])';
+const JWT_DOT = '(?:\\.|%2[Ee])';
+const ANY_JWT = new RegExp(`eyJ${JWT_CHAR}*${JWT_DOT}${JWT_CHAR}+${JWT_DOT}${JWT_CHAR}*`, 'g');
+
 /**
  * Replaces every secret form, any bearer token and any JWT by a placeholder. Runs on the whole text
  * before anything shortens it, so a cut can never leave part of a secret behind.
@@ -136,6 +171,6 @@ export function redact(text: string, forms: readonly string[]): string {
 		result
 			.replace(/(Bearer)(\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi, `$1 ${PLACEHOLDER}`)
 			// A JWT anywhere (a signed token echoed back) is a credential too, whatever its base64url parts hold.
-			.replace(/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, PLACEHOLDER)
+			.replace(ANY_JWT, PLACEHOLDER)
 	);
 }
