@@ -2,6 +2,7 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
 import { htmlText, looksLikeHtml, shorten, uncertainFailure } from './errors';
+import { redactAnswer } from './secrets';
 
 /**
  * What an answer's body says: its bytes read as its declared charset, strictly (a byte that is not
@@ -159,6 +160,7 @@ function declaredAs(contentType: string): 'json' | 'html' | 'other' | 'none' {
  * of another type that is not JSON (`text/plain` "Deleted") is a success whose text is kept, as
  * `{ data }` (n8n's HTTP Request node's name for a text answer). A 2xx is never a reason to send a
  * write again: the service took it. JSON that does not parse, or an HTML page, is retried on a read.
+ * What is output is redacted: no form of a secret the attempt knows (`forms`) leaves the node.
  */
 export function parseRecord(
 	method: IHttpRequestMethods,
@@ -174,9 +176,11 @@ export function parseRecord(
 	} catch {
 		parsed = undefined;
 	}
+	// What is output holds no secret of the credential or token sent (secrets.ts).
 	if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
-		return { json: parsed as IDataObject };
-	if (parsed === undefined && declaredAs(contentType) === 'other') return { json: { data: text } };
+		return { json: redactAnswer(parsed as IDataObject, text, forms) };
+	if (parsed === undefined && declaredAs(contentType) === 'other')
+		return { json: { data: redactAnswer(text, text, forms) } };
 	const read = method === 'GET' || method === 'HEAD';
 	if (looksLikeHtml(text, contentType)) {
 		// A proxy's page: whether the service got the request is unknown; a write is not sent again.

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * Every form in which a secret may come back from a service, a proxy or an error page, and taking
- * them out of what leaves the node.
+ * them out of what leaves the node: error messages, and successful answers.
  */
 
 const PLACEHOLDER = '[redacted]';
@@ -155,22 +155,96 @@ export function withSecret(forms: readonly string[], secret: string): readonly s
 	return added;
 }
 
+/** Replaces every form of the known secrets (longest first, so no part of a longer form is left). */
+function redactForms(text: string, forms: readonly string[]): string {
+	let result = text;
+	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
+	return result;
+}
+
 /** A base64url character of a JWT's part, also percent-encoded, and a dot between parts, also as `%2E`. */
 const JWT_CHAR = '(?:[A-Za-z0-9_-]|%2[Dd]|%5[Ff])';
 const JWT_DOT = '(?:\\.|%2[Ee])';
 const ANY_JWT = new RegExp(`eyJ${JWT_CHAR}*${JWT_DOT}${JWT_CHAR}+${JWT_DOT}${JWT_CHAR}*`, 'g');
 
 /**
- * Replaces every secret form, any bearer token and any JWT by a placeholder. Runs on the whole text
- * before anything shortens it, so a cut can never leave part of a secret behind.
+ * For messages: replaces every secret form, any bearer token and any JWT by a placeholder. Runs on
+ * the whole text before anything shortens it, so a cut can never leave part of a secret behind.
  */
 export function redact(text: string, forms: readonly string[]): string {
-	let result = text;
-	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
 	return (
-		result
+		redactForms(text, forms)
 			.replace(/(Bearer)(\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi, `$1 ${PLACEHOLDER}`)
 			// A JWT anywhere (a signed token echoed back) is a credential too, whatever its base64url parts hold.
 			.replace(ANY_JWT, PLACEHOLDER)
 	);
+}
+
+/**
+ * What to look for in an answer's raw text: the forms as JSON text writes them (`"`, `\\` and control
+ * characters escaped, also `/` as `\\/`), without any that holds a shorter one (finding that one
+ * suffices): each form looked for costs a pass over the answer.
+ */
+const writtenFormsOf = new WeakMap<readonly string[], readonly string[]>();
+
+function writtenForms(forms: readonly string[]): readonly string[] {
+	let written = writtenFormsOf.get(forms);
+	if (!written) {
+		const escaped = forms.flatMap((form) => {
+			const json = JSON.stringify(form).slice(1, -1);
+			return [form, json, json.replace(/\//g, '\\/')];
+		});
+		const shortestFirst = [...new Set(escaped)].sort((a, b) => a.length - b.length);
+		written = shortestFirst.filter(
+			(form, index) => !shortestFirst.slice(0, index).some((shorter) => form.includes(shorter)),
+		);
+		writtenFormsOf.set(forms, written);
+	}
+	return written;
+}
+
+const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** Whether an answer's raw text holds a form of a known secret, as text or as JSON writes it. */
+function holdsSecret(text: string, forms: readonly string[]): boolean {
+	const written = writtenForms(forms);
+	if (written.some((form) => text.includes(form))) return true;
+	// Any character may be written as a \u escape: then the text is read with its escapes decoded too.
+	if (!text.includes('\\u')) return false;
+	const decoded = text.replace(
+		/\\(?:u([0-9a-fA-F]{4})|(.))/g,
+		(_escape, hex: string | undefined, char: string) =>
+			hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char),
+	);
+	// Each form holds one of `written`: finding none of those rules out every form.
+	return written.some((form) => decoded.includes(form));
+}
+
+/** Sets a key as an own property, so a key such as `__proto__` stays data. */
+function setOwn(target: object, key: string, value: unknown): void {
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}
+
+function redactValue(value: unknown, forms: readonly string[]): unknown {
+	if (typeof value === 'string') return redactForms(value, forms);
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, forms));
+	const redacted = {};
+	for (const [key, entry] of Object.entries(value))
+		setOwn(redacted, redactForms(key, forms), redactValue(entry, forms));
+	return redacted;
+}
+
+/**
+ * For a successful answer: its value with every form of the credential's secrets and the tokens sent
+ * taken out of every string, keys included. Only the known secrets: a service's own JWTs are data.
+ * The raw text is checked first, so an answer without a secret (nearly all) is returned untouched.
+ */
+export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
+	return holdsSecret(text, forms) ? (redactValue(value, forms) as T) : value;
 }
