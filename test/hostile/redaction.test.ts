@@ -7,12 +7,13 @@
 import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { shorten } from '../../nodes/IntegrationService/transport/errors';
 import {
 	redact,
+	redactAnswer,
 	secretForms,
-	shorten,
 	withSecret,
-} from '../../nodes/IntegrationService/transport/errors';
+} from '../../nodes/IntegrationService/transport/secrets';
 import { runNode } from '../harness/engine';
 import { VALID } from '../reliability/helpers';
 import { sendJson, startHostile, type HostileServer } from './server';
@@ -28,6 +29,14 @@ const html = (text: string) =>
 		.replace(/"/g, '&quot;')
 		.replace(/'/g, '&#39;');
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+/** Percent-encodes (upper-case hex) every character `kept` does not match, as stricter encoders and proxies do. */
+const percentEncoded = (secret: string, kept: RegExp) =>
+	Array.from(secret, (char) =>
+		kept.test(char)
+			? char
+			: Buffer.from(char, 'utf8').toString('hex').toUpperCase().replace(/../g, '%$&'),
+	).join('');
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
 /** The ways an echo may write a secret, each named for the counter-example fast-check prints. */
@@ -35,8 +44,14 @@ const ENCODINGS: Record<string, (secret: string) => string> = {
 	raw: (secret) => secret,
 	url: (secret) => encodeURIComponent(secret),
 	form: (secret) => encodeURIComponent(secret).replace(/%20/g, '+'),
-	urlLowercase: (secret) =>
-		encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+	urlLowercase: (secret) => lowerHex(encodeURIComponent(secret)),
+	urlDots: (secret) => encodeURIComponent(secret).replace(/\./g, '%2E'),
+	urlDotsLowercase: (secret) => lowerHex(encodeURIComponent(secret).replace(/\./g, '%2E')),
+	urlDotsLowercaseOnly: (secret) => encodeURIComponent(secret).replace(/\./g, '%2e'),
+	urlRfc3986: (secret) => percentEncoded(secret, /[A-Za-z0-9\-._~]/),
+	urlRfc3986Lowercase: (secret) => lowerHex(percentEncoded(secret, /[A-Za-z0-9\-._~]/)),
+	urlAllButAlphanumeric: (secret) => percentEncoded(secret, /[A-Za-z0-9]/),
+	urlAllButAlphanumericLowercase: (secret) => lowerHex(percentEncoded(secret, /[A-Za-z0-9]/)),
 	html,
 	json: (secret) => JSON.stringify(secret).slice(1, -1),
 	jsonSlash: (secret) => JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
@@ -120,6 +135,60 @@ describe('no encoding of a secret survives redaction (property)', () => {
 			),
 			{ seed: SEED, numRuns: RUNS },
 		);
+	});
+});
+
+/** How services write JSON: as JSON.stringify does, with every `/` as `\/` (PHP), every non-ASCII character as `\uXXXX` (Python). */
+const JSON_WRITERS: Record<string, (value: unknown) => string> = {
+	plain: (value) => JSON.stringify(value),
+	slashes: (value) => JSON.stringify(value).replace(/\//g, '\\/'),
+	asciiOnly: (value) =>
+		JSON.stringify(value).replace(
+			/[\u0080-\uffff]/g,
+			(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+		),
+};
+
+/** Every string in a value, keys included. */
+function stringsOf(value: unknown): string[] {
+	if (typeof value === 'string') return [value];
+	if (Array.isArray(value)) return value.flatMap(stringsOf);
+	if (value && typeof value === 'object')
+		return Object.entries(value).flatMap(([key, entry]) => [key, ...stringsOf(entry)]);
+	return [];
+}
+
+describe('no encoding of a secret survives in a successful answer (property)', () => {
+	test(`any secret echoed in any of ${Object.keys(ENCODINGS).length} encodings, as a value or a key, written by any JSON writer (seed ${SEED}, ${RUNS} runs)`, () => {
+		fc.assert(
+			fc.property(
+				secretArbitrary,
+				fc.constantFrom(...Object.keys(ENCODINGS)),
+				fc.constantFrom(...Object.keys(JSON_WRITERS)),
+				fc.boolean(),
+				wrapperArbitrary,
+				(secret, encoding, writer, asKey, around) => {
+					const forms = secretForms({ accessToken: secret });
+					const echoed = `${around}${ENCODINGS[encoding](secret)}${around}`;
+					const text = JSON_WRITERS[writer]({
+						id: 'r-1',
+						nested: [asKey ? { [echoed]: 1 } : { echo: echoed }],
+					});
+					const output = redactAnswer(JSON.parse(text) as unknown, text, forms);
+					for (const value of stringsOf(output))
+						for (const encode of Object.values(ENCODINGS))
+							expect(value).not.toContain(encode(secret));
+				},
+			),
+			{ seed: SEED, numRuns: RUNS },
+		);
+	});
+
+	test('an answer without a secret is returned as it is, the same object', () => {
+		const forms = secretForms({ accessToken: 'token-123456' });
+		const text = '{"id":"p_1","name":"M\\u00fcller","jwt":"eyJhbGciOiJIUzI1NiJ9.e30.c2ln"}';
+		const value = JSON.parse(text) as unknown;
+		expect(redactAnswer(value, text, forms)).toBe(value);
 	});
 });
 

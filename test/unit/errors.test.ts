@@ -1,4 +1,7 @@
-/** nodes/IntegrationService/transport/errors.ts: what a failed attempt means, in whose words, with every secret taken out. */
+/**
+ * nodes/IntegrationService/transport/errors.ts: what a failed attempt means, in whose words, with
+ * every secret taken out (secrets.ts).
+ */
 import fc from 'fast-check';
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
@@ -8,14 +11,12 @@ import {
 	isIdempotent,
 	looksLikeHtml,
 	parseRetryAfter,
-	redact,
-	secretForms,
 	shorten,
 	statusFailure,
 	thrownFailure,
 	timeoutFailure,
-	withSecret,
 } from '../../nodes/IntegrationService/transport/errors';
+import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
 
 const PROPERTY = { seed: 19, numRuns: 200 };
 const R = '[redacted]';
@@ -409,7 +410,7 @@ describe('htmlText and looksLikeHtml', () => {
 
 describe('redaction', () => {
 	/** A secret with every character an encoding treats specially. */
-	const SECRET = `S3cr3t/Tok+en=&<x>"q'\\ é`;
+	const SECRET = `S3cr3t/Tok+en=&<x>"q'\\ é.J-w_t~!*()`;
 	const forms = secretForms({ accessToken: SECRET });
 	const json = JSON.stringify(SECRET).slice(1, -1);
 	const bytes = Buffer.from(SECRET, 'utf8');
@@ -422,6 +423,22 @@ describe('redaction', () => {
 			encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
 		],
 		['URL-encoded, space as +', encodeURIComponent(SECRET).replace(/%20/g, '+')],
+		['URL-encoded, dots as %2E', encodeURIComponent(SECRET).replace(/\./g, '%2E')],
+		['URL-encoded, dots as %2e', encodeURIComponent(SECRET).replace(/\./g, '%2e')],
+		[
+			"URL-encoded, RFC 3986 (also !'()*)",
+			encodeURIComponent(SECRET).replace(
+				/[!'()*]/g,
+				(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+			),
+		],
+		[
+			'URL-encoded, every character but letters and digits',
+			encodeURIComponent(SECRET).replace(
+				/[-_.~!'()*]/g,
+				(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+			),
+		],
 		['encodeURI', encodeURI(SECRET)],
 		[
 			'HTML-escaped',
@@ -486,6 +503,13 @@ describe('redaction', () => {
 			`authorization=bearer ${R}&next=1`,
 		);
 		expect(redact('got eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJ0In0.c2lnbmF0dXJl_- back', NO_FORMS)).toBe(
+			`got ${R} back`,
+		);
+		// Its dots percent-encoded by a proxy, in either case, also with its - and _ encoded.
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9%2EeyJzdWIiOiJ0In0%2ec2ln_- back', NO_FORMS)).toBe(
+			`got ${R} back`,
+		);
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9%2eeyJzdWIiOiJ0In0.c2ln%5Fsig%2d back', NO_FORMS)).toBe(
 			`got ${R} back`,
 		);
 		expect(redact('nothing secret here', NO_FORMS)).toBe('nothing secret here');

@@ -6,6 +6,7 @@
  */
 import { PassThrough } from 'stream';
 
+import { Undecodable } from '../../nodes/IntegrationService/transport/answer';
 import { readBody, TooLarge } from '../../nodes/IntegrationService/transport/attempt';
 
 function streamOf(chunks: Array<Buffer | string>): PassThrough {
@@ -58,5 +59,20 @@ describe('readBody', () => {
 		await expect(readBody('{"a":1}', 10)).resolves.toBe('{"a":1}');
 		await expect(readBody(Buffer.from('{"a":1}'), 10)).resolves.toBe('{"a":1}');
 		await expect(readBody('x'.repeat(11), 10)).rejects.toBeInstanceOf(TooLarge);
+	});
+
+	it('decodes the whole answer as its declared charset, strictly: a byte that is not text is said, not replaced', async () => {
+		const latin1 = Buffer.from('{"name":"M\xfcller"}', 'latin1');
+		await expect(
+			readBody(
+				streamOf([latin1.subarray(0, 12), latin1.subarray(12)]),
+				1024,
+				'application/json; charset=iso-8859-1',
+			),
+		).resolves.toBe('{"name":"Müller"}');
+		await expect(readBody(streamOf([latin1]), 1024, 'application/json')).resolves.toBeInstanceOf(
+			Undecodable,
+		);
+		await expect(readBody(latin1, 1024)).resolves.toBeInstanceOf(Undecodable);
 	});
 });

@@ -10,16 +10,9 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
-import type { AttemptFailure } from './errors';
-import {
-	htmlText,
-	looksLikeHtml,
-	shorten,
-	statusFailure,
-	thrownFailure,
-	timeoutFailure,
-	uncertainFailure,
-} from './errors';
+import type { Outcome } from './answer';
+import { decodeText, parseRecord, Undecodable, undecodableFailure } from './answer';
+import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
 
 /** The n8n contexts that send requests through the transport: a node run, a trigger's webhook or its activation. */
 export type ServiceContext = IExecuteFunctions | IWebhookFunctions | IHookFunctions;
@@ -79,15 +72,23 @@ function header(headers: Headers, name: string): string | undefined {
 
 export class TooLarge extends Error {}
 
-/** Reads the body up to `maxBytes` (counted after decompression, as it arrives); larger is an error, not a buffer. */
-export async function readBody(body: unknown, maxBytes: number): Promise<string> {
+/**
+ * Reads the body up to `maxBytes` (counted after decompression, as it arrives); larger is an error, not
+ * a buffer. The whole body is then decoded at once as its Content-Type's charset (so a character split
+ * across chunks stays whole), strictly: a body with a byte that is not text gives Undecodable.
+ */
+export async function readBody(
+	body: unknown,
+	maxBytes: number,
+	contentType = '',
+): Promise<string | Undecodable> {
 	if (typeof body === 'string') {
 		if (Buffer.byteLength(body) > maxBytes) throw new TooLarge();
 		return body;
 	}
 	if (Buffer.isBuffer(body)) {
 		if (body.length > maxBytes) throw new TooLarge();
-		return body.toString('utf8');
+		return decodeText(body, contentType);
 	}
 	if (!isStream(body)) return body === undefined || body === null ? '' : String(body);
 	// Read by 'data' events, not `for await`: in the real app a Return All of 50,000 people grew n8n's
@@ -112,37 +113,43 @@ export async function readBody(body: unknown, maxBytes: number): Promise<string>
 		// Closed before its end: the answer was cut off (after 'end', settling again changes nothing).
 		body.on('close', () => reject(new Error('The answer closed before its end')));
 	});
-	return Buffer.concat(chunks, size).toString('utf8');
+	return decodeText(Buffer.concat(chunks, size), contentType);
 }
 
-/** A 2xx answer where a record is expected: a JSON object, nothing else. */
-function parseRecord(
-	method: IHttpRequestMethods,
-	status: number,
-	text: string,
-	contentType: string,
-	forms: readonly string[],
-): { json: IDataObject } | { failure: AttemptFailure } {
-	if (text.trim() === '') return { json: {} };
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = undefined;
+/**
+ * What an answer says, read within the attempt's deadline (`ended`): a redirect is refused, a 2xx is
+ * a record or a text (answer.ts), anything else a failure in the service's words. The body is read as
+ * its charset; one that is not text fails a 2xx and is shown with U+FFFD in an error's words.
+ */
+async function outcomeOf(
+	answer: RawAnswer,
+	request: AttemptRequest,
+	ended: Promise<never>,
+): Promise<Outcome> {
+	const { method, secretForms: forms, maxResponseBytes } = request;
+	const status = answer.statusCode;
+	if (status >= 300 && status < 400) {
+		discard(answer);
+		const location = header(answer.headers, 'location');
+		const target = location ? originOf(new URL(location, request.url).href) : 'no Location';
+		const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
+		return {
+			failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' },
+		};
 	}
-	if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
-		return { json: parsed as IDataObject };
-	const what = looksLikeHtml(text, contentType)
-		? `${shorten(htmlText(text), forms)}, not JSON`
-		: parsed === undefined
-			? `a body that is not valid JSON (truncated or garbled): ${shorten(text, forms)}`
-			: `${Array.isArray(parsed) ? 'a JSON list' : 'a plain JSON value'} where a record was expected: ${shorten(text, forms)}`;
-	// Garbled on the way is a network fault: repeated where harmless, else it may have been processed.
-	const failure = uncertainFailure(method, `The service answered HTTP ${status} with ${what}`, {
-		status,
-	});
-	if (parsed !== undefined) failure.retryable = false;
-	return { failure };
+	const declared = Number(header(answer.headers, 'content-length'));
+	if (Number.isFinite(declared) && declared > maxResponseBytes) throw new TooLarge();
+	const contentType = header(answer.headers, 'content-type') ?? '';
+	const success = status >= 200 && status < 300;
+	let text = await Promise.race([readBody(answer.body, maxResponseBytes, contentType), ended]);
+	if (text instanceof Undecodable) {
+		if (success) return { failure: undecodableFailure(method, status, text, forms) };
+		text = text.text;
+	}
+	if (success) return parseRecord(method, status, text, contentType, forms);
+	return {
+		failure: statusFailure(status, text, header(answer.headers, 'retry-after'), method, forms),
+	};
 }
 
 /** Why an attempt's wait for its answer ended early: its deadline, or Stop Execution. */
@@ -154,12 +161,8 @@ class AttemptEnded extends Error {}
  * leaves at once, and the HTTP client closes the connection, whether the headers came or not.
  * Redirects are never followed: our token and body never reach a host the credential does not name.
  */
-export async function sendAttempt(
-	ctx: ServiceContext,
-	request: AttemptRequest,
-): Promise<{ json: IDataObject } | { failure: AttemptFailure }> {
-	const { method, secretForms: forms } = request;
-	const { timeoutMs, maxResponseBytes } = request;
+export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
+	const { method, timeoutMs, maxResponseBytes } = request;
 	const attempt = new AbortController();
 	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
 	const cancel = cancelSignal(ctx);
@@ -204,25 +207,7 @@ export async function sendAttempt(
 	let answer: RawAnswer | undefined;
 	try {
 		answer = await Promise.race([pending, ended]);
-		const status = answer.statusCode;
-		if (status >= 300 && status < 400) {
-			discard(answer);
-			const location = header(answer.headers, 'location');
-			const target = location ? originOf(new URL(location, request.url).href) : 'no Location';
-			const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
-			return {
-				failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' },
-			};
-		}
-		const declared = Number(header(answer.headers, 'content-length'));
-		if (Number.isFinite(declared) && declared > maxResponseBytes) throw new TooLarge();
-		const text = await Promise.race([readBody(answer.body, maxResponseBytes), ended]);
-		if (status >= 200 && status < 300) {
-			return parseRecord(method, status, text, header(answer.headers, 'content-type') ?? '', forms);
-		}
-		return {
-			failure: statusFailure(status, text, header(answer.headers, 'retry-after'), method, forms),
-		};
+		return await outcomeOf(answer, request, ended);
 	} catch (error) {
 		// Whatever arrives after the attempt ended is dropped unread.
 		if (answer === undefined) pending.then(discard, () => undefined);

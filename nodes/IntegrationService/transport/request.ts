@@ -22,9 +22,10 @@ import {
 import type { ServiceContext } from './attempt';
 import { cancelSignal, sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
-import { formatSeconds, redact, secretForms, withSecret } from './errors';
+import { formatSeconds } from './errors';
 import type { PacedRequest } from './pace';
 import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait, tenantKey } from './pace';
+import { redact, secretForms, withSecret } from './secrets';
 
 /** How hard to try: the node reads it from its Request Options once per run. */
 export interface RequestSettings {

@@ -1,0 +1,250 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Every form in which a secret may come back from a service, a proxy or an error page, and taking
+ * them out of what leaves the node: error messages, and successful answers.
+ */
+
+const PLACEHOLDER = '[redacted]';
+/** Shorter values would blank out ordinary words; real tokens and secrets are far longer. */
+const MIN_SECRET_LENGTH = 4;
+/** A fragment of a longer base64 text is matched only from this length on, so short ones hide no words. */
+const MIN_FRAGMENT_LENGTH = 8;
+
+function htmlForms(secret: string): string[] {
+	const named = secret
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
+	return [
+		named,
+		named.replace(/&#39;/g, '&#x27;').replace(/\//g, '&#x2F;'),
+		named.replace(/&#39;/g, '&apos;'),
+	];
+}
+
+function jsonForms(secret: string): string[] {
+	const json = JSON.stringify(secret).slice(1, -1);
+	const unicode = json.replace(
+		/[<>&']/g,
+		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+	);
+	return [json, json.replace(/\//g, '\\/'), unicode];
+}
+
+/** Every character that `kept` does not match percent-encoded (its UTF-8 bytes, upper-case hex). */
+function percentEncoded(secret: string, kept: RegExp): string {
+	let encoded = '';
+	for (const char of secret) {
+		if (kept.test(char)) encoded += char;
+		else
+			for (const byte of Buffer.from(char, 'utf8'))
+				encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+	}
+	return encoded;
+}
+
+const lowerHex = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+
+/**
+ * URL-encoded as encodeURIComponent, encodeURI and forms do, and as stricter encoders and proxies
+ * re-encode it: its dots as `%2E` or `%2e` too (a JWT's dots), RFC 3986's unreserved characters
+ * only, or every character but letters and digits; with upper- and lower-case hex.
+ */
+function urlForms(secret: string): string[] {
+	const component = encodeURIComponent(secret);
+	const dots = [component, lowerHex(component)].flatMap((encoded) => [
+		encoded.replace(/\./g, '%2E'),
+		encoded.replace(/\./g, '%2e'),
+	]);
+	const stricter = [
+		percentEncoded(secret, /[A-Za-z0-9\-._~]/),
+		percentEncoded(secret, /[A-Za-z0-9]/),
+	];
+	return [
+		component,
+		component.replace(/%20/g, '+'),
+		lowerHex(component),
+		encodeURI(secret),
+		...dots,
+		...stricter,
+		...stricter.map(lowerHex),
+	];
+}
+
+/**
+ * The secret's bytes in base64 and base64url, whole (with and without padding) and as they stand
+ * inside a longer encoded text: for each of the three byte alignments, the characters that only the
+ * secret's bytes decide. An echo of a whole request or header, base64-encoded, is caught too.
+ */
+function base64Forms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const forms: string[] = [];
+	for (const alphabet of ['base64', 'base64url'] as const) {
+		const whole = bytes.toString(alphabet);
+		forms.push(whole, whole.replace(/=+$/, ''));
+		for (let offset = 0; offset < 3; offset++) {
+			const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(alphabet);
+			const start = Math.ceil((8 * offset) / 6);
+			const end = Math.floor((8 * (offset + bytes.length)) / 6);
+			const fragment = encoded.slice(start, end);
+			if (fragment.length >= MIN_FRAGMENT_LENGTH) forms.push(fragment);
+		}
+	}
+	return forms;
+}
+
+function hexForms(secret: string): string[] {
+	const hex = Buffer.from(secret, 'utf8').toString('hex');
+	return [hex, hex.toUpperCase()];
+}
+
+/** Every form in which a secret may come back from a service, a proxy or an error page. */
+function encodedForms(secret: string): string[] {
+	return [
+		secret,
+		...urlForms(secret),
+		...htmlForms(secret),
+		...jsonForms(secret),
+		...base64Forms(secret),
+		...hexForms(secret),
+	];
+}
+
+function formsOfValues(values: readonly string[]): string[] {
+	const secrets = values
+		.flatMap((value) => [value, value.trim()])
+		.filter((value) => value.length >= MIN_SECRET_LENGTH);
+	return [...new Set(secrets.flatMap(encodedForms))].filter(
+		(form) => form.length >= MIN_SECRET_LENGTH,
+	);
+}
+
+const longestFirst = (forms: string[]): string[] => forms.sort((a, b) => b.length - a.length);
+
+/** Forms per loaded credential: a run loads it once and sends many requests with it. */
+const formsOf = new WeakMap<IDataObject, readonly string[]>();
+
+/** The secrets of a credential (raw and trimmed) in every encoded form, longest first. */
+export function secretForms(credentials: IDataObject): readonly string[] {
+	const known = formsOf.get(credentials);
+	if (known) return known;
+	const values = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken']
+		.map((field) => credentials[field])
+		.filter((value): value is string => typeof value === 'string');
+	const sorted = longestFirst(formsOfValues(values));
+	formsOf.set(credentials, sorted);
+	return sorted;
+}
+
+/** The last secret added to each list of forms: requests of one second share their signed token. */
+const lastAdded = new WeakMap<readonly string[], { secret: string; forms: readonly string[] }>();
+
+/**
+ * The forms with those of one more secret added: the token an attempt actually sent (in Client ID
+ * and Secret mode a new one every second), which the loaded credential does not hold.
+ */
+export function withSecret(forms: readonly string[], secret: string): readonly string[] {
+	if (secret.length < MIN_SECRET_LENGTH || forms.includes(secret)) return forms;
+	const last = lastAdded.get(forms);
+	if (last?.secret === secret) return last.forms;
+	const added = longestFirst([...new Set([...forms, ...formsOfValues([secret])])]);
+	lastAdded.set(forms, { secret, forms: added });
+	return added;
+}
+
+/** Replaces every form of the known secrets (longest first, so no part of a longer form is left). */
+function redactForms(text: string, forms: readonly string[]): string {
+	let result = text;
+	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
+	return result;
+}
+
+/** A base64url character of a JWT's part, also percent-encoded, and a dot between parts, also as `%2E`. */
+const JWT_CHAR = '(?:[A-Za-z0-9_-]|%2[Dd]|%5[Ff])';
+const JWT_DOT = '(?:\\.|%2[Ee])';
+const ANY_JWT = new RegExp(`eyJ${JWT_CHAR}*${JWT_DOT}${JWT_CHAR}+${JWT_DOT}${JWT_CHAR}*`, 'g');
+
+/**
+ * For messages: replaces every secret form, any bearer token and any JWT by a placeholder. Runs on
+ * the whole text before anything shortens it, so a cut can never leave part of a secret behind.
+ */
+export function redact(text: string, forms: readonly string[]): string {
+	return (
+		redactForms(text, forms)
+			.replace(/(Bearer)(\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi, `$1 ${PLACEHOLDER}`)
+			// A JWT anywhere (a signed token echoed back) is a credential too, whatever its base64url parts hold.
+			.replace(ANY_JWT, PLACEHOLDER)
+	);
+}
+
+/**
+ * What to look for in an answer's raw text: the forms as JSON text writes them (`"`, `\\` and control
+ * characters escaped, also `/` as `\\/`), without any that holds a shorter one (finding that one
+ * suffices): each form looked for costs a pass over the answer.
+ */
+const writtenFormsOf = new WeakMap<readonly string[], readonly string[]>();
+
+function writtenForms(forms: readonly string[]): readonly string[] {
+	let written = writtenFormsOf.get(forms);
+	if (!written) {
+		const escaped = forms.flatMap((form) => {
+			const json = JSON.stringify(form).slice(1, -1);
+			return [form, json, json.replace(/\//g, '\\/')];
+		});
+		const shortestFirst = [...new Set(escaped)].sort((a, b) => a.length - b.length);
+		written = shortestFirst.filter(
+			(form, index) => !shortestFirst.slice(0, index).some((shorter) => form.includes(shorter)),
+		);
+		writtenFormsOf.set(forms, written);
+	}
+	return written;
+}
+
+const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** Whether an answer's raw text holds a form of a known secret, as text or as JSON writes it. */
+function holdsSecret(text: string, forms: readonly string[]): boolean {
+	const written = writtenForms(forms);
+	if (written.some((form) => text.includes(form))) return true;
+	// Any character may be written as a \u escape: then the text is read with its escapes decoded too.
+	if (!text.includes('\\u')) return false;
+	const decoded = text.replace(
+		/\\(?:u([0-9a-fA-F]{4})|(.))/g,
+		(_escape, hex: string | undefined, char: string) =>
+			hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char),
+	);
+	// Each form holds one of `written`: finding none of those rules out every form.
+	return written.some((form) => decoded.includes(form));
+}
+
+/** Sets a key as an own property, so a key such as `__proto__` stays data. */
+function setOwn(target: object, key: string, value: unknown): void {
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}
+
+function redactValue(value: unknown, forms: readonly string[]): unknown {
+	if (typeof value === 'string') return redactForms(value, forms);
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, forms));
+	const redacted = {};
+	for (const [key, entry] of Object.entries(value))
+		setOwn(redacted, redactForms(key, forms), redactValue(entry, forms));
+	return redacted;
+}
+
+/**
+ * For a successful answer: its value with every form of the credential's secrets and the tokens sent
+ * taken out of every string, keys included. Only the known secrets: a service's own JWTs are data.
+ * The raw text is checked first, so an answer without a secret (nearly all) is returned untouched.
+ */
+export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
+	return holdsSecret(text, forms) ? (redactValue(value, forms) as T) : value;
+}
