@@ -9,7 +9,7 @@ import { createHmac } from 'crypto';
 
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { secretForms } from '../../nodes/IntegrationService/transport/errors';
+import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
 import { announcedBound, MAX_RECORDS } from '../../nodes/IntegrationService/transport/paging';
 import { runNode } from '../harness/engine';
 import { startReceiver } from '../trigger/receiver';

@@ -13,7 +13,7 @@ import {
 	SEEN_KEPT,
 } from '../../nodes/IntegrationService/transport/cursor';
 import type { ListPosition } from '../../nodes/IntegrationService/transport/cursor';
-import { secretForms } from '../../nodes/IntegrationService/transport/errors';
+import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
 import type { PageRequest, ServiceRequest } from '../../nodes/IntegrationService/transport';
 import {
 	DEFAULT_SETTINGS,

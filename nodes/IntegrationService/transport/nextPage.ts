@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sameListUrl } from '../../shared/service';
 import type { ListPosition, LoopCheck, PagePosition } from './cursor';
 import { decodeCursor, digest, SEEN_KEPT } from './cursor';
-import { redact } from './errors';
+import { redact } from './secrets';
 
 /** Where a list starts and what it is, with the credential this run uses. */
 export interface ListStart {

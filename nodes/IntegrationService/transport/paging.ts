@@ -5,7 +5,7 @@ import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
 import { digest, encodeCursor } from './cursor';
-import { secretForms } from './errors';
+import { secretForms } from './secrets';
 import type { ListStart } from './nextPage';
 import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
 import type { ServiceRequest, ServiceRun } from './request';
