@@ -280,8 +280,10 @@ export async function serviceRequest(
 		if (timeLeft(run) <= 0 && (failure.retryable || attemptMs < timeoutMs)) pastDeadline();
 		if (failure.gaveUp !== undefined || !failure.retryable || attempts >= maxAttempts) break;
 		nextWait = failure.retryAfterMs ?? backoffMs(run, attempts, failure.status);
-		// A rate limit slows every run of the tenant down, not just this request.
-		if (failure.status === 429) pauseTenant(tenant, Date.now() + nextWait);
+		// A rate limit slows every run of the tenant down, not just this request; but a give-up must not
+		// outlive its run, so never for longer than this request would itself still wait.
+		if (failure.status === 429)
+			pauseTenant(tenant, nextWait, Math.min(maxTotalWaitMs - waitedMs, timeLeft(run)));
 	}
 	throw failedRequest(
 		this,
