@@ -262,3 +262,43 @@ test('a 429 answered to one execution pauses the other executions of the tenant,
 	// Nothing of either execution reached the service during the second of the pause.
 	for (const request of afterPause) expect(request.at - limitedAt).toBeGreaterThanOrEqual(950);
 });
+
+test.each([
+	['Max Total Retry Wait', { maxTotalWait: 1 }, 'the Max Total Retry Wait of 1 s'],
+	['Max Time per Item', { maxTimePerItem: 1 }, 'the Max Total Retry Wait of 60 s'],
+])(
+	'a give-up does not outlive its run: after Retry-After: 9999999999 the tenant is paused only as long as that run would have waited (its %s of 1 s), then later executions send again',
+	async (_bound, options, exceeded) => {
+		let limited = false;
+		service.script((request, res) => {
+			const name = JSON.parse(request.body).firstName as string;
+			if (!limited) {
+				limited = true;
+				return sendJson(res, 429, { error: 'go away' }, { 'Retry-After': '9999999999' });
+			}
+			sendJson(res, 201, { id: `p_${name}` });
+		});
+		const forever = `connection-forever-${_bound}`;
+		const budget = { ...options, maxRequestsPerSecond: 0 };
+
+		const a = await createPeople('a', 1, budget, undefined, forever);
+		expect(a.error?.message).toBe(
+			`Rate limited by the service (HTTP 429): go away (gave up: waiting 9999999999 s more would exceed ${exceeded}) (item 0)`,
+		);
+		const limitedAt = service.received[0].at;
+		// Started within A's budget: the pause holds it until A's 1 s is over, then it is sent.
+		const b = await createPeople('b', 1, { maxRequestsPerSecond: 0 }, undefined, forever);
+		// Started after A's budget has passed: sent at once.
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, limitedAt + 1500 - Date.now())));
+		const cStarted = Date.now();
+		const c = await createPeople('c', 1, { maxRequestsPerSecond: 0 }, undefined, forever);
+
+		expect(b.error).toBeUndefined();
+		expect(b.items.map((item) => item.json.id)).toEqual(['p_b-0']);
+		expect(c.error).toBeUndefined();
+		expect(c.items.map((item) => item.json.id)).toEqual(['p_c-0']);
+		expect(namesReceived(service)).toEqual(['a-0', 'b-0', 'c-0']);
+		expect(service.received[1].at - limitedAt).toBeGreaterThanOrEqual(950);
+		expect(service.received[2].at - cStarted).toBeLessThan(5000);
+	},
+);

@@ -8,6 +8,7 @@ import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
+import { credentialsFor, sendJson, startHostile } from '../hostile/server';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startReceiver, type Receiver } from './receiver';
 
@@ -410,6 +411,48 @@ describe('Fetch Records', () => {
 		const retried = await trigger.deliver(body, signed(body));
 		expect(retried.workflowData).toEqual([[{ json: person }]]);
 		expect(trigger.started).toHaveLength(1);
+	});
+});
+
+describe('a delivery answers within 20 s', () => {
+	test('an endless list at the uri (new records on every page, no total) fails the delivery once 20 s of reading have passed: 500 naming the bound, nothing started, nothing more sent', async () => {
+		const service = await startHostile();
+		// The pages are slow: each takes 3 s on the clock the node reads, so the test need not wait 20 s.
+		const realNow = Date.now.bind(Date);
+		let skew = 0;
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+		try {
+			service.script((request, res) => {
+				const page = Number(new URL(request.url, service.origin).searchParams.get('page'));
+				skew += 3000;
+				sendJson(res, 200, {
+					people: Array.from({ length: 100 }, (_, i) => ({ id: `p_${page}_${i}` })),
+					_metadata: { nextLink: `/api/people?page=${page + 1}` },
+				});
+			});
+			const trigger = await receiver(
+				{ fetchRecords: true },
+				credentialsFor(service.origin, { signingSecret: SECRET }),
+			);
+			const body = eventBody({ uri: `${service.origin}/api/people?page=0` });
+			const started = realNow();
+
+			const delivery = await trigger.deliver(body, signed(body));
+
+			expect(delivery.status).toBe(500);
+			expect(delivery.body).toEqual({
+				message: "Not sent: the 20 s limit for reading a delivery's records has passed",
+			});
+			expect(delivery.workflowData).toBeUndefined();
+			expect(trigger.started).toHaveLength(0);
+			// 20 s at 3 s a page is 7 pages; without the bound it reads 2,500 (MAX_RECORDS).
+			expect(service.received.length).toBeGreaterThanOrEqual(5);
+			expect(service.received.length).toBeLessThanOrEqual(7);
+			expect(realNow() - started).toBeLessThan(15_000);
+		} finally {
+			clock.mockRestore();
+			await service.close();
+		}
 	});
 });
 

@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import type { PacedRequest } from '../../nodes/IntegrationService/transport/pace';
 import {
 	finished,
+	pausedUntil,
+	pauseTenant,
 	reserveSlot,
 	startOrWait,
 	tenantKey,
@@ -133,4 +135,43 @@ test('slots space a run evenly by its own cap; no cap takes no slot', () => {
 	const tenant = newTenant();
 	expect([0, 0, 0].map(() => reserveSlot(tenant, 4, 5_000))).toEqual([0, 250, 500]);
 	expect(reserveSlot(tenant, 0, 5_000)).toBe(0);
+});
+
+test('no 429 pause outlasts what the run that set it would itself wait, however long the service asks (property)', () => {
+	const pauseArb = fc.record({
+		at: fc.integer({ min: 0, max: 100_000 }),
+		// What Retry-After asked for, up to `Retry-After: 9999999999`.
+		waitMs: fc.oneof(fc.integer({ min: 0, max: 200_000 }), fc.constant(9_999_999_999_000)),
+		// What the run that got the 429 would still wait: its Max Total Retry Wait left, its item's time left.
+		budgetMs: fc.integer({ min: 0, max: 120_000 }),
+	});
+	fc.assert(
+		fc.property(
+			fc.array(pauseArb, { minLength: 1, maxLength: 20 }),
+			fc.array(fc.integer({ min: 0, max: 300_000 }), { minLength: 1, maxLength: 20 }),
+			(pauses, probes) => {
+				const tenant = newTenant();
+				const base = 1_000_000_000;
+				const byTime = [...pauses].sort((a, b) => a.at - b.at);
+				let applied = 0;
+				for (const probe of [...probes].sort((a, b) => a - b)) {
+					while (applied < byTime.length && byTime[applied].at <= probe) {
+						const { at, waitMs, budgetMs } = byTime[applied++];
+						pauseTenant(tenant, waitMs, budgetMs, base + at);
+					}
+					const set = byTime.slice(0, applied);
+					const paused = pausedUntil(tenant, base + probe);
+					// Never past the budget of a run that set it; as long as asked within that budget.
+					const outlasts = Math.max(base, ...set.map((p) => base + p.at + p.budgetMs));
+					const honoured = Math.max(
+						0,
+						...set.map((p) => base + p.at + Math.min(p.waitMs, p.budgetMs)),
+					);
+					expect(paused).toBeLessThanOrEqual(outlasts);
+					expect(paused).toBe(honoured);
+				}
+			},
+		),
+		{ seed: SEED, numRuns: RUNS },
+	);
 });

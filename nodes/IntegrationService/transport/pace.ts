@@ -71,10 +71,20 @@ export function pausedUntil(tenant: string, now = Date.now()): number {
 	return paceOf(tenant, now).pausedUntil;
 }
 
-/** A 429 slows every run of the tenant down, not just the request that got it. */
-export function pauseTenant(tenant: string, until: number, now = Date.now()): void {
+/**
+ * A 429 slows every run of the tenant down, not just the request that got it: for `waitMs`, but never
+ * longer than `budgetMs`, what the run that got it would itself still wait (its Max Total Retry Wait
+ * left, its item's deadline). A give-up must not outlive its run: a Retry-After of years pauses the
+ * tenant no longer than the run that received it would have waited.
+ */
+export function pauseTenant(
+	tenant: string,
+	waitMs: number,
+	budgetMs: number,
+	now = Date.now(),
+): void {
 	const pace = paceOf(tenant, now);
-	pace.pausedUntil = Math.max(pace.pausedUntil, until);
+	pace.pausedUntil = Math.max(pace.pausedUntil, now + Math.max(0, Math.min(waitMs, budgetMs)));
 }
 
 /**
