@@ -38,6 +38,7 @@ import {
 	createRunExecutionData,
 	ICredentials,
 	ICredentialsHelper,
+	NodeConnectionTypes,
 	NodeHelpers,
 	Workflow,
 } from 'n8n-workflow';
@@ -115,6 +116,29 @@ const predefinedRequestNodeType: INodeType = {
 	},
 };
 
+/** Node types a test adds to the engine's (e.g. test/harness/tool.ts's tool caller). */
+const extraNodeTypes: Record<string, INodeType> = {};
+export function registerNodeType(type: INodeType): void {
+	extraNodeTypes[type.description.name] = type;
+}
+
+/**
+ * The tool variant n8n 2.41 makes of a node that is usableAsTool (convertNodeToAiTool in the n8n
+ * package): the same execute, a type name ending in "Tool", no main input, one ai_tool output.
+ */
+function asAiTool(type: INodeType): INodeType {
+	const { usableAsTool: _usable, ...description } = type.description;
+	return Object.assign(Object.create(type) as INodeType, {
+		description: {
+			...description,
+			name: `${description.name}Tool`,
+			displayName: `${description.displayName} Tool`,
+			inputs: [],
+			outputs: [NodeConnectionTypes.AiTool],
+		},
+	});
+}
+
 interface LoadedPackage {
 	nodeTypes: INodeTypes;
 	credentialTypes: Record<string, ICredentialType>;
@@ -131,15 +155,19 @@ export async function loadPackage(): Promise<LoadedPackage> {
 			[INPUT_NODE_TYPE]: inputNodeType,
 			[PREDEFINED_REQUEST_TYPE]: predefinedRequestNodeType,
 		};
-		for (const [name, data] of Object.entries(loader.nodeTypes))
+		for (const [name, data] of Object.entries(loader.nodeTypes)) {
 			byName[`${PACKAGE_NAME}.${name}`] = data.type;
+			// n8n makes a tool variant of every node that is usableAsTool (below).
+			const type = data.type as INodeType;
+			if (type.description?.usableAsTool) byName[`${PACKAGE_NAME}.${name}Tool`] = asAiTool(type);
+		}
 		const credentialTypes: Record<string, ICredentialType> = {};
 		for (const [name, data] of Object.entries(loader.credentialTypes))
 			credentialTypes[name] = data.type;
 		const nodeTypes: INodeTypes = {
-			getByName: (type) => byName[type],
+			getByName: (type) => byName[type] ?? extraNodeTypes[type],
 			getByNameAndVersion: (type, version) =>
-				NodeHelpers.getVersionedNodeType(byName[type], version),
+				NodeHelpers.getVersionedNodeType(byName[type] ?? extraNodeTypes[type], version),
 			getKnownTypes: () => ({}),
 		};
 		return { nodeTypes, credentialTypes };
@@ -295,7 +323,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-function additionalDataFor(
+export function additionalDataFor(
 	credentialsHelper: ICredentialsHelper,
 	hooks?: ExecutionLifecycleHooks,
 ): IWorkflowExecuteAdditionalData {

@@ -3,7 +3,13 @@
  * settings a run uses. n8n's lint wants literal defaults in the UI, so this holds them equal to the
  * transport's DEFAULT_SETTINGS.
  */
-import { readRequestOptions } from '../../nodes/IntegrationService/actions/common.descriptions';
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	readRequestOptions,
+	runsAsTool,
+	TOOL_MAX_ITEM_MS,
+} from '../../nodes/IntegrationService/actions/common.descriptions';
 import { DEFAULT_SETTINGS } from '../../nodes/IntegrationService/transport';
 import { fakeExecuteContext, thrownBy } from './fakes';
 
@@ -25,6 +31,7 @@ describe('readRequestOptions', () => {
 			maxResponseSize: 1.5,
 			maxRequestsPerSecond: 0,
 			concurrency: 1,
+			maxTimePerItem: 7,
 		};
 		const { settings, concurrency } = readRequestOptions(
 			fakeExecuteContext({ requestOptions: given }),
@@ -36,6 +43,7 @@ describe('readRequestOptions', () => {
 			timeoutMs: 5000,
 			maxResponseBytes: 1.5 * 1024 * 1024,
 			maxRequestsPerSecond: 0,
+			maxItemMs: 7000,
 		});
 		expect(concurrency).toBe(1);
 	});
@@ -47,8 +55,42 @@ describe('readRequestOptions', () => {
 		],
 		[{ concurrency: 2.5 }, 'Request Options › Concurrency: must be a whole number, got 2.5'],
 		[{ timeout: 0 }, 'Request Options › Timeout: must be between 1 and 600, got 0'],
+		[
+			{ maxTimePerItem: 3601 },
+			'Request Options › Max Time per Item: must be between 0 and 3600, got 3601',
+		],
+		[{ maxTimePerItem: -1 }, 'Request Options › Max Time per Item: must be between 0 and 3600'],
 	])('refuses %j, naming the option', (given, message) => {
 		const error = thrownBy(() => readRequestOptions(fakeExecuteContext({ requestOptions: given })));
 		expect(error.message).toContain(message);
+	});
+});
+
+describe('Max Time per Item when it is 0 (the default)', () => {
+	const asNode = (type: string, isToolExecution?: boolean, given: IDataObject = {}) => {
+		const ctx = fakeExecuteContext({ requestOptions: given });
+		const node = { ...ctx.getNode(), type };
+		return Object.assign(ctx, {
+			getNode: () => node,
+			...(isToolExecution === undefined ? {} : { isToolExecution: () => isToolExecution }),
+		});
+	};
+	const WORKFLOW = 'n8n-nodes-integration-service.integrationService';
+	const TOOL = 'n8n-nodes-integration-service.integrationServiceTool';
+
+	it.each([
+		['in a workflow', 0, WORKFLOW, false],
+		["as the AI Agent's tool (the Tool node type, run as an ordinary node)", 45_000, TOOL, false],
+		["as the MCP Server Trigger's tool (a context that says it is one)", 45_000, TOOL, true],
+		['in a context that says it runs a tool, whatever the type', 45_000, WORKFLOW, true],
+	])('%s: %i ms', (_where, expected, type, isToolExecution) => {
+		expect(runsAsTool(asNode(type, isToolExecution))).toBe(expected > 0);
+		expect(readRequestOptions(asNode(type, isToolExecution)).settings.maxItemMs).toBe(expected);
+	});
+
+	it('is what the option says once it is set, as a tool too', () => {
+		const { settings } = readRequestOptions(asNode(TOOL, true, { maxTimePerItem: 600 }));
+		expect(settings.maxItemMs).toBe(600_000);
+		expect(TOOL_MAX_ITEM_MS).toBeLessThan(60_000);
 	});
 });

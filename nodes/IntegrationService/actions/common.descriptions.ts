@@ -123,6 +123,16 @@ export const requestOptions: INodeProperties = {
 				'Largest answer to read, counted after decompression. A larger answer fails the request instead of filling memory.',
 		},
 		{
+			displayName: 'Max Time per Item (Seconds)',
+			name: 'maxTimePerItem',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600 },
+			default: 0,
+			description:
+				"The most time one item's operation may take: every attempt, wait and page together. No wait goes past it, no attempt starts after it, and each attempt's Timeout is cut to the time left; a create cut off by it may have been processed and is never sent again.",
+			hint: '0 chooses: 45 s when an AI agent or MCP client calls the node as a tool (below the 60 s such a caller waits), no bound in a workflow. Set it where someone waits for the answer.',
+		},
+		{
 			displayName: 'Max Total Retry Wait (Seconds)',
 			name: 'maxTotalWait',
 			type: 'number',
@@ -146,6 +156,7 @@ type OptionName =
 	| 'concurrency'
 	| 'maxRequestsPerSecond'
 	| 'maxAttempts'
+	| 'maxTimePerItem'
 	| 'maxTotalWait'
 	| 'initialRetryDelay'
 	| 'timeout'
@@ -167,7 +178,27 @@ function option(name: OptionName): { label: string; default: number; min: number
 	};
 }
 
-function settingsFrom(value: (name: OptionName) => number): RequestSettings {
+/**
+ * Max Time per Item when it is 0: an AI agent or MCP client that calls the node as a tool gives up on
+ * it after a while (the MCP client's default request timeout is 60 s), and asks again; a request that
+ * outlives it may create a record twice. In a workflow nobody waits on an item by default, and a Return
+ * All of many records legitimately takes minutes: Max Attempts, Max Total Retry Wait and Timeout bound
+ * each request there (decisions.md, Deadlines).
+ */
+export const TOOL_MAX_ITEM_MS = 45_000;
+
+/**
+ * Whether an AI agent or an MCP client calls the node as a tool. n8n 2.41 makes the tool variant a node
+ * type whose name ends in "Tool"; the AI Agent runs it as an ordinary node (isToolExecution is false
+ * there), the MCP Server Trigger through a context whose isToolExecution() is true.
+ */
+export function runsAsTool(ctx: IExecuteFunctions): boolean {
+	const says = typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
+	return says || ctx.getNode().type.endsWith('Tool');
+}
+
+function settingsFrom(value: (name: OptionName) => number, asTool: boolean): RequestSettings {
+	const maxTimePerItem = value('maxTimePerItem');
 	return {
 		maxAttempts: value('maxAttempts'),
 		maxTotalWaitMs: value('maxTotalWait') * 1000,
@@ -175,6 +206,7 @@ function settingsFrom(value: (name: OptionName) => number): RequestSettings {
 		timeoutMs: value('timeout') * 1000,
 		maxResponseBytes: Math.round(value('maxResponseSize') * MEBIBYTE),
 		maxRequestsPerSecond: value('maxRequestsPerSecond'),
+		maxItemMs: maxTimePerItem > 0 ? maxTimePerItem * 1000 : asTool ? TOOL_MAX_ITEM_MS : 0,
 	};
 }
 
@@ -201,7 +233,7 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 		}
 		return number;
 	};
-	return { settings: settingsFrom(value), concurrency: value('concurrency') };
+	return { settings: settingsFrom(value, runsAsTool(ctx)), concurrency: value('concurrency') };
 }
 
 /** Return All and Limit of the operations that read a list page by page. */

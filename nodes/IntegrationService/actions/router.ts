@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { newRun, stopRun } from '../transport';
+import { newRun, startItem, stopRun } from '../transport';
 import * as authorizationLinkCreate from './authorizationLink/create.operation';
 import * as borrowerUpdate from './borrower/update.operation';
 import { readRequestOptions } from './common.descriptions';
@@ -145,7 +145,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		async (itemIndex) => {
 			let failure: unknown;
 			try {
-				const records = await module.execute.call(this, itemIndex, run);
+				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
+				const records = await module.execute.call(this, itemIndex, startItem(run));
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {
 				failure = error;

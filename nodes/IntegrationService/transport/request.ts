@@ -1,12 +1,11 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken';
 import type { PathSegment, ServiceHost } from '../../shared/service';
@@ -20,84 +19,17 @@ import {
 	sameOriginUrl,
 } from '../../shared/service';
 import type { ServiceContext } from './attempt';
-import { cancelSignal, sendAttempt } from './attempt';
+import { sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, redact, secretForms, withSecret } from './errors';
 import type { PacedRequest } from './pace';
 import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait, tenantKey } from './pace';
+import type { ServiceRun } from './run';
+import { newRun, runCredentials, stoppedReason, timeLeft, waitFor } from './run';
 
-/** How hard to try: the node reads it from its Request Options once per run. */
-export interface RequestSettings {
-	maxAttempts: number;
-	maxTotalWaitMs: number;
-	initialDelayMs: number;
-	timeoutMs: number;
-	/** Largest answer read, counted after decompression. */
-	maxResponseBytes: number;
-	/** The most requests of the tenant the service receives in any second, from every run in this process together (pace.ts); 0 means no cap. */
-	maxRequestsPerSecond: number;
-}
-
-/** The settings of a run with no Request Options set; the node's options show them as defaults. */
-export const DEFAULT_SETTINGS: Readonly<RequestSettings> = {
-	maxAttempts: 5,
-	maxTotalWaitMs: 60_000,
-	initialDelayMs: 1000,
-	timeoutMs: 30_000,
-	maxResponseBytes: 16 * 1024 * 1024,
-	maxRequestsPerSecond: 50,
-};
-
-/** Why a run stopped early; requests not yet sent are then never sent. */
-class RunStopped extends Error {}
-
-/** What every request of one node run shares: its settings, and state that changes while it runs. */
-export interface ServiceRun {
-	readonly settings: Readonly<RequestSettings>;
-	readonly state: {
-		/** The credential, loaded once per run: in the n8n app each load is a query, a decryption and expressions. */
-		credentials?: Promise<IDataObject>;
-		/** Aborted when the run stops: waits end at once and no further request starts. */
-		readonly stop: AbortController;
-	};
-}
-
-export function newRun(settings: Readonly<RequestSettings> = DEFAULT_SETTINGS): ServiceRun {
-	return { settings, state: { stop: new AbortController() } };
-}
-
-/** Ends the run: every wait ends now, and nothing more is sent. */
-export function stopRun(run: ServiceRun, reason: string): void {
-	if (!run.state.stop.signal.aborted) run.state.stop.abort(new RunStopped(reason));
-}
-
-/** The reason the run must not send anything more, if any. */
-function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
-	if (cancelSignal(ctx)?.aborted) return 'the execution was stopped';
-	const { signal } = run.state.stop;
-	return signal.aborted ? (signal.reason as Error).message : undefined;
-}
-
-/**
- * A new signal that fires when the run stops or n8n cancels the execution. AbortSignal.any adds no
- * listener to its sources, so any number of waits may be pending at once without a leak warning.
- */
-function runSignal(ctx: ServiceContext, run: ServiceRun): AbortSignal {
-	return AbortSignal.any(
-		[run.state.stop.signal, cancelSignal(ctx)].filter((s): s is AbortSignal => s !== undefined),
-	);
-}
-
-/** Waits `ms`, or less if the run stops or the execution is cancelled; says whether the full wait passed. */
-async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
-	if (ms <= 0) return stoppedReason(ctx, run) === undefined;
-	try {
-		await sleep(ms, runSignal(ctx, run));
-		return true;
-	} catch {
-		return false;
-	}
-}
+// paging.ts reads the run through here.
+export type { ServiceRun } from './run';
+export { runCredentials } from './run';
 
 /**
  * Which tenant a request counts against (pace.ts): the n8n credential, the Connection ID sent and the
@@ -109,42 +41,27 @@ function tenantOf(ctx: ServiceContext, origin: string, connectionId: string | un
 }
 
 /**
- * Waits until the tenant's pace lets the next request of the run start, and starts it; undefined when
- * the run stopped first.
+ * Waits until the tenant's pace lets the next request of the run start, and starts it: 'stopped' when
+ * the run stopped first, 'overdue' when the item's deadline would pass first (nothing is started then).
  */
 async function startWhenPaced(
 	ctx: ServiceContext,
 	run: ServiceRun,
 	tenant: string,
-): Promise<PacedRequest | undefined> {
+): Promise<PacedRequest | 'stopped' | 'overdue'> {
 	const cap = run.settings.maxRequestsPerSecond;
-	if (!(await waitFor(ctx, run, reserveSlot(tenant, cap)))) return undefined;
+	const wait = async (ms: number) =>
+		ms >= timeLeft(run) ? 'overdue' : (await waitFor(ctx, run, ms)) ? undefined : 'stopped';
+	const slot = await wait(reserveSlot(tenant, cap));
+	if (slot !== undefined) return slot;
 	for (;;) {
-		if (stoppedReason(ctx, run) !== undefined) return undefined;
+		if (stoppedReason(ctx, run) !== undefined) return 'stopped';
+		if (timeLeft(run) <= 0) return 'overdue';
 		const start = startOrWait(tenant, cap);
 		if ('started' in start) return start.started;
-		if (!(await waitFor(ctx, run, start.waitMs))) return undefined;
+		const waited = await wait(start.waitMs);
+		if (waited !== undefined) return waited;
 	}
-}
-
-/** The credential for this run, loaded on first use and then reused for every item and page. */
-export async function runCredentials(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	itemIndex: number,
-): Promise<IDataObject> {
-	if (!run.state.credentials) {
-		const loading = (ctx as IExecuteFunctions).getCredentials(
-			CREDENTIAL_TYPE,
-			itemIndex,
-		) as Promise<IDataObject>;
-		run.state.credentials = loading;
-		// A failed load (e.g. a credential expression) is not kept: the next item tries again.
-		loading.catch(() => {
-			if (run.state.credentials === loading) run.state.credentials = undefined;
-		});
-	}
-	return await run.state.credentials;
 }
 
 export interface ServiceRequest {
@@ -236,17 +153,14 @@ function credentialIdHeader(
 	return { value: value.trim() };
 }
 
-/**
- * The one function every request goes through: host selection, header rules, path encoding,
- * pacing, retries with backoff, deadlines, size bounds and error shaping.
- */
-export async function serviceRequest(
-	this: ServiceContext,
+/** What every attempt of a request sends: the checked URL, headers and options, and its tenant. */
+async function prepared(
+	ctx: ServiceContext,
 	itemIndex: number,
 	request: ServiceRequest,
-	run: ServiceRun = newRun(),
-): Promise<IDataObject> {
-	const credentials = await runCredentials(this, run, itemIndex);
+	run: ServiceRun,
+) {
+	const credentials = await runCredentials(ctx, run, itemIndex);
 	const forms = secretForms(credentials);
 	const target = targetUrl(credentials, request);
 	const credentialId = credentialIdHeader(credentials, request);
@@ -257,12 +171,11 @@ export async function serviceRequest(
 				? credentialId.refused
 				: undefined;
 	if (refused !== undefined || !('url' in target)) {
-		throw new NodeOperationError(this.getNode(), redact(refused ?? '', forms), { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), redact(refused ?? '', forms), { itemIndex });
 	}
 	const connectionId = 'value' in credentialId ? credentialId.value : undefined;
 	const headers: IDataObject = { Accept: 'application/json' };
 	if (connectionId !== undefined) headers['X-Service-Credential-Id'] = connectionId;
-	const tenant = tenantOf(this, originOf(target.url), connectionId);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: target.url,
@@ -273,29 +186,60 @@ export async function serviceRequest(
 		// The body is read here, as a stream: bounded in size and time, and parsed as JSON by us.
 		encoding: 'stream',
 		json: false,
-		// Only a backstop for a silent socket: the attempt's deadline (sendAttempt) is what ends it.
-		timeout: run.settings.timeoutMs + 1000,
 	};
 	if (request.body !== undefined) {
 		headers['Content-Type'] = 'application/json';
 		options.body = JSON.stringify(request.body);
 	}
+	const tenant = tenantOf(ctx, originOf(target.url), connectionId);
+	return { credentials, forms, url: target.url, headers, options, tenant };
+}
 
-	const { maxAttempts, maxTotalWaitMs } = run.settings;
+/**
+ * The one function every request goes through: host selection, header rules, path encoding,
+ * pacing, retries with backoff, deadlines (the attempt's and the item's), size bounds and error shaping.
+ */
+export async function serviceRequest(
+	this: ServiceContext,
+	itemIndex: number,
+	request: ServiceRequest,
+	run: ServiceRun = newRun(),
+): Promise<IDataObject> {
+	const { credentials, forms, url, headers, options, tenant } = await prepared(
+		this,
+		itemIndex,
+		request,
+		run,
+	);
+	const { maxAttempts, maxTotalWaitMs, timeoutMs } = run.settings;
 	let waitedMs = 0;
 	let attempts = 0;
 	let failure: AttemptFailure | undefined;
-	/** Waits before the next attempt, within this request's budget; false when it must not go on. */
+	/** Why nothing was sent: the item's deadline passed before the first attempt. */
+	let overdue: string | undefined;
+	const pastDeadline = (): false => {
+		const why = `${run.deadline?.bound ?? 'the deadline'} has passed`;
+		if (failure) failure.gaveUp ??= `gave up: ${why}`;
+		else overdue = why;
+		return false;
+	};
+	/** Waits before the next attempt, within this request's budget and the item's deadline; false when it must not go on. */
 	const waitBeforeAttempt = async (wanted: number): Promise<boolean> => {
 		const wait = Math.max(wanted, pausedUntil(tenant) - Date.now());
+		const left = timeLeft(run);
+		if (left <= 0) return pastDeadline();
 		if (wait <= 0) return true;
-		if (waitedMs + wait > maxTotalWaitMs) {
+		if (waitedMs + wait > maxTotalWaitMs || wait >= left) {
 			failure ??= {
 				status: 429,
 				message: 'Rate limited by the service (HTTP 429): the run is paused',
 				retryable: false,
 			};
-			failure.gaveUp = `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`;
+			// A wait that would outlast the caller is a give-up now, not a sleep first.
+			failure.gaveUp =
+				waitedMs + wait > maxTotalWaitMs
+					? `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`
+					: `gave up: ${failure.retryAfterMs === wait ? `the service asked to wait ${formatSeconds(wait)}, which` : `waiting ${formatSeconds(wait)} more`} would pass ${run.deadline?.bound}`;
 			return false;
 		}
 		waitedMs += wait;
@@ -310,25 +254,31 @@ export async function serviceRequest(
 		// made before the start is counted, so that nothing between the two can throw.
 		const token = tokenFor(this, itemIndex, credentials);
 		const paced = await startWhenPaced(this, run, tenant);
-		if (paced === undefined) break;
+		if (paced === 'overdue') pastDeadline();
+		if (paced === 'overdue' || paced === 'stopped') break;
 		attempts++;
 		sentForms = withSecret(sentForms, token);
+		// The attempt's Timeout, clipped to what is left of the item's time.
+		const attemptMs = Math.min(timeoutMs, Math.max(1, Math.floor(timeLeft(run))));
 		const outcome = await sendAttempt(this, {
 			method: request.method,
-			url: target.url,
-			options: { ...options, headers: { ...headers } },
+			url,
+			// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
+			options: { ...options, headers: { ...headers }, timeout: attemptMs + 1000 },
 			credentials: {
 				...credentials,
 				sessionToken: sessionTokenOf(credentials as ICredentialDataDecryptedObject, token),
 			},
 			secretForms: sentForms,
-			timeoutMs: run.settings.timeoutMs,
+			timeoutMs: attemptMs,
 			maxResponseBytes: run.settings.maxResponseBytes,
 			stoppedReason: () => stoppedReason(this, run),
 		}).finally(() => finished(paced));
 		if ('json' in outcome) return outcome.json;
 		failure = outcome.failure;
-		if (!failure.retryable || attempts >= maxAttempts) break;
+		// Cut off by the item's deadline, or retryable with no time left: no further attempt starts.
+		if (timeLeft(run) <= 0 && (failure.retryable || attemptMs < timeoutMs)) pastDeadline();
+		if (failure.gaveUp !== undefined || !failure.retryable || attempts >= maxAttempts) break;
 		nextWait = failure.retryAfterMs ?? backoffMs(run, attempts, failure.status);
 		// A rate limit slows every run of the tenant down, not just this request.
 		if (failure.status === 429) pauseTenant(tenant, Date.now() + nextWait);
@@ -337,11 +287,11 @@ export async function serviceRequest(
 		this,
 		itemIndex,
 		request,
-		target.url,
+		url,
 		attempts,
 		sentForms,
 		failure,
-		stoppedReason(this, run),
+		stoppedReason(this, run) ?? overdue,
 	);
 }
 

@@ -1,0 +1,182 @@
+/**
+ * Max Time per Item: one item's operation (every attempt, wait and page together) never outlives the
+ * caller who waits for it. Attacked as an AI agent and an MCP client drive the node as a tool (a 429
+ * whose Retry-After is past the caller's patience) and in a workflow with the option set (a create that
+ * does not answer, a GET retried forever, an endless slow list), against a scripted service.
+ *
+ * Load on the machine can only make things later, so "gave up in time" is checked against generous
+ * upper bounds far below what the request would have taken without the deadline.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode, type RunResult } from '../harness/engine';
+import { callAsTool } from '../harness/tool';
+import { credentialsFor, sendJson, useHostile } from './server';
+
+const service = useHostile();
+
+const CREATE: INodeParameters = {
+	resource: 'person',
+	operation: 'create',
+	mappingMode: 'defineBelow',
+	firstName: "={{ $fromAI('firstName', 'The first name', 'string') }}",
+	lastName: 'Tool',
+};
+
+async function timed<T>(work: Promise<T>): Promise<T & { ms: number }> {
+	const started = Date.now();
+	const result = await work;
+	return { ...result, ms: Date.now() - started };
+}
+
+const posts = () => service.received.filter((request) => request.method === 'POST');
+
+describe('as a tool, an operation ends well before the caller gives up (45 s; the MCP client waits 60 s)', () => {
+	it.each(['mcp', 'agent'] as const)(
+		'%s: a create answered 429 with Retry-After: 50 gives up now, naming the bound and the wait, and is sent once',
+		async (via) => {
+			service.script((_request, res) =>
+				sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '50' }),
+			);
+
+			const call = await timed(
+				callAsTool(
+					via,
+					{ parameters: CREATE, credentials: credentialsFor(service.origin) },
+					{ firstName: 'Ada' },
+				),
+			);
+
+			expect(call.response).toBeUndefined();
+			expect(call.error).toContain(
+				'Rate limited by the service (HTTP 429): slow down (gave up: the service asked to wait 50 s, which would pass the Max Time per Item of 45 s)',
+			);
+			expect(posts()).toHaveLength(1);
+			expect(JSON.parse(posts()[0].body)).toEqual({ firstName: 'Ada', lastName: 'Tool' });
+			// Without the bound it sleeps the 50 s (within Max Total Retry Wait) and sends again.
+			expect(call.ms).toBeLessThan(15_000);
+		},
+		30_000,
+	);
+
+	it('mcp: a create answered 429 with Retry-After: 2 waits and is created, once', async () => {
+		let limited = false;
+		service.script((_request, res) => {
+			if (limited) return sendJson(res, 201, { id: 'p_1', firstName: 'Ada' });
+			limited = true;
+			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '2' });
+		});
+
+		const call = await callAsTool(
+			'mcp',
+			{ parameters: CREATE, credentials: credentialsFor(service.origin) },
+			{ firstName: 'Ada' },
+		);
+
+		expect(call.error).toBeUndefined();
+		expect(JSON.parse(call.response ?? '[]')).toEqual([{ id: 'p_1', firstName: 'Ada' }]);
+		expect(posts()).toHaveLength(2);
+	});
+});
+
+async function run(
+	parameters: INodeParameters,
+	requestOptions: INodeParameters,
+	items?: Array<Record<string, string>>,
+): Promise<RunResult & { ms: number }> {
+	return await timed(
+		runNode({
+			parameters: { ...parameters, requestOptions: { maxRequestsPerSecond: 0, ...requestOptions } },
+			credentials: credentialsFor(service.origin),
+			items,
+		}),
+	);
+}
+
+const CREATE_IN_WORKFLOW: INodeParameters = {
+	...CREATE,
+	firstName: '={{ $json.name ?? "Ada" }}',
+};
+
+describe('in a workflow with Max Time per Item set', () => {
+	it('a create whose answer does not come is cut off at the deadline (not at the 30 s Timeout), reported as may have been processed, and never sent again', async () => {
+		service.script(() => undefined);
+
+		const result = await run(CREATE_IN_WORKFLOW, { maxTimePerItem: 2 });
+
+		// The attempt's Timeout was cut to the time left: about 2 s.
+		expect(result.error?.message).toMatch(
+			/^The service did not answer within (2|2\.0|1\.\d) s \(timeout\) \(gave up: the Max Time per Item of 2 s has passed; not sent twice: the service may already have processed it; check before running it again\) \(item 0\)$/,
+		);
+		expect(posts()).toHaveLength(1);
+		expect(result.ms).toBeLessThan(10_000);
+	});
+
+	it('a GET retried on 503 starts no attempt past the deadline and waits no wait that would pass it', async () => {
+		service.script((_request, res) =>
+			sendJson(res, 503, { error: 'busy' }, { 'Retry-After': '1' }),
+		);
+
+		const result = await run(
+			{ resource: 'person', operation: 'getAll', returnAll: false, limit: 5 },
+			{ maxTimePerItem: 3, maxAttempts: 20, maxTotalWait: 3600 },
+		);
+
+		expect(result.error?.message).toMatch(
+			/^The service had an internal error \(HTTP 503\): busy \(after \d attempts; gave up: (the service asked to wait 1 s, which would pass|the Max Time per Item of 3 s has passed)/,
+		);
+		const first = service.received[0].at;
+		// Three attempts fit in 3 s with 1 s between them; none starts after the deadline.
+		expect(service.received.length).toBeGreaterThanOrEqual(2);
+		expect(service.received.length).toBeLessThanOrEqual(3);
+		for (const request of service.received) expect(request.at - first).toBeLessThan(3000);
+		expect(result.ms).toBeLessThan(10_000);
+	});
+
+	it('Return All of an endless list whose pages are slow stops at the deadline instead of reading on', async () => {
+		service.script((request, res) => {
+			const page = Number(new URL(request.url, service.origin).searchParams.get('page') ?? '0');
+			const people = Array.from({ length: 100 }, (_, i) => ({ id: `p_${page}_${i}` }));
+			setTimeout(
+				() =>
+					sendJson(res, 200, {
+						people,
+						_metadata: { nextLink: `/api/people?page=${page + 1}` },
+					}),
+				300,
+			);
+		});
+
+		const result = await run(
+			{ resource: 'person', operation: 'getAll', returnAll: true },
+			{ maxTimePerItem: 2 },
+		);
+
+		expect(result.error?.message).toMatch(
+			/^(Not sent: the Max Time per Item of 2 s has passed|The service did not answer within [\d.]+ m?s \(timeout\) \(gave up: the Max Time per Item of 2 s has passed\)) \(item 0\)$/,
+		);
+		expect(result.items).toHaveLength(0);
+		// About 2 s of 300 ms pages; without the bound it reads 2,500 pages (MAX_RECORDS).
+		expect(service.received.length).toBeLessThanOrEqual(8);
+		expect(result.ms).toBeLessThan(10_000);
+	});
+
+	it("each item's time counts from when its operation starts: items that wait for their turn are not cut short", async () => {
+		service.script((request, res) => {
+			const { firstName } = JSON.parse(request.body) as { firstName: string };
+			setTimeout(() => sendJson(res, 201, { id: `p_${firstName}` }), 600);
+		});
+
+		const result = await run(CREATE_IN_WORKFLOW, { maxTimePerItem: 2, concurrency: 1 }, [
+			{ name: 'a' },
+			{ name: 'b' },
+			{ name: 'c' },
+			{ name: 'd' },
+		]);
+
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.id)).toEqual(['p_a', 'p_b', 'p_c', 'p_d']);
+		// The run took longer than one item may.
+		expect(result.ms).toBeGreaterThan(2000);
+	});
+});
