@@ -22,7 +22,13 @@ export type Fault =
 	| 'oversized headers'
 	| 'redirect away'
 	| '2xx not a record'
-	| 'echo token';
+	| 'echo token'
+	// Round 3:
+	| 'text/plain 2xx'
+	| 'invalid UTF-8'
+	| 'secret in 2xx'
+	| 'token in nextLink'
+	| 'far Retry-After';
 
 interface Traits {
 	/** The requests that may draw it (every kind when not given). */
@@ -51,6 +57,17 @@ export const TRAITS: Record<Fault, Traits> = {
 	'redirect away': { final: true, mayHaveBeenProcessed: true, success: false },
 	'2xx not a record': { final: true, mayHaveBeenProcessed: true, success: false },
 	'echo token': { final: false, mayHaveBeenProcessed: true, success: false },
+	'text/plain 2xx': { kinds: ['write'], final: true, mayHaveBeenProcessed: true, success: true },
+	'invalid UTF-8': { final: true, mayHaveBeenProcessed: true, success: false },
+	'secret in 2xx': { final: true, mayHaveBeenProcessed: true, success: true },
+	'token in nextLink': {
+		kinds: ['page'],
+		needsNextLink: true,
+		final: true,
+		mayHaveBeenProcessed: true,
+		success: true,
+	},
+	'far Retry-After': { final: false, mayHaveBeenProcessed: false, success: false },
 };
 
 const FAULTS = Object.keys(TRAITS) as Fault[];
@@ -59,7 +76,9 @@ const HEALTHY_SHARE = 0.45;
 
 /** The fault for one request: healthy, or one of the faults that apply to it, uniformly. */
 export function drawFault(random: () => number, kind: RequestKind, hasNextLink: boolean): Fault {
-	if (random() < HEALTHY_SHARE) return 'healthy';
+	// A healthy page that links to the next one carries a token in its link a third of the time.
+	if (random() < HEALTHY_SHARE)
+		return hasNextLink && random() < 1 / 3 ? 'token in nextLink' : 'healthy';
 	const applicable = FAULTS.filter(
 		(fault) =>
 			fault !== 'healthy' &&
@@ -96,6 +115,8 @@ export function echoForms(secret: string): string[] {
 	];
 }
 
+export const TEXT_ANSWERS = ['OK', 'Deleted', 'Accepted: queued ✓'];
+
 const head = (status: string, headers: string[], length: number, type = 'application/json') =>
 	`HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n`;
 
@@ -104,16 +125,73 @@ const json = (status: string, body: unknown, headers: string[] = []): string => 
 	return head(status, headers, Buffer.byteLength(text)) + text;
 };
 
-/** Writes the fault's answer; returns what the node must output for it when it is a success. */
+const copy = (body: IDataObject): IDataObject => JSON.parse(JSON.stringify(body)) as IDataObject;
+
+function withNextLink(body: IDataObject, change: (link: string) => string): IDataObject {
+	const changed = copy(body);
+	const meta = changed._metadata as IDataObject;
+	meta.nextLink = change(String(meta.nextLink));
+	return changed;
+}
+
+/**
+ * Writes the fault's answer; returns what the node must output for it when it is a success: the
+ * healthy body, with every echoed secret as `[redacted]`, or a text answer's text as `data`.
+ */
 export function writeFault(
 	fault: Fault,
 	socket: Socket,
 	healthy: Healthy,
 	context: FaultContext,
 ): unknown {
-	if (fault !== 'healthy') return void writeOldFault(fault, socket, context);
-	socket.end(json(healthy.status, healthy.body));
-	return healthy.body;
+	const { token, count } = context;
+	switch (fault) {
+		case 'healthy':
+			socket.end(json(healthy.status, healthy.body));
+			return healthy.body;
+		case 'token in nextLink': {
+			const sent = withNextLink(
+				healthy.body,
+				(link) => `${link}&access_token=${encodeURIComponent(token)}`,
+			);
+			socket.end(json(healthy.status, sent));
+			return withNextLink(healthy.body, (link) => `${link}&access_token=[redacted]`);
+		}
+		case 'secret in 2xx': {
+			const form = echoForms(token)[count % 5];
+			const sent = copy(healthy.body);
+			const expected = copy(healthy.body);
+			for (const record of healthy.records(sent)) record.note = `seen ${form} end`;
+			for (const record of healthy.records(expected)) record.note = 'seen [redacted] end';
+			socket.end(json(healthy.status, sent));
+			return expected;
+		}
+		case 'text/plain 2xx': {
+			const text = TEXT_ANSWERS[count % TEXT_ANSWERS.length];
+			socket.end(
+				head(healthy.status, [], Buffer.byteLength(text), 'text/plain; charset=utf-8') + text,
+			);
+			return { data: text };
+		}
+		case 'invalid UTF-8': {
+			// "Müller" in Latin-1: the byte 0xFC is no UTF-8; half the time the header even says so.
+			const [before, after] = JSON.stringify({ ...healthy.body, latin: 'M\u0000ller' }).split(
+				'\\u0000',
+			);
+			const body = Buffer.concat([Buffer.from(before), Buffer.from([0xfc]), Buffer.from(after)]);
+			const type = count % 2 ? 'application/json; charset=iso-8859-1' : 'application/json';
+			socket.write(head(healthy.status, [], body.length, type));
+			return void socket.end(body);
+		}
+		case 'far Retry-After': {
+			const when = count % 2 ? '9999999999' : 'Fri, 31 Dec 9999 23:59:59 GMT';
+			return void socket.end(
+				json('429 Too Many Requests', '{"error":"come back later"}', [`Retry-After: ${when}`]),
+			);
+		}
+		default:
+			return void writeOldFault(fault, socket, context);
+	}
 }
 
 /** The faults of rounds 1 and 2. */

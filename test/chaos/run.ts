@@ -63,6 +63,35 @@ function replayable(test: Test, run: RunRecord | undefined, what: string, error:
 	);
 }
 
+/**
+ * After a far Retry-After: the tenant's next run, a Custom API Call GET answered healthy, still
+ * reaches the service. A give-up must not outlive its run.
+ */
+async function tenantFree(test: Test): Promise<void> {
+	const { chaos, scenario, mode, credentialId } = test;
+	chaos.reset();
+	chaos.serveHealthy();
+	const result = await runNode({
+		parameters: {
+			resource: 'customApiCall',
+			operation: 'send',
+			host: scenario.host,
+			method: 'GET',
+			path: 'probe',
+			requestOptions: REQUEST_OPTIONS,
+		},
+		credentials: chaos.credentials(mode),
+		credentialId,
+		onError: 'continueRegularOutput',
+	});
+	const sent = chaos.service.requests.length;
+	const output = result.items[0]?.json;
+	if (sent !== 1 || output?.ok !== true)
+		throw new Error(
+			`a far Retry-After outlived its run: the tenant's next run sent ${sent} requests and output ${JSON.stringify(output)}`,
+		);
+}
+
 /** One run of the node, checked; a batch run gives back its batch item. */
 async function runOnce(
 	test: Test,
@@ -100,6 +129,11 @@ async function runOnce(
 		batch = checkRun(run);
 	} catch (error) {
 		broken.push((error as Error).message);
+	}
+	try {
+		if (run.drawn.some(({ fault }) => fault === 'far Retry-After')) await tenantFree(test);
+	} catch (error) {
+		broken.push(`\n  - ${(error as Error).message}`);
 	}
 	if (broken.length > 0) throw replayable(test, run, what, new Error(broken.join('')));
 	return batch;

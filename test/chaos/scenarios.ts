@@ -175,6 +175,15 @@ export const CUSTOM_SCENARIOS: Scenario[] = [
 	customWrite('Custom API Call › PATCH', 'calendar', 'PATCH', 'appointments'),
 	customWrite('Custom API Call › DELETE', 'universal', 'DELETE', 'credentials'),
 	{
+		label: 'Custom API Call › GET one record',
+		host: 'crm',
+		method: 'GET',
+		shape: 'records',
+		parameters: custom('crm', 'GET', '=people/{{ $json.id }}'),
+		items: (random) => refs().map((ref) => ({ id: pathId(ref, random) })),
+		sends: (item) => ({ path: ['people', String(item.id)] }),
+	},
+	{
 		label: 'Custom API Call › GET, Return All',
 		host: 'los',
 		method: 'GET',
