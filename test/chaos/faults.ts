@@ -26,6 +26,7 @@ export type Fault =
 	// Round 3:
 	| 'text/plain 2xx'
 	| 'invalid UTF-8'
+	| 'Latin-1 declared'
 	| 'secret in 2xx'
 	| 'token in nextLink'
 	| 'far Retry-After';
@@ -39,8 +40,8 @@ interface Traits {
 	final: boolean;
 	/** After it a POST or PATCH may have been processed: never sent again. */
 	mayHaveBeenProcessed: boolean;
-	/** The request succeeds when this was its last answer. */
-	success: boolean;
+	/** The request succeeds when this was its last answer (either: a success or an error may be right). */
+	success: boolean | 'either';
 }
 
 export const TRAITS: Record<Fault, Traits> = {
@@ -59,6 +60,8 @@ export const TRAITS: Record<Fault, Traits> = {
 	'echo token': { final: false, mayHaveBeenProcessed: true, success: false },
 	'text/plain 2xx': { kinds: ['write'], final: true, mayHaveBeenProcessed: true, success: true },
 	'invalid UTF-8': { final: true, mayHaveBeenProcessed: true, success: false },
+	// The bytes are right in the charset the answer declares: read as Latin-1, or refused.
+	'Latin-1 declared': { final: true, mayHaveBeenProcessed: true, success: 'either' },
 	'secret in 2xx': { final: true, mayHaveBeenProcessed: true, success: true },
 	'token in nextLink': {
 		kinds: ['page'],
@@ -173,15 +176,21 @@ export function writeFault(
 			);
 			return { data: text };
 		}
-		case 'invalid UTF-8': {
-			// "Müller" in Latin-1: the byte 0xFC is no UTF-8; half the time the header even says so.
-			const [before, after] = JSON.stringify({ ...healthy.body, latin: 'M\u0000ller' }).split(
-				'\\u0000',
+		case 'invalid UTF-8':
+		case 'Latin-1 declared': {
+			// "Müller" in Latin-1: the byte 0xFC is no UTF-8 (declared, or by default). Everything else is
+			// ASCII (other characters \u-escaped), so read as Latin-1 the answer is exactly the record.
+			const ascii = JSON.stringify({ ...healthy.body, latin: 'M\u0000ller' }).replace(
+				/[\u007f-\uffff]/g,
+				(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
 			);
+			const [before, after] = ascii.split('\\u0000');
 			const body = Buffer.concat([Buffer.from(before), Buffer.from([0xfc]), Buffer.from(after)]);
-			const type = count % 2 ? 'application/json; charset=iso-8859-1' : 'application/json';
-			socket.write(head(healthy.status, [], body.length, type));
-			return void socket.end(body);
+			const latin1 = fault === 'Latin-1 declared';
+			const charset = latin1 ? '; charset=iso-8859-1' : count % 2 ? '; charset=utf-8' : '';
+			socket.write(head(healthy.status, [], body.length, `application/json${charset}`));
+			socket.end(body);
+			return latin1 ? { ...healthy.body, latin: 'Müller' } : undefined;
 		}
 		case 'far Retry-After': {
 			const when = count % 2 ? '9999999999' : 'Fri, 31 Dec 9999 23:59:59 GMT';
