@@ -1,0 +1,244 @@
+/**
+ * The chaos service: one raw server on 127.0.0.1 behind all four hosts (each under its own path,
+ * `/crm`, `/los`, …, so a request to the wrong host shows), a second origin that must receive nothing,
+ * and a model of healthy answers: a write echoes its body, a GET of one record gives a person with
+ * lists inside it, a list is served in pages of 3 by offset, `next` cursor or nextLink. Every request
+ * draws a fault from the seeded generator; what was drawn, and what the node must output for each
+ * successful answer, is logged for the invariants.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { startRawServer, type RawRequest, type RawServer } from '../hostile/raw-server';
+import { drawFault, writeFault, type Fault, type Healthy, type RequestKind } from './faults';
+
+export type Host = 'crm' | 'universal' | 'los' | 'calendar';
+
+export const TOKEN = 'chaos/Token+=&<x>"-0123456789';
+export const CLIENT_SECRET = 'chaos/Secret+=&<y>"-abcdefghij';
+export type AuthMode = 'accessToken' | 'clientCredentials';
+
+/** Values that break naive encoders: accents, CJK, emoji, quotes, markup, percent signs, slashes. */
+export const TEXTS = [
+	'Zoë Ångström',
+	'東京 🎉',
+	'quote " and \\ backslash',
+	'<b>&amp;</b> & <i>',
+	'100% A%41 a/b?c#d',
+	'line\u2028separator',
+	"O'Brien-Müller",
+	'= +1 @sum',
+];
+
+export interface ListModel {
+	host: Host;
+	path: string;
+	/** The key of the records in a page. */
+	key: string;
+	size: number;
+	paging: 'offset' | 'next' | 'link';
+}
+
+/** The most records the service puts in one page, whatever limit it is asked for. */
+const PAGE_CAP = 3;
+
+export function listRecords(list: ListModel): IDataObject[] {
+	return Array.from({ length: list.size }, (_v, n) => ({
+		id: `${list.key}-${n + 1}`,
+		name: TEXTS[n % TEXTS.length],
+		rank: n + 0.5,
+		tags: [TEXTS[(n + 3) % TEXTS.length], 'plain'],
+		active: n % 2 === 0,
+		original: { source: 'chaos', row: n, raw: TEXTS[(n + 5) % TEXTS.length] },
+	}));
+}
+
+function pageOf(
+	list: ListModel,
+	url: URL,
+	base: string,
+): { healthy: Healthy; hasNextLink: boolean } {
+	const query = url.searchParams;
+	const start =
+		list.paging === 'next' && query.has('next')
+			? Number(query.get('next')?.slice(1))
+			: Number(query.get(query.has('start') ? 'start' : 'offset') ?? 0);
+	const limit = Math.min(Number(query.get('limit') ?? PAGE_CAP), PAGE_CAP);
+	const records = listRecords(list).slice(start, start + limit);
+	const end = start + records.length;
+	const hasNext = end < list.size;
+	// Links are relative on every other page, absolute (this host's origin) on the rest.
+	const link = `${end % 2 ? '' : new URL(base).origin}/${list.host}/api/${list.path}?start=${end}`;
+	const metadata =
+		list.paging === 'offset'
+			? { offset: start, total: list.size }
+			: !hasNext
+				? {}
+				: list.paging === 'next'
+					? { next: `c${end}` }
+					: { nextLink: link };
+	return {
+		hasNextLink: 'nextLink' in metadata,
+		healthy: {
+			status: '200 OK',
+			body: { [list.key]: records, _metadata: metadata },
+			records: (body) => body[list.key] as IDataObject[],
+		},
+	};
+}
+
+/** The person a GET of one record gives: lists inside it, none of them the answer. */
+export function personRecord(id: string): IDataObject {
+	return {
+		id,
+		tags: ['vip', TEXTS[id.length % TEXTS.length]],
+		firstName: TEXTS[(id.length + 1) % TEXTS.length],
+		emails: [{ value: 'ada@example.com', type: 'work' }],
+		original: { source: 'chaos', tags: ['raw'] },
+	};
+}
+
+const lastSegment = (url: URL) => decodeURIComponent(url.pathname.split('/').pop() ?? '');
+
+function writeAnswer(request: RawRequest, url: URL, count: number): Healthy {
+	let sent: IDataObject = {};
+	try {
+		sent = JSON.parse(request.body || '{}') as IDataObject;
+	} catch {
+		// The invariants report a body that is not what the item gave.
+	}
+	const records = (body: IDataObject) => [body];
+	if (request.method === 'POST')
+		return { status: '201 Created', body: { id: `new-${count}`, ...sent }, records };
+	if (request.method === 'DELETE')
+		return { status: '200 OK', body: { id: lastSegment(url), deleted: true }, records };
+	return { status: '200 OK', body: { ...sent, id: lastSegment(url), version: count }, records };
+}
+
+/** One request at the service: the fault it drew, and for a success what the node must output. */
+export interface Drawn {
+	request: RawRequest;
+	fault: Fault;
+	/** The request it repeats, if it does: the item (`item 3`) or, for a page, its URL. */
+	key: string;
+	expected?: unknown;
+	/**
+	 * The client gave up on the answer unread (its deadline passed while the process was busy): it
+	 * reset the connection with the answer in its buffer, or had closed its side before it was written.
+	 */
+	unread?: true;
+}
+
+/** What the service serves for the scenario under test. */
+export interface Serving {
+	kind: RequestKind;
+	list?: ListModel;
+}
+
+const itemOf = (text: string): string | undefined => /item-(\d+)/.exec(text)?.[0];
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+}
+
+export class ChaosService {
+	service!: RawServer;
+	foreign!: RawServer;
+	drawn: Drawn[] = [];
+
+	async start(): Promise<void> {
+		[this.service, this.foreign] = await Promise.all([startRawServer(), startRawServer()]);
+	}
+
+	async close(): Promise<void> {
+		await Promise.all([this.service.close(), this.foreign.close()]);
+	}
+
+	credentials(mode: AuthMode): ICredentialDataDecryptedObject {
+		const at = (host: Host) => `${this.service.origin}/${host}`;
+		const auth: ICredentialDataDecryptedObject =
+			mode === 'accessToken'
+				? { authentication: 'accessToken', accessToken: TOKEN }
+				: {
+						authentication: 'clientCredentials',
+						clientId: 'client-1',
+						clientSecret: CLIENT_SECRET,
+						userId: 'tenant-1',
+					};
+		return {
+			crmUrl: at('crm'),
+			universalUrl: at('universal'),
+			losUrl: at('los'),
+			calendarUrl: at('calendar'),
+			credentialId: 'cred-chaos',
+			...auth,
+		};
+	}
+
+	/** Forgets what came before: each run is checked on its own requests. */
+	reset(): void {
+		this.service.requests.length = 0;
+		this.foreign.requests.length = 0;
+		this.drawn = [];
+	}
+
+	/** From now on every request draws a fault for what `serving` says it is. */
+	serve(serving: Serving, random: () => number): void {
+		this.service.script((request, socket, count) => {
+			const url = new URL(request.url, this.service.origin);
+			const page =
+				serving.kind === 'page' && serving.list
+					? pageOf(serving.list, url, this.service.origin)
+					: undefined;
+			const healthy =
+				page?.healthy ??
+				(serving.kind === 'record'
+					? {
+							status: '200 OK',
+							body: personRecord(lastSegment(url)),
+							records: (body: IDataObject) => [body],
+						}
+					: writeAnswer(request, url, count));
+			const fault = drawFault(random, serving.kind, page?.hasNextLink ?? false);
+			const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
+			const drawn: Drawn = {
+				request,
+				fault,
+				key: page ? request.url : (itemOf(safeDecode(request.url)) ?? itemOf(request.body) ?? '?'),
+			};
+			this.drawn.push(drawn);
+			socket.on('error', () => (drawn.unread = true));
+			// A client's close after reading comes a loop turn later at the earliest; one already there
+			// when the request is read was sent before the answer.
+			let answerOut = false;
+			setImmediate(() => (answerOut = true));
+			socket.once('end', () => {
+				if (!answerOut) drawn.unread = true;
+			});
+			drawn.expected = writeFault(fault, socket, healthy, {
+				token,
+				count,
+				foreign: this.foreign.origin,
+			});
+		});
+	}
+
+	/** Every request answered healthy with `{"ok": true}`: what a run after the chaos should meet. */
+	serveHealthy(): void {
+		this.service.script((_request, socket) =>
+			socket.end(
+				'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{"ok":true}',
+			),
+		);
+	}
+
+	/** Waits until the service has let go of every connection (a run's attempts close theirs). */
+	async settled(ms = 4000): Promise<void> {
+		const until = Date.now() + ms;
+		while (this.service.openConnections() > 0 && Date.now() < until)
+			await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}
