@@ -298,7 +298,12 @@ test.each([
 		expect(c.error).toBeUndefined();
 		expect(c.items.map((item) => item.json.id)).toEqual(['p_c-0']);
 		expect(namesReceived(service)).toEqual(['a-0', 'b-0', 'c-0']);
-		expect(service.received[1].at - limitedAt).toBeGreaterThanOrEqual(950);
+		// B was held by the pause (sent at once it would arrive within milliseconds). With Max Time per
+		// Item the pause ends at A's deadline, which began before the 429 arrived: on a loaded machine
+		// that is up to a few hundred ms less than a second after it.
+		expect(service.received[1].at - limitedAt).toBeGreaterThanOrEqual(
+			_bound === 'Max Total Retry Wait' ? 950 : 500,
+		);
 		expect(service.received[2].at - cStarted).toBeLessThan(5000);
 	},
 );

@@ -612,10 +612,11 @@ describe('faults', () => {
 	});
 
 	it('survives a delay longer than the client timeout', async () => {
-		sandbox.inject({ delayMs: 400 });
+		// The delay leaves a loaded machine time to deliver the client's close before the answer is due.
+		sandbox.inject({ delayMs: 1500 });
 		await expect(listPeople('', { signal: AbortSignal.timeout(100) })).rejects.toThrow();
-		await new Promise((resolve) => setTimeout(resolve, 450));
-		expect(sandbox.requests[0]).toMatchObject({ status: 0, fault: 'delay 400ms' });
+		await new Promise((resolve) => setTimeout(resolve, 1600));
+		expect(sandbox.requests[0]).toMatchObject({ status: 0, fault: 'delay 1500ms' });
 		const t0 = Date.now();
 		sandbox.inject({ delayMs: 120, status: 503 });
 		const r = await listPeople();
