@@ -198,13 +198,13 @@ describe('a 2xx is never a reason to send again', () => {
 describe('an answer that is not text in its charset is an error, never a silent U+FFFD', () => {
 	const MULLER_LATIN1 = Buffer.from('{"id":"p_1","name":"M\xfcller"}', 'latin1');
 
-	test('undeclared: GET fails at once, naming the byte and where it is', async () => {
+	test('undeclared: GET fails at once, naming the byte and where it is, quoting it as ?', async () => {
 		answerWith(200, MULLER_LATIN1, { 'Content-Type': 'application/json' });
 		const result = await customCall('GET');
 
 		expect(methodsReceived()).toEqual(['GET']);
 		expect(result.items[0].json.error).toBe(
-			'The service answered HTTP 200 with text that is not valid UTF-8 (the byte 0xFC at offset 21) and declares no charset: {"id":"p_1","name":"M\ufffdller"} (item 0)',
+			'The service answered HTTP 200 with text that is not valid UTF-8 (the byte 0xFC at offset 21) and declares no charset: {"id":"p_1","name":"M?ller"} (item 0)',
 		);
 	});
 

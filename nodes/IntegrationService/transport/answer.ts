@@ -121,7 +121,11 @@ export function decodeText(bytes: Uint8Array, contentType = ''): string | Undeco
 	return new Undecodable(decoder.encoding, charset, text, first);
 }
 
-/** A 2xx that is not text in its charset: not sent again (repeating brings the same bytes); a write may have been processed. */
+/**
+ * A 2xx that is not text in its charset: not sent again (repeating brings the same bytes); a write may
+ * have been processed. The quoted text shows each undecodable sequence as `?`, never as U+FFFD, which
+ * would pass for a character the service sent.
+ */
 export function undecodableFailure(
 	method: IHttpRequestMethods,
 	status: number,
@@ -138,7 +142,7 @@ export function undecodableFailure(
 	const read = method === 'GET' || method === 'HEAD';
 	return {
 		status,
-		message: `The service answered HTTP ${status} with text that is not valid ${error.encoding.toUpperCase()}${where}${declared}: ${shorten(error.text, forms)}`,
+		message: `The service answered HTTP ${status} with text that is not valid ${error.encoding.toUpperCase()}${where}${declared}: ${shorten(error.text.replace(/\uFFFD/g, '?'), forms)}`,
 		retryable: false,
 		mayHaveBeenProcessed: !read,
 	};
