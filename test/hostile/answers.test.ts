@@ -193,6 +193,52 @@ describe('a 2xx is never a reason to send again', () => {
 			{ seed: SEED, numRuns: RUNS },
 		);
 	});
+
+	describe('a write whose answer began with a 2xx status is sent once, whatever then happens to its body', () => {
+		/** A 200 that announces 40 bytes, sends 11, and closes (a proxy or a crash cutting it off). */
+		const cutOff = () =>
+			service.script((_request, res) => {
+				res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 40 });
+				res.write('{"deleted":');
+				setTimeout(() => res.socket?.destroy(), 20);
+			});
+
+		test.each(['DELETE', 'PUT', 'PATCH'])(
+			'%s answered 200 and cut off midway: sent once, the error says it was processed',
+			async (method) => {
+				cutOff();
+				const result = await customCall(method);
+
+				expect(methodsReceived()).toEqual([method]);
+				expect(result.items[0].json.error).toBe(
+					`The answer was cut off midway (the connection closed before the whole body came), after the service answered HTTP 200: it processed the request (${NOT_SENT_TWICE}) (item 0)`,
+				);
+			},
+		);
+
+		test('PUT answered 200 headers and then silence: sent once, the error says it was processed', async () => {
+			service.script((_request, res) => {
+				res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 40 });
+				res.write('{"id":');
+			});
+			const result = await customCall('PUT', {}, { timeout: 1 });
+
+			expect(methodsReceived()).toEqual(['PUT']);
+			expect(result.items[0].json.error).toMatch(
+				/^The service sent its headers but not the whole body within 1 s \(timeout\), after the service answered HTTP 200: it processed the request \(not sent twice/,
+			);
+		});
+
+		test('a GET answered 200 and cut off is read again, as before', async () => {
+			cutOff();
+			const result = await customCall('GET');
+
+			expect(methodsReceived()).toEqual(['GET', 'GET', 'GET']);
+			expect(result.items[0].json.error).toMatch(
+				/^The answer was cut off midway .*\(after 3 attempts\)/,
+			);
+		});
+	});
 });
 
 describe('an answer that is not text in its charset is an error, never a silent U+FFFD', () => {

@@ -12,6 +12,7 @@ import { sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { Outcome } from './answer';
 import { decodeText, parseRecord, Undecodable, undecodableFailure } from './answer';
+import type { AttemptFailure } from './errors';
 import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
 
 /** The n8n contexts that send requests through the transport: a node run, a trigger's webhook or its activation. */
@@ -162,7 +163,7 @@ class AttemptEnded extends Error {}
  * Redirects are never followed: our token and body never reach a host the credential does not name.
  */
 export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
-	const { method, timeoutMs, maxResponseBytes } = request;
+	const { method, timeoutMs } = request;
 	const attempt = new AbortController();
 	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
 	const cancel = cancelSignal(ctx);
@@ -211,42 +212,68 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	} catch (error) {
 		// Whatever arrives after the attempt ended is dropped unread.
 		if (answer === undefined) pending.then(discard, () => undefined);
-		if (timedOut) return { failure: timeoutFailure(method, timeoutMs, answer !== undefined) };
-		if (error instanceof TooLarge) {
-			const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
-			const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
-			return {
-				failure: {
-					message,
-					status: answer?.statusCode,
-					retryable: false,
-					mayHaveBeenProcessed: method !== 'GET',
-				},
-			};
-		}
-		const stopped = request.stoppedReason();
-		if (stopped)
-			return {
-				failure: {
-					message: `The request was interrupted: ${stopped}`,
-					retryable: false,
-					mayHaveBeenProcessed: method !== 'GET',
-				},
-			};
-		const failure = thrownFailure(error, method, timeoutMs);
-		// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.
-		if (answer !== undefined)
-			return {
-				failure: uncertainFailure(
-					method,
-					'The answer was cut off midway (the connection closed before the whole body came)',
-					{ description: failure.description, status: answer.statusCode },
-				),
-			};
-		return { failure };
+		const failure = failureAfterThrow(error, request, answer, timedOut);
+		return { failure: processedWrite(method, answer?.statusCode, failure) };
 	} finally {
 		timer.abort();
 		cancel?.removeEventListener('abort', endAttempt);
 		await deadline;
 	}
+}
+
+/** What an attempt that threw ends with: its deadline, the size bound, the run's stop, or a network fault. */
+function failureAfterThrow(
+	error: unknown,
+	request: AttemptRequest,
+	answer: RawAnswer | undefined,
+	timedOut: boolean,
+): AttemptFailure {
+	const { method, timeoutMs, maxResponseBytes } = request;
+	if (timedOut) return timeoutFailure(method, timeoutMs, answer !== undefined);
+	if (error instanceof TooLarge) {
+		const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
+		const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
+		return {
+			message,
+			status: answer?.statusCode,
+			retryable: false,
+			mayHaveBeenProcessed: method !== 'GET',
+		};
+	}
+	const stopped = request.stoppedReason();
+	if (stopped)
+		return {
+			message: `The request was interrupted: ${stopped}`,
+			retryable: false,
+			mayHaveBeenProcessed: method !== 'GET',
+		};
+	const failure = thrownFailure(error, method, timeoutMs);
+	// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.
+	if (answer !== undefined)
+		return uncertainFailure(
+			method,
+			'The answer was cut off midway (the connection closed before the whole body came)',
+			{ description: failure.description, status: answer.statusCode },
+		);
+	return failure;
+}
+
+/**
+ * A write whose answer began with a 2xx status was processed, whatever then happened to its body (cut
+ * off, silent, not inflating): sending it again could delete, overwrite or create twice, and would
+ * report the processed request by the second answer (a DELETE's 404).
+ */
+function processedWrite(
+	method: IHttpRequestMethods,
+	status: number | undefined,
+	failure: AttemptFailure,
+): AttemptFailure {
+	const read = method === 'GET' || method === 'HEAD';
+	if (read || status === undefined || status < 200 || status >= 300) return failure;
+	return {
+		...failure,
+		message: `${failure.message}, after the service answered HTTP ${status}: it processed the request`,
+		retryable: false,
+		mayHaveBeenProcessed: true,
+	};
 }
