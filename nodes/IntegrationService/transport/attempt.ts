@@ -261,7 +261,8 @@ function failureAfterThrow(
 /**
  * A write whose answer began with a 2xx status was processed, whatever then happened to its body (cut
  * off, silent, not inflating): sending it again could delete, overwrite or create twice, and would
- * report the processed request by the second answer (a DELETE's 404).
+ * report the processed request by the second answer (a DELETE's 404). A failure that is not
+ * retried already (a POST's) keeps its words.
  */
 function processedWrite(
 	method: IHttpRequestMethods,
@@ -269,7 +270,8 @@ function processedWrite(
 	failure: AttemptFailure,
 ): AttemptFailure {
 	const read = method === 'GET' || method === 'HEAD';
-	if (read || status === undefined || status < 200 || status >= 300) return failure;
+	if (read || !failure.retryable || status === undefined || status < 200 || status >= 300)
+		return failure;
 	return {
 		...failure,
 		message: `${failure.message}, after the service answered HTTP ${status}: it processed the request`,
