@@ -180,6 +180,44 @@ describe('Page at a Time against a service whose cursors go round', () => {
 		);
 		expect(batches).toBeLessThan(200);
 	}, 120_000);
+
+	test('70 pages served round and round under fresh nextLinks, read 5,000 at a time, end with an error', async () => {
+		// Page n holds the 100 people of page n % 70 and links to ?page=n+1: no link ever repeats, no total.
+		service.script((_request, res, count) => {
+			const people = Array.from({ length: 100 }, (_value, index) => ({
+				id: `r${count % 70}-${index}`,
+			}));
+			sendJson(res, 200, { people, _metadata: { nextLink: `/api/people?page=${count}` } });
+		});
+		let cursor = '';
+		let batches = 0;
+		let error: string | undefined;
+		while (batches < 20 && error === undefined) {
+			const result = await runNode({
+				parameters: {
+					resource: 'person',
+					operation: 'getAll',
+					limit: 5000,
+					pageAtATime: true,
+					cursor,
+					options: { pageSize: 100 },
+					requestOptions: FAST,
+				},
+				credentials: credentials(),
+			});
+			error = result.error?.message;
+			if (error !== undefined) break;
+			batches++;
+			expect(result.items[0].json.count).toBe(5000);
+			cursor = result.items[0].json.nextCursor as string;
+		}
+		expect(error).toBe(
+			'Paging stopped: the service returned the same records again (it does not move to the next page) (item 0)',
+		);
+		// Brent's check over the pages' ids: within about 3 periods of pages.
+		expect(service.received.length).toBeLessThanOrEqual(3 * 70);
+		expect(batches).toBeLessThanOrEqual(4);
+	}, 120_000);
 });
 
 describe('a token the service puts in its nextLink', () => {

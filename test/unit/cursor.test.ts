@@ -153,6 +153,8 @@ describe('Page at a Time: a cursor is input', () => {
 		announced: 9,
 		seen: [digest('next:c4')],
 		loop: { mark: digest('next:c4'), steps: 2, power: 4 },
+		lastPage: digest('a\u0000b'),
+		pageLoop: { mark: digest('a\u0000b'), steps: 0, power: 2 },
 	};
 
 	it('decodes exactly what it encoded', () => {
@@ -190,6 +192,16 @@ describe('Page at a Time: a cursor is input', () => {
 			forged({ ...position, loop: { mark: '/api/x', steps: 0, power: 2 } }),
 		],
 		['a loop check with an extra key', forged({ ...position, loop: { ...position.loop, x: 1 } })],
+		['no page loop check', forged({ ...position, pageLoop: undefined })],
+		[
+			'a page loop check past its power',
+			forged({ ...position, pageLoop: { ...position.pageLoop, steps: 2 } }),
+		],
+		[
+			'a page loop checkpoint that is no digest',
+			forged({ ...position, pageLoop: { mark: 'r1', steps: 0, power: 2 } }),
+		],
+		['a last page that is no digest', forged({ ...position, lastPage: 'a' })],
 		['a huge cursor', 'isc1.' + 'A'.repeat(20_000)],
 	])('refuses %s', (_what, cursor) => {
 		expect(decodeCursor(cursor, list)).toEqual({
@@ -465,6 +477,45 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 						'Paging stopped: the service returned the same next-page cursor twice',
 					);
 					expect(result.batches.length).toBeLessThanOrEqual(bound);
+				},
+			),
+			{ seed: SEED, numRuns: 40 },
+		);
+	});
+
+	/** A service whose pages' people run page 0 … (tail + length - 1) and then back to page tail, forever, each under a new nextLink and with no total. */
+	const pagesCycling =
+		(length: number, tail: number, perPage: number) => (): ((request: SentRequest) => Scripted) => {
+			let served = 0;
+			return () => {
+				const page = served < tail ? served : tail + ((served - tail) % length);
+				served++;
+				const people = Array.from({ length: perPage }, (_, i) => ({ id: `p${page}-${i}` }));
+				return { people, _metadata: { nextLink: `/api/people?page=${served}` } };
+			};
+		};
+
+	it('property: pages that repeat with any period, after any tail, under new links, end read batch by batch', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 1, max: 160 }),
+				fc.integer({ min: 0, max: 40 }),
+				fc.integer({ min: 1, max: 3 }),
+				fc.integer({ min: 1, max: 3 }),
+				async (length, tail, perPage, pagesPerBatch) => {
+					// Brent's check over the pages' ids, carried in the cursor: within 2·max(L, T) + L pages.
+					const bound = 2 * Math.max(length, tail + 1) + length + 2;
+					const limit = perPage * pagesPerBatch;
+					const result = await exportAll(
+						pagesCycling(length, tail, perPage)(),
+						limit,
+						bound + 5,
+						perPage,
+					);
+					expect(result.error?.message).toBe(
+						'Paging stopped: the service returned the same records again (it does not move to the next page)',
+					);
+					expect(result.batches.length * pagesPerBatch).toBeLessThanOrEqual(bound);
 				},
 			),
 			{ seed: SEED, numRuns: 40 },

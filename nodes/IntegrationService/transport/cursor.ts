@@ -8,9 +8,9 @@
 export type PagePosition = { offset: number } | { next: string } | { link: string };
 
 /**
- * Brent's cycle detection over the next-page cursors of every batch (nextPage.ts `loopStep`): the
- * digest of a checkpoint cursor (none before the first), the cursors since it, and how many it waits
- * for (a power of two) before moving to the latest.
+ * Brent's cycle detection over the next-page cursors (or the pages' ids) of every batch (nextPage.ts
+ * `loopStep`): the digest of a checkpoint (none before the first), the steps since it, and how many it
+ * waits for (a power of two) before moving to the latest.
  */
 export interface LoopCheck {
 	mark?: string;
@@ -33,6 +33,8 @@ export interface ListPosition {
 	loop: LoopCheck;
 	/** Digest of the ids of the last page read: a service serving that page again is caught. */
 	lastPage?: string;
+	/** Brent's check over those page digests: pages repeating with any period, whatever their links. */
+	pageLoop: LoopCheck;
 }
 
 const PREFIX = 'isc1.';
@@ -111,11 +113,22 @@ export function decodeCursor(
 	}
 	if (
 		!isObject(value) ||
-		!hasOnly(value, ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'loop', 'lastPage'])
+		!hasOnly(value, [
+			'list',
+			'at',
+			'skip',
+			'sent',
+			'announced',
+			'seen',
+			'loop',
+			'lastPage',
+			'pageLoop',
+		])
 	)
 		return notOurs;
 	const at = pagePosition(value.at);
 	const loop = loopCheck(value.loop);
+	const pageLoop = loopCheck(value.pageLoop);
 	const { skip, sent, announced, seen, lastPage } = value;
 	const valid =
 		typeof value.list === 'string' &&
@@ -128,6 +141,7 @@ export function decodeCursor(
 		seen.length <= SEEN_KEPT &&
 		seen.every((entry) => typeof entry === 'string' && DIGEST.test(entry)) &&
 		loop !== undefined &&
+		pageLoop !== undefined &&
 		(lastPage === undefined || (typeof lastPage === 'string' && DIGEST.test(lastPage)));
 	if (!valid) return notOurs;
 	if (value.list !== list) {
@@ -146,6 +160,7 @@ export function decodeCursor(
 			seen: seen as string[],
 			loop: loop as LoopCheck,
 			...(lastPage === undefined ? {} : { lastPage: lastPage as string }),
+			pageLoop: pageLoop as LoopCheck,
 		},
 	};
 }

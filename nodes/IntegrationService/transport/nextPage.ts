@@ -120,11 +120,12 @@ export interface LoopMemory {
 	add(key: string): void;
 	/**
 	 * Stops paging when a page brings no record not seen on an earlier page of this run, or (the first
-	 * page of a batch) is the last page of the batch before (records without an id are not compared).
+	 * page of a batch) is the last page of the batch before, or (Brent's check over the pages' ids,
+	 * carried) repeats an earlier page of the list (records without an id are not compared).
 	 */
 	progress(records: IDataObject[], firstOfBatch: boolean): void;
 	/** What a cursor carries of it. */
-	carried(): Pick<ListPosition, 'seen' | 'loop' | 'lastPage'>;
+	carried(): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'>;
 }
 
 export function newLoopMemory(
@@ -137,6 +138,7 @@ export function newLoopMemory(
 	let carried = [...(resume?.seen ?? [])];
 	let check = resume?.loop ?? FIRST_LOOP_CHECK;
 	let lastPage = resume?.lastPage;
+	let pageCheck = resume?.pageLoop ?? FIRST_LOOP_CHECK;
 	const again = 'the service returned the same records again (it does not move to the next page)';
 	return {
 		add(key) {
@@ -158,13 +160,18 @@ export function newLoopMemory(
 			if (batch && allHaveIds) {
 				const pageDigest = digest(ids.join('\u0000'));
 				if (firstOfBatch && pageDigest === lastPage) stop(again);
+				// Fresh links around the same pages: the pages' ids repeat with the loop's period.
+				const step = loopStep(pageCheck, pageDigest);
+				if (step === 'loop') stop(again);
 				lastPage = pageDigest;
+				pageCheck = step;
 			}
 		},
 		carried: () => ({
 			seen: carried,
 			loop: check,
 			...(lastPage === undefined ? {} : { lastPage }),
+			pageLoop: pageCheck,
 		}),
 	};
 }
