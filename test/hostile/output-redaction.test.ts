@@ -99,6 +99,26 @@ describe('a secret echoed in a successful answer is redacted before it is output
 		expect(outputOf(result)).toEqual([{ id: 'i-2', echo: R, inLink: `/cb?t=${R}`, secret: R }]);
 	});
 
+	test('Client ID and Secret mode: the signed JWT with its dots as &#46;, &#x2E; and \\u002e, and the client secret as HTML entities, in a 200 record', async () => {
+		let jwt = '';
+		const entities = (text: string) =>
+			text.replace(/[^A-Za-z0-9]/g, (char) => `&#${char.charCodeAt(0)};`);
+		service.script((request, res) => {
+			jwt = String(request.headers.authorization).slice(7);
+			sendJson(res, 200, {
+				id: 'i-5',
+				echo: jwt.replace(/\./g, '&#46;'),
+				hex: jwt.replace(/\./g, '&#x2E;'),
+				json: jwt.replace(/\./g, '\\u002e'),
+				secret: entities(CLIENT.clientSecret),
+			});
+		});
+		const result = await customCall('GET', CLIENT);
+
+		expect(jwt).toMatch(/^eyJ/);
+		expect(outputOf(result)).toEqual([{ id: 'i-5', echo: R, hex: R, json: R, secret: R }]);
+	});
+
 	test("the service's own JWTs and data are output as they came", async () => {
 		const theirs =
 			'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzZXJ2aWNlLW93bmVkIn0.c2lnbmF0dXJlLW9mLXRoZS1zZXJ2aWNl';

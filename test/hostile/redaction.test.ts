@@ -39,6 +39,42 @@ const percentEncoded = (secret: string, kept: RegExp) =>
 	).join('');
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
+/** Per-character encoders: JSON `\u` escapes (each UTF-16 unit), HTML numeric entities (code points). */
+const hex4 = (char: string) =>
+	Array.from({ length: char.length }, (_, i) => char.charCodeAt(i).toString(16).padStart(4, '0'));
+const PER_CHAR: Record<string, (char: string) => string> = {
+	u: (char) =>
+		hex4(char)
+			.map((hex) => `\\u${hex}`)
+			.join(''),
+	U: (char) =>
+		hex4(char)
+			.map((hex) => `\\u${hex.toUpperCase()}`)
+			.join(''),
+	entity: (char) => `&#${char.codePointAt(0)};`,
+	entityHex: (char) => `&#x${(char.codePointAt(0) ?? 0).toString(16)};`,
+	entityHEX: (char) => `&#x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()};`,
+};
+/** Each encoder applied to the dots (a JWT's), to every character but letters and digits, to every character. */
+const PER_CHAR_ENCODINGS: Record<string, (secret: string) => string> = Object.fromEntries(
+	Object.entries(PER_CHAR).flatMap(([name, encode]) => [
+		[`${name}Dots`, (secret: string) => secret.replace(/\./g, encode)],
+		[
+			`${name}AllButAlphanumeric`,
+			(secret: string) =>
+				Array.from(secret, (c) => (/[A-Za-z0-9]/.test(c) ? c : encode(c))).join(''),
+		],
+		[`${name}Every`, (secret: string) => Array.from(secret, encode).join('')],
+	]),
+);
+/** JSON writers' escape sets together: PHP's `\/` with `\u0026`; Go's `<>&` (and `=+` by some) as `\u`. */
+const jsonEscapeSet = (secret: string, escaped: RegExp, slash: boolean, upper = false) => {
+	const json = JSON.stringify(secret)
+		.slice(1, -1)
+		.replace(escaped, (char) => PER_CHAR[upper ? 'U' : 'u'](char));
+	return slash ? json.replace(/\//g, '\\/') : json;
+};
+
 /** The ways an echo may write a secret, each named for the counter-example fast-check prints. */
 const ENCODINGS: Record<string, (secret: string) => string> = {
 	raw: (secret) => secret,
@@ -61,6 +97,12 @@ const ENCODINGS: Record<string, (secret: string) => string> = {
 	base64urlPadded: (secret) => base64(secret).replace(/\+/g, '-').replace(/\//g, '_'),
 	hex: (secret) => Buffer.from(secret, 'utf8').toString('hex'),
 	hexUpper: (secret) => Buffer.from(secret, 'utf8').toString('hex').toUpperCase(),
+	jsonSlashAmpersand: (secret) => jsonEscapeSet(secret, /&/g, true),
+	jsonGo: (secret) => jsonEscapeSet(secret, /[<>&]/g, false),
+	jsonGoSlash: (secret) => jsonEscapeSet(secret, /[<>&'=+]/g, true),
+	jsonGoSlashUpper: (secret) => jsonEscapeSet(secret, /[<>&'=+]/g, true, true),
+	htmlTemplate: (secret) => html(secret).replace(/[/+=]/g, PER_CHAR.entity),
+	...PER_CHAR_ENCODINGS,
 };
 
 /** Every decoding of a text at every alignment: a secret that survives in an encoded blob shows up here. */
@@ -157,6 +199,12 @@ function stringsOf(value: unknown): string[] {
 		return Object.entries(value).flatMap(([key, entry]) => [key, ...stringsOf(entry)]);
 	return [];
 }
+
+test('any JWT in a message, its dots written as %2E, \\u002e, \\u002E, &#46;, &#x2e; or &#x2E;, is [redacted]', () => {
+	const parts = ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiJ4In0', 'c2lnbmF0dXJl'];
+	for (const dot of ['.', '%2E', '\\u002e', '\\u002E', '&#46;', '&#x2e;', '&#x2E;'])
+		expect(redact(`bad ${parts.join(dot)} end`, [])).toBe('bad [redacted] end');
+});
 
 describe('no encoding of a secret survives in a successful answer (property)', () => {
 	test(`any secret echoed in any of ${Object.keys(ENCODINGS).length} encodings, as a value or a key, written by any JSON writer (seed ${SEED}, ${RUNS} runs)`, () => {

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { encodedCharsPattern } from './encodedChars';
+
 /**
  * Every form in which a secret may come back from a service, a proxy or an error page, and taking
  * them out of what leaves the node: error messages, and successful answers.
@@ -136,8 +138,17 @@ export function secretForms(credentials: IDataObject): readonly string[] {
 		.filter((value): value is string => typeof value === 'string');
 	const sorted = longestFirst(formsOfValues(values));
 	formsOf.set(credentials, sorted);
+	secretsOf.set(sorted, usable(values));
 	return sorted;
 }
+
+/** The secrets themselves (raw and trimmed) behind each list of forms, for `encodedPattern`. */
+const secretsOf = new WeakMap<readonly string[], readonly string[]>();
+
+const usable = (values: readonly string[]): string[] =>
+	[...new Set(values.flatMap((value) => [value, value.trim()]))].filter(
+		(value) => value.length >= MIN_SECRET_LENGTH,
+	);
 
 /** The last secret added to each list of forms: requests of one second share their signed token. */
 const lastAdded = new WeakMap<readonly string[], { secret: string; forms: readonly string[] }>();
@@ -152,19 +163,39 @@ export function withSecret(forms: readonly string[], secret: string): readonly s
 	if (last?.secret === secret) return last.forms;
 	const added = longestFirst([...new Set([...forms, ...formsOfValues([secret])])]);
 	lastAdded.set(forms, { secret, forms: added });
+	secretsOf.set(added, usable([...(secretsOf.get(forms) ?? []), secret]));
 	return added;
+}
+
+/**
+ * The secrets with each character written in any of those ways, in any mix: what a JSON writer's
+ * escape set (`\/` with `\u0026`, Go's `\u003c`), a per-character encoder or an HTML template makes
+ * of a secret, which no list of whole forms covers. Null when the forms carry no known secrets.
+ */
+const patternOf = new WeakMap<readonly string[], RegExp | null>();
+
+function encodedPattern(forms: readonly string[]): RegExp | null {
+	if (patternOf.has(forms)) return patternOf.get(forms) ?? null;
+	const secrets = longestFirst([...(secretsOf.get(forms) ?? [])]);
+	const pattern = secrets.length ? encodedCharsPattern(secrets) : null;
+	patternOf.set(forms, pattern);
+	return pattern;
 }
 
 /** Replaces every form of the known secrets (longest first, so no part of a longer form is left). */
 function redactForms(text: string, forms: readonly string[]): string {
-	let result = text;
+	const pattern = encodedPattern(forms);
+	let result = pattern ? text.replace(pattern, PLACEHOLDER) : text;
 	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
 	return result;
 }
 
-/** A base64url character of a JWT's part, also percent-encoded, and a dot between parts, also as `%2E`. */
+/**
+ * A base64url character of a JWT's part, also percent-encoded, and a dot between parts, also as
+ * `%2E`, a JSON `\u002e` or an HTML `&#46;` / `&#x2e;` (either case).
+ */
 const JWT_CHAR = '(?:[A-Za-z0-9_-]|%2[Dd]|%5[Ff])';
-const JWT_DOT = '(?:\\.|%2[Ee])';
+const JWT_DOT = '(?:\\.|%2[Ee]|\\\\u002[Ee]|&#0*46;|&#[xX]0*2[Ee];)';
 const ANY_JWT = new RegExp(`eyJ${JWT_CHAR}*${JWT_DOT}${JWT_CHAR}+${JWT_DOT}${JWT_CHAR}*`, 'g');
 
 /**
@@ -203,21 +234,30 @@ function writtenForms(forms: readonly string[]): readonly string[] {
 	return written;
 }
 
+const ENCODED_CHAR = /\\|&(?:#|amp;|lt;|gt;|quot;|apos;)/;
 const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /** Whether an answer's raw text holds a form of a known secret, as text or as JSON writes it. */
 function holdsSecret(text: string, forms: readonly string[]): boolean {
 	const written = writtenForms(forms);
 	if (written.some((form) => text.includes(form))) return true;
-	// Any character may be written as a \u escape: then the text is read with its escapes decoded too.
-	if (!text.includes('\\u')) return false;
+	// A character written as an escape or an entity needs a `\` or an `&`: most answers hold neither.
+	const pattern = encodedPattern(forms);
+	if (!ENCODED_CHAR.test(text)) return false;
+	if (pattern && text.search(pattern) >= 0) return true;
+	// JSON may escape the escapes themselves (`\\u`) or write any character as `\u`: then the text is
+	// read with its escapes decoded too.
+	if (!text.includes('\\u') && !text.includes('\\\\')) return false;
 	const decoded = text.replace(
 		/\\(?:u([0-9a-fA-F]{4})|(.))/g,
 		(_escape, hex: string | undefined, char: string) =>
 			hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char),
 	);
 	// Each form holds one of `written`: finding none of those rules out every form.
-	return written.some((form) => decoded.includes(form));
+	return (
+		written.some((form) => decoded.includes(form)) ||
+		(pattern !== null && decoded.search(pattern) >= 0)
+	);
 }
 
 /** Sets a key as an own property, so a key such as `__proto__` stays data. */
