@@ -4,7 +4,7 @@
  *
  *  1. the example examples/person-created-task.json is imported with a Client-ID-and-Secret credential
  *     (its client secret is the sandbox's signing secret) and its "Create task" URL pointed at a task
- *     tracker run here on 127.0.0.1; `n8n publish:workflow` makes it active
+ *     tracker run here on 127.0.0.1; `n8n publish:workflow` makes it active (1.x: `update:workflow --active`)
  *  2. `n8n start`: activation must update the sandbox's webhook w-1 with n8n's production webhook URL
  *  3. a person is created through the sandbox; the signed peopleCreated event is delivered twice, then
  *     once with a forged signature. With the sandbox's event delivery (contract 1: /__sandbox/deliveries)
@@ -221,8 +221,9 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		fs.writeFileSync(wfFile, JSON.stringify(prepareTriggerWorkflow(w, tracker.url), null, 2));
 		r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
 		check(group, r.code === 0, `import:workflow exit ${r.code}`);
-		r = await L.runN8n(inst, env, ['publish:workflow', `--id=${w.id}`]);
-		if (!check(group, r.code === 0, `publish:workflow --id=${w.id} exit ${r.code}`))
+		const activate = L.activateArgs(inst, w.id);
+		r = await L.runN8n(inst, env, activate);
+		if (!check(group, r.code === 0, `${activate.join(' ')} exit ${r.code}`))
 			console.log((r.stdout + r.stderr).slice(-2000));
 
 		await L.sandboxReset(sb);
