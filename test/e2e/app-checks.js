@@ -84,7 +84,8 @@ async function testCredential(base, cookie, stored, data) {
 
 /**
  * The credential test, once per mode and once with a wrong token. `credentials`: the stored credentials
- * run-e2e.js imported ({ id, name, data }), token mode first, client mode second.
+ * run-e2e.js imported ({ id, name, data }), token mode first (a copy the examples do not use: its wrong
+ * token is stored on n8n 1.x), client mode second.
  */
 async function credentialTestChecks({ base, cookie, sb, check, credentials }) {
 	const [token, client] = credentials;

@@ -576,7 +576,16 @@ async function main() {
 				'clientCredentials',
 			),
 		},
+		{
+			// The credential test's own copy: n8n 1.x stores the data a test ran with (its pre-authentication
+			// saves the credential), so the wrong token it tries must not land in the examples' credential.
+			id: 'sandboxCredTest',
+			name: 'Integration Service sandbox (credential test)',
+			type: L.CREDENTIAL_TYPE,
+			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb),
+		},
 	];
+	const testedCredentials = [credentials[2], credentials[1]];
 	const importDir = path.join(userFolder, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
@@ -628,7 +637,7 @@ async function main() {
 	if (core || !opt.editor) {
 		try {
 			const { appChecks } = require('./app-checks');
-			await appChecks({ inst, env, sb, log, check, children, credentials });
+			await appChecks({ inst, env, sb, log, check, children, credentials: testedCredentials });
 		} catch (e) {
 			const cause = e.cause ? ` (cause: ${e.cause.code || e.cause.message})` : '';
 			check('community package loaded', false, `n8n start: ${e.stack || e.message}${cause}`);
@@ -692,7 +701,7 @@ async function main() {
 				screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'),
 				children,
 				sb,
-				credentials,
+				credentials: testedCredentials,
 			});
 		} catch (e) {
 			check('editor', false, `editor check: ${e.stack || e.message}`);
