@@ -199,7 +199,7 @@ async function installApp({ p, log, logStream, env }, started) {
 	const dependencies = { n8n: p.pins.n8n };
 	if (p.playwrightCore) dependencies['playwright-core'] = p.pins['playwright-core'];
 	const overrides = {};
-	for (const name of ['linkedom', 'xlsx']) if (p.pins[name]) overrides[name] = p.pins[name];
+	for (const name of ['linkedom', 'xlsx', 'zod']) if (p.pins[name]) overrides[name] = p.pins[name];
 	const manifest = {
 		name: 'n8n-e2e-app',
 		private: true,

@@ -28,6 +28,10 @@ const VERSIONS = Object.freeze({
 		node: '22.22.2', // engines >= 22.16
 		xlsx: '0.18.5',
 		linkedom: '0.18.14',
+		// One zod for all of n8n: langchain's "^3.25.76 || ^4" hoists 3.25.76, and each n8n package then gets
+		// its own copy of 3.25.67, whose schemas the others reject ("A discriminator value for key `__type`
+		// could not be extracted"): n8n does not start.
+		zod: '3.25.67',
 		markerVersion: 1,
 	}),
 	'1.123.81': Object.freeze({
