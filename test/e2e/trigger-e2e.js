@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const L = require('./lib');
+const { DEFAULT_VERSION } = require('./versions');
 
 const TRIGGER_TYPE = `${L.PACKAGE_NAME}.integrationServiceTrigger`;
 const CLIENT_CRED_ID = 'sandboxClientCred';
@@ -462,25 +463,31 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		).catch(() => undefined);
 		check(group, again === 200, `the redelivery after the restart answered 200 (got ${again})`);
 		const restartedSession = await L.ownerSession(n8n.base);
-		const afterRestart = await waitFor(
+		const finished = (list) =>
+			list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status));
+		// On 2.41.1 the redelivery starts a third execution; on an n8n that keeps a trigger's static data
+		// across the restart (2.16.1) the trigger itself refuses it, and there are two.
+		const strict = inst.version === undefined || inst.version === DEFAULT_VERSION;
+		const third = await waitFor(
 			'the executions after the restart to finish',
 			async () => {
 				const list = await executions(n8n, restartedSession.cookie, w.id);
-				return list.results.length >= 3 &&
-					list.results.every(
-						(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
-					)
-					? list
-					: undefined;
+				return list.results.length >= 3 && finished(list) ? list : undefined;
 			},
-			60000,
-		).catch(() => ({ results: [] }));
+			strict ? 60000 : 30000,
+		).catch(() => undefined);
 		await L.sleep(2000);
-		// The trigger's own memory did not outlive the process (so it started the workflow); Once per person stopped it.
+		const afterRestart = third || (await executions(n8n, restartedSession.cookie, w.id));
+		const count = afterRestart.results.length;
+		const statuses = afterRestart.results.map((e) => e.status).join(', ');
+		// 3: the trigger's own memory did not outlive the process (so it started the workflow); Once per
+		// person stopped it. 2: the trigger's memory outlived the process and it refused the event itself.
 		check(
 			group,
-			afterRestart.results.length === 3,
-			`after the restart the redelivery started the workflow again (${afterRestart.results.length} executions: ${afterRestart.results.map((e) => e.status).join(', ')})`,
+			(count === 3 || (!strict && count === 2)) && finished(afterRestart),
+			count === 2
+				? `after the restart the trigger itself refused the redelivery: its memory outlived the process (2 executions: ${statuses})`
+				: `after the restart the redelivery started the workflow again (${count} executions: ${statuses})`,
 		);
 		check(
 			group,
