@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const L = require('./lib');
+const { credentialTestChecks } = require('./app-checks');
 
 const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
@@ -453,10 +454,13 @@ async function dismissPopups(page) {
 	}
 }
 
-async function editorCheck({ inst, env, log, check, screenshotsDir, children }) {
+async function editorCheck({ inst, env, log, check, screenshotsDir, children, sb, credentials }) {
 	const n8n = await L.startN8n({ inst, env, log, children, host: 'localhost' });
 	try {
 		const { cookie, main } = await apiChecks({ base: n8n.base, check, log });
+		// n8n's credential test, as on every version of the matrix (app-checks.js).
+		if (sb && credentials)
+			await credentialTestChecks({ base: n8n.base, cookie, sb, check, credentials });
 		await uiChecks({ inst, base: n8n.base, cookie, check, log, screenshotsDir, main });
 	} catch (e) {
 		check('editor', false, `editor check: ${e.message}`);

@@ -19,6 +19,32 @@ const OWNER = {
 	password: 'E2e-Passw0rd!',
 };
 
+/** What run-e2e.js knows of its run (n8n and Node version, core or full), for its result file. */
+const runInfo = {};
+function recordRun(info) {
+	Object.assign(runInfo, info);
+}
+
+/**
+ * With E2E_RESULT_FILE set, the run's outcome as JSON there (read by run-matrix.js): the recorded run,
+ * `status` passed | failed | skipped, checks passed and failed, the groups, the seconds.
+ */
+function writeResult(status, results, t0, reason) {
+	const file = process.env.E2E_RESULT_FILE;
+	if (!file) return;
+	const checks = results.flatMap((g) => g.details);
+	const result = {
+		...runInfo,
+		status,
+		reason,
+		passed: checks.filter((d) => d.startsWith('ok')).length,
+		failed: checks.filter((d) => d.startsWith('FAIL')).length,
+		groups: results.map((g) => ({ name: g.name, ok: g.ok, checks: g.details.length })),
+		seconds: Math.round((Date.now() - t0) / 1000),
+	};
+	fs.writeFileSync(file, JSON.stringify(result, null, 2));
+}
+
 /**
  * The checks of one run, in named groups. check(group, ok, what) records one, logs it and returns ok;
  * skip(reason) and summary() call `cleanup` and end the process: 2 skipped, 0 every group passed, 1 a
@@ -40,6 +66,7 @@ function createRun({ tag, label, cleanup = () => {}, failWhenEmpty = false }) {
 	}
 	function skip(reason) {
 		cleanup();
+		writeResult('skipped', results, t0, String(reason).split('\n')[0]);
 		console.log(`${label}: skipped: ${String(reason).split('\n')[0]}`);
 		process.exit(2);
 	}
@@ -50,7 +77,9 @@ function createRun({ tag, label, cleanup = () => {}, failWhenEmpty = false }) {
 			console.log(`${g.ok ? 'PASS' : 'FAIL'}  ${g.name} (${g.details.length} check(s))`);
 		console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 		cleanup();
-		if (failed.length || (failWhenEmpty && results.length === 0)) {
+		const failedRun = failed.length > 0 || (failWhenEmpty && results.length === 0);
+		writeResult(failedRun ? 'failed' : 'passed', results, t0);
+		if (failedRun) {
 			console.log(
 				`${label}: FAILED: ${failed
 					.map(
@@ -79,20 +108,16 @@ function missingBuiltFiles() {
 	);
 }
 
-/** A port that is free now on 127.0.0.1 (and, with count > 1, `count` consecutive free ports). */
+/**
+ * A port that is free now on 127.0.0.1 (and, with count > 1, `count` consecutive free ports), drawn below
+ * the kernel's ephemeral range (ip_local_port_range, 32768 and up): a port the kernel hands out can be
+ * taken by any outgoing connection on a busy machine in the minute n8n needs to start listening on it.
+ */
 async function freePort(count = 1) {
-	for (let attempt = 0; attempt < 50; attempt++) {
-		const first = await new Promise((resolve, reject) => {
-			const s = net.createServer();
-			s.once('error', reject);
-			s.listen(0, '127.0.0.1', () => {
-				const { port } = s.address();
-				s.close(() => resolve(port));
-			});
-		});
-		if (first + count >= 65535) continue;
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const first = 20000 + Math.floor(Math.random() * (12000 - count));
 		let ok = true;
-		for (let i = 1; i < count && ok; i++) ok = await isFree(first + i);
+		for (let i = 0; i < count && ok; i++) ok = await isFree(first + i);
 		if (ok) return first;
 	}
 	throw new Error(`no ${count} consecutive free ports found`);
@@ -326,6 +351,8 @@ async function startN8n({
 	const t = Date.now();
 	try {
 		await waitForHttp(`${base}/healthz/readiness`, { timeoutMs: 180000, child, what: 'n8n start' });
+		// n8n 1.x answers readiness before its REST routes exist (they answer 404 until then).
+		await waitForHttp(`${base}/rest/settings`, { timeoutMs: 120000, child, what: 'n8n start' });
 	} catch (e) {
 		throw new Error(`${e.message}\n${out.slice(-3000)}`);
 	}
@@ -368,6 +395,16 @@ async function ownerSession(base) {
 	return { status: res.status, cookie, how };
 }
 
+/**
+ * The CLI arguments that make workflow `id` active: `publish:workflow` from n8n 2.0 on, where a workflow
+ * runs its published version; `update:workflow --active=true` on 1.x, which has no publishing.
+ */
+function activateArgs(inst, id) {
+	return Number(String(inst.version || '2').split('.')[0]) >= 2
+		? ['publish:workflow', `--id=${id}`]
+		: ['update:workflow', `--id=${id}`, '--active=true'];
+}
+
 /** Extracts the JSON document that `n8n execute --rawOutput` prints after its log lines. */
 function parseRawOutput(stdout) {
 	const text = String(stdout);
@@ -399,6 +436,7 @@ module.exports = {
 	HOSTS,
 	OWNER,
 	createRun,
+	recordRun,
 	missingBuiltFiles,
 	freePort,
 	isFree,
@@ -416,4 +454,5 @@ module.exports = {
 	sandboxReset,
 	startN8n,
 	ownerSession,
+	activateArgs,
 };

@@ -30,7 +30,8 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
-const { ensureInstalled, SkipError, PINS } = require('./install-n8n');
+const { ensureInstalled, SkipError } = require('./install-n8n');
+const { DEFAULT_VERSION, versionArg } = require('./versions');
 const L = require('./lib');
 const { triggerScenario, isTriggerWorkflow } = require('./trigger-e2e');
 const { httpRequestScenario } = require('./http-request-e2e');
@@ -138,8 +139,11 @@ const REPLACEABLE_TRIGGERS = new Set([
 ]);
 
 const args = process.argv.slice(2);
+const version = versionArg(args);
+// Every other version of the matrix runs the core: the package, the examples, the credential test, the trigger.
+const core = args.includes('--core') || version !== DEFAULT_VERSION;
 const opt = {
-	editor: !args.includes('--no-editor'),
+	editor: !core && !args.includes('--no-editor'),
 	only: args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined,
 	keep: args.includes('--keep'),
 };
@@ -501,7 +505,7 @@ function safeJson(s) {
 
 // ---------------------------------------------------------------- main
 async function main() {
-	log(`n8n ${PINS.n8n} end-to-end test of ${L.PACKAGE_NAME}`);
+	log(`n8n ${version} end-to-end test of ${L.PACKAGE_NAME}${core ? ' (core)' : ''}`);
 	// 0) the built package must exist (npm run build)
 	const missing = L.missingBuiltFiles();
 	if (missing.length) {
@@ -517,13 +521,25 @@ async function main() {
 	const tInstall = Date.now();
 	let inst;
 	try {
-		inst = await ensureInstalled({ log: (m) => log(`install: ${m}`), browser: opt.editor });
+		inst = await ensureInstalled({
+			log: (m) => log(`install: ${m}`),
+			browser: opt.editor,
+			version,
+		});
 	} catch (e) {
 		if (e instanceof SkipError) skip(e.message);
 		skip(`install error: ${e.message}`);
 	}
 	const installSeconds = (Date.now() - tInstall) / 1000;
-	log(`install ready in ${installSeconds.toFixed(1)} s (cache ${inst.root})`);
+	log(
+		`install ready in ${installSeconds.toFixed(1)} s (cache ${inst.root}, Node ${inst.pins.node})`,
+	);
+	L.recordRun({
+		n8n: version,
+		node: inst.pins.node,
+		core,
+		installSeconds: Math.round(installSeconds),
+	});
 
 	// 2) sandbox
 	let sb;
@@ -560,7 +576,16 @@ async function main() {
 				'clientCredentials',
 			),
 		},
+		{
+			// The credential test's own copy: n8n 1.x stores the data a test ran with (its pre-authentication
+			// saves the credential), so the wrong token it tries must not land in the examples' credential.
+			id: 'sandboxCredTest',
+			name: 'Integration Service sandbox (credential test)',
+			type: L.CREDENTIAL_TYPE,
+			data: require(path.join(L.REPO, 'build/test/sandbox/credential.js')).sandboxCredential(sb),
+		},
 	];
+	const testedCredentials = [credentials[2], credentials[1]];
 	const importDir = path.join(userFolder, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
@@ -608,29 +633,42 @@ async function main() {
 			console.log((r.stdout + r.stderr).slice(-3000));
 	}
 
-	// n8n start once, as every real instance has been: runs of one tenant at once share its pace.
-	try {
-		const { tenantPaceScenario } = require('./tenant-pace-e2e');
-		await tenantPaceScenario({
-			inst,
-			env,
-			sb,
-			importDir,
-			log,
-			check,
-			children,
-			credential: { id: CRED_ID, name: CRED_NAME },
-		});
-	} catch (e) {
-		check(
-			'tenant pace: concurrent executions in n8n start',
-			false,
-			`scenario: ${e.stack || e.message}`,
-		);
+	// n8n start once, as every real instance has been (the roles' scopes), before any `n8n execute`.
+	if (core || !opt.editor) {
+		try {
+			const { appChecks } = require('./app-checks');
+			await appChecks({ inst, env, sb, log, check, children, credentials: testedCredentials });
+		} catch (e) {
+			const cause = e.cause ? ` (cause: ${e.cause.code || e.cause.message})` : '';
+			check('community package loaded', false, `n8n start: ${e.stack || e.message}${cause}`);
+		}
+	}
+	// Runs of one tenant at once share its pace.
+	if (!core) {
+		try {
+			const { tenantPaceScenario } = require('./tenant-pace-e2e');
+			await tenantPaceScenario({
+				inst,
+				env,
+				sb,
+				importDir,
+				log,
+				check,
+				children,
+				credential: { id: CRED_ID, name: CRED_NAME },
+			});
+		} catch (e) {
+			check(
+				'tenant pace: concurrent executions in n8n start',
+				false,
+				`scenario: ${e.stack || e.message}`,
+			);
+		}
 	}
 
 	const timings = [];
-	if (results.every((g) => g.ok)) {
+	// The core goes on past a failed app check: each example then shows what a user of that version gets.
+	if (results.filter((g) => !core || g.name === 'import').every((g) => g.ok)) {
 		for (const w of workflows) {
 			log(`executing ${w.rel} (id ${w.id})`);
 			const { ms } = await executeAndCheck(inst, env, sb, w);
@@ -639,7 +677,10 @@ async function main() {
 	}
 
 	// Our credential in n8n's HTTP Request node: a create answered 500 is sent once; an edited identity.
-	if (!opt.only || 'http-request'.includes(opt.only) || opt.only.includes('http-request')) {
+	if (
+		!core &&
+		(!opt.only || 'http-request'.includes(opt.only) || opt.only.includes('http-request'))
+	) {
 		try {
 			await httpRequestScenario({ inst, env, sb, importDir, log, check });
 		} catch (e) {
@@ -659,6 +700,8 @@ async function main() {
 				check,
 				screenshotsDir: process.env.E2E_SCREENSHOTS || path.join(L.REPO, 'docs', 'screenshots'),
 				children,
+				sb,
+				credentials: testedCredentials,
 			});
 		} catch (e) {
 			check('editor', false, `editor check: ${e.stack || e.message}`);

@@ -93,7 +93,8 @@ async function waitForWebhook(url, timeoutMs) {
 		)
 			.then((res) => res.status)
 			.catch(() => 0);
-		if (status !== 404 && status !== 0) return { ok: true, status, ms: Date.now() - started };
+		// A 2xx only: n8n has answered the preflight with 500 while it was still activating, then 404 to the POSTs.
+		if (status >= 200 && status < 300) return { ok: true, status, ms: Date.now() - started };
 		await L.sleep(500);
 	}
 	return { ok: false, status, ms: Date.now() - started };

@@ -4,7 +4,7 @@
  *
  *  1. the example examples/person-created-task.json is imported with a Client-ID-and-Secret credential
  *     (its client secret is the sandbox's signing secret) and its "Create task" URL pointed at a task
- *     tracker run here on 127.0.0.1; `n8n publish:workflow` makes it active
+ *     tracker run here on 127.0.0.1; `n8n publish:workflow` makes it active (1.x: `update:workflow --active`)
  *  2. `n8n start`: activation must update the sandbox's webhook w-1 with n8n's production webhook URL
  *  3. a person is created through the sandbox; the signed peopleCreated event is delivered twice, then
  *     once with a forged signature. With the sandbox's event delivery (contract 1: /__sandbox/deliveries)
@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const L = require('./lib');
+const { DEFAULT_VERSION } = require('./versions');
 
 const TRIGGER_TYPE = `${L.PACKAGE_NAME}.integrationServiceTrigger`;
 const CLIENT_CRED_ID = 'sandboxClientCred';
@@ -221,8 +222,9 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		fs.writeFileSync(wfFile, JSON.stringify(prepareTriggerWorkflow(w, tracker.url), null, 2));
 		r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
 		check(group, r.code === 0, `import:workflow exit ${r.code}`);
-		r = await L.runN8n(inst, env, ['publish:workflow', `--id=${w.id}`]);
-		if (!check(group, r.code === 0, `publish:workflow --id=${w.id} exit ${r.code}`))
+		const activate = L.activateArgs(inst, w.id);
+		r = await L.runN8n(inst, env, activate);
+		if (!check(group, r.code === 0, `${activate.join(' ')} exit ${r.code}`))
 			console.log((r.stdout + r.stderr).slice(-2000));
 
 		await L.sandboxReset(sb);
@@ -461,25 +463,31 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		).catch(() => undefined);
 		check(group, again === 200, `the redelivery after the restart answered 200 (got ${again})`);
 		const restartedSession = await L.ownerSession(n8n.base);
-		const afterRestart = await waitFor(
+		const finished = (list) =>
+			list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status));
+		// On 2.41.1 the redelivery starts a third execution; on an n8n that keeps a trigger's static data
+		// across the restart (2.16.1) the trigger itself refuses it, and there are two.
+		const strict = inst.version === undefined || inst.version === DEFAULT_VERSION;
+		const third = await waitFor(
 			'the executions after the restart to finish',
 			async () => {
 				const list = await executions(n8n, restartedSession.cookie, w.id);
-				return list.results.length >= 3 &&
-					list.results.every(
-						(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
-					)
-					? list
-					: undefined;
+				return list.results.length >= 3 && finished(list) ? list : undefined;
 			},
-			60000,
-		).catch(() => ({ results: [] }));
+			strict ? 60000 : 30000,
+		).catch(() => undefined);
 		await L.sleep(2000);
-		// The trigger's own memory did not outlive the process (so it started the workflow); Once per person stopped it.
+		const afterRestart = third || (await executions(n8n, restartedSession.cookie, w.id));
+		const count = afterRestart.results.length;
+		const statuses = afterRestart.results.map((e) => e.status).join(', ');
+		// 3: the trigger's own memory did not outlive the process (so it started the workflow); Once per
+		// person stopped it. 2: the trigger's memory outlived the process and it refused the event itself.
 		check(
 			group,
-			afterRestart.results.length === 3,
-			`after the restart the redelivery started the workflow again (${afterRestart.results.length} executions: ${afterRestart.results.map((e) => e.status).join(', ')})`,
+			(count === 3 || (!strict && count === 2)) && finished(afterRestart),
+			count === 2
+				? `after the restart the trigger itself refused the redelivery: its memory outlived the process (2 executions: ${statuses})`
+				: `after the restart the redelivery started the workflow again (${count} executions: ${statuses})`,
 		);
 		check(
 			group,

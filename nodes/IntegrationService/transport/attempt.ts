@@ -71,6 +71,13 @@ function header(headers: Headers, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
+/** Rejects once `signal` aborts. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+	return new Promise<never>((_resolve, reject) => {
+		signal.addEventListener('abort', () => reject(new AttemptEnded()), { once: true });
+	});
+}
+
 export class TooLarge extends Error {}
 
 /**
@@ -178,7 +185,9 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	ended.catch(() => undefined);
 	const timer = new AbortController();
 	let timedOut = false;
-	const deadline = sleep(timeoutMs, timer.signal).then(
+	// The sleep of n8n 1.85 to 2.16 ignores its signal (2.41's honours it): the race ends the wait when the
+	// attempt does, or every answer there would wait out the whole Timeout.
+	const deadline = Promise.race([sleep(timeoutMs, timer.signal), whenAborted(timer.signal)]).then(
 		() => {
 			timedOut = true;
 			endAttempt();
