@@ -174,14 +174,18 @@ function blocksOf(description) {
 					property.displayOptions &&
 					appliesTo(property, resource.value, operation.value),
 			);
-			blocks.set(`parameters ${resource.value}.${operation.value}`, table(own));
+			blocks.set(`parameters ${resource.value}.${operation.value}`, {
+				title: `${resource.name} › ${operation.name}`,
+				text: table(own),
+			});
 		}
 	}
-	blocks.set('operations', index.join('\n'));
-	blocks.set('common', table(common));
+	blocks.set('operations', { title: 'Every operation', text: index.join('\n') });
+	blocks.set('common', { title: 'Parameters of every operation', text: table(common) });
 	return blocks;
 }
 
+const NEW_SECTION = '## Operations without a section yet';
 const BLOCK = /(<!-- generated:begin ([^>]*?) -->\n)([\s\S]*?)(<!-- generated:end -->)/g;
 
 function fill(text, blocks) {
@@ -193,10 +197,19 @@ function fill(text, blocks) {
 			return whole;
 		}
 		seen.add(name);
-		return `${begin}\n${blocks.get(name)}\n\n${end}`;
+		return `${begin}\n${blocks.get(name).text}\n\n${end}`;
 	});
 	const missing = [...blocks.keys()].filter((name) => !seen.has(name));
-	return { filled, missing, unknown };
+	// A new operation's block goes to the end, under its own heading, until someone moves it into its
+	// section: the reference is never without it.
+	const added = missing.map(
+		(name) =>
+			`### ${blocks.get(name).title}\n\n<!-- generated:begin ${name} -->\n\n${blocks.get(name).text}\n\n<!-- generated:end -->\n`,
+	);
+	const tail = added.length
+		? `${filled.includes(`\n${NEW_SECTION}\n`) ? '' : `\n${NEW_SECTION}\n`}\n${added.join('\n')}`
+		: '';
+	return { filled: filled + tail, missing, unknown };
 }
 
 const description = loadNode();
@@ -212,17 +225,18 @@ for (const name of unknown) {
 }
 for (const name of missing) {
 	console.log(
-		`${file}: no block for "${name}"; add <!-- generated:begin ${name} --> and <!-- generated:end --> in its section`,
+		check
+			? `${file}: no block for "${name}"; npm run docs:operations adds one at the end ("${NEW_SECTION}")`
+			: `${file}: added a block for "${name}" at the end; move it into its section`,
 	);
 }
-const problems = missing.length + unknown.length;
 if (check) {
 	const stale = after !== before;
 	if (stale) console.log(`${file}: stale; run npm run docs:operations and commit the result`);
-	if (stale || problems) process.exit(1);
+	if (stale || unknown.length) process.exit(1);
 	console.log(`${file}: the parameter tables match the node's description`);
 } else {
 	if (after !== before) writeFileSync(docPath, after);
 	console.log(`${file}: ${after === before ? 'already up to date' : 'rewritten'}`);
-	if (problems) process.exit(1);
+	if (unknown.length) process.exit(1);
 }

@@ -102,4 +102,16 @@ describe('.ci/docs-operations.mjs', () => {
 		expect(output).toContain('no block for "parameters webhook.update"');
 		expect(status).toBe(1);
 	});
+
+	it("adds a new operation's block at the end, under its own heading", () => {
+		const start = original.indexOf('<!-- generated:begin parameters webhook.update -->');
+		const end = original.indexOf('<!-- generated:end -->', start) + '<!-- generated:end -->'.length;
+		writeFileSync(doc, original.slice(0, start) + original.slice(end));
+		expect(run('docs-operations.mjs', '--doc', doc).status).toBe(0);
+		const rewritten = readFileSync(doc, 'utf8');
+		expect(rewritten).toContain(
+			'## Operations without a section yet\n\n### Webhook › Update\n\n<!-- generated:begin parameters webhook.update -->',
+		);
+		expect(run('docs-operations.mjs', '--check', '--doc', doc).status).toBe(0);
+	});
 });
