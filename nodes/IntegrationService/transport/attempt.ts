@@ -71,10 +71,16 @@ function header(headers: Headers, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Why the attempt's timer is cancelled once the attempt is over: one reason for all, made once, since
+ * `abort()` without one makes a DOMException (and its stack) on every attempt.
+ */
+const SETTLED = new Error('the attempt settled');
+
 /** Rejects once `signal` aborts. */
 function whenAborted(signal: AbortSignal): Promise<never> {
 	return new Promise<never>((_resolve, reject) => {
-		signal.addEventListener('abort', () => reject(new AttemptEnded()), { once: true });
+		signal.addEventListener('abort', () => reject(SETTLED), { once: true });
 	});
 }
 
@@ -104,6 +110,7 @@ export async function readBody(
 	// benchmark's floor node, this way.
 	const chunks: Buffer[] = [];
 	let size = 0;
+	let ended = false;
 	await new Promise<void>((resolve, reject) => {
 		if (body.destroyed) reject(new Error('The answer closed before its end'));
 		body.on('data', (chunk) => {
@@ -116,10 +123,16 @@ export async function readBody(
 			}
 			chunks.push(buffer);
 		});
-		body.on('end', resolve);
+		body.on('end', () => {
+			ended = true;
+			resolve();
+		});
 		body.on('error', reject);
-		// Closed before its end: the answer was cut off (after 'end', settling again changes nothing).
-		body.on('close', () => reject(new Error('The answer closed before its end')));
+		// Closed before its end: the answer was cut off. After 'end' (every answer read whole) no error
+		// is made: each would capture a stack for nothing.
+		body.on('close', () => {
+			if (!ended) reject(new Error('The answer closed before its end'));
+		});
 	});
 	return decodeText(Buffer.concat(chunks, size), contentType);
 }
@@ -224,7 +237,7 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 		const failure = failureAfterThrow(error, request, answer, timedOut);
 		return { failure: processedWrite(method, answer?.statusCode, failure) };
 	} finally {
-		timer.abort();
+		timer.abort(SETTLED);
 		cancel?.removeEventListener('abort', endAttempt);
 		await deadline;
 	}

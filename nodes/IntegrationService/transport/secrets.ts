@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { encodedCharsPattern } from './encodedChars';
+import { encodedCharsPattern, escapeRegExp } from './encodedChars';
 
 /**
  * Every form in which a secret may come back from a service, a proxy or an error page, and taking
@@ -216,9 +216,13 @@ export function redact(text: string, forms: readonly string[]): string {
  * characters escaped, also `/` as `\\/`), without any that holds a shorter one (finding that one
  * suffices): each form looked for costs a pass over the answer.
  */
-const writtenFormsOf = new WeakMap<readonly string[], readonly string[]>();
+const writtenFormsOf = new WeakMap<readonly string[], RegExp>();
 
-function writtenForms(forms: readonly string[]): readonly string[] {
+/**
+ * One pattern that finds any of the written forms: a page of a list is read once for all of them,
+ * not once per form (the pattern only says whether one is there; redactValue takes them out).
+ */
+function writtenForms(forms: readonly string[]): RegExp {
 	let written = writtenFormsOf.get(forms);
 	if (!written) {
 		const escaped = forms.flatMap((form) => {
@@ -226,24 +230,40 @@ function writtenForms(forms: readonly string[]): readonly string[] {
 			return [form, json, json.replace(/\//g, '\\/')];
 		});
 		const shortestFirst = [...new Set(escaped)].sort((a, b) => a.length - b.length);
-		written = shortestFirst.filter(
+		const needed = shortestFirst.filter(
 			(form, index) => !shortestFirst.slice(0, index).some((shorter) => form.includes(shorter)),
 		);
+		// No forms (a credential without secrets): a pattern that matches nothing.
+		written = new RegExp(needed.length ? needed.map(escapeRegExp).join('|') : '[^\\s\\S]');
 		writtenFormsOf.set(forms, written);
 	}
 	return written;
 }
 
-const ENCODED_CHAR = /\\|&(?:#|amp;|lt;|gt;|quot;|apos;)/;
+/** What makes a `&` an HTML escape: a numeric or named entity follows. */
+const ENTITY_AFTER_AMPERSAND = /&(?:#|amp;|lt;|gt;|quot;|apos;)/y;
+
+/**
+ * Whether a text holds a JSON escape or an HTML entity: a `\`, or a `&` that starts an entity (a
+ * list's nextLink holds `&` between its query parameters, which is none).
+ */
+function holdsEscape(text: string): boolean {
+	if (text.includes('\\')) return true;
+	for (let at = text.indexOf('&'); at >= 0; at = text.indexOf('&', at + 1)) {
+		ENTITY_AFTER_AMPERSAND.lastIndex = at;
+		if (ENTITY_AFTER_AMPERSAND.test(text)) return true;
+	}
+	return false;
+}
 const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /** Whether an answer's raw text holds a form of a known secret, as text or as JSON writes it. */
 function holdsSecret(text: string, forms: readonly string[]): boolean {
 	const written = writtenForms(forms);
-	if (written.some((form) => text.includes(form))) return true;
+	if (written.test(text)) return true;
 	// A character written as an escape or an entity needs a `\` or an `&`: most answers hold neither.
 	const pattern = encodedPattern(forms);
-	if (!ENCODED_CHAR.test(text)) return false;
+	if (!holdsEscape(text)) return false;
 	if (pattern && text.search(pattern) >= 0) return true;
 	// JSON may escape the escapes themselves (`\\u`) or write any character as `\u`: then the text is
 	// read with its escapes decoded too.
@@ -254,10 +274,7 @@ function holdsSecret(text: string, forms: readonly string[]): boolean {
 			hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char),
 	);
 	// Each form holds one of `written`: finding none of those rules out every form.
-	return (
-		written.some((form) => decoded.includes(form)) ||
-		(pattern !== null && decoded.search(pattern) >= 0)
-	);
+	return written.test(decoded) || (pattern !== null && decoded.search(pattern) >= 0);
 }
 
 /** Sets a key as an own property, so a key such as `__proto__` stays data. */
