@@ -1,5 +1,5 @@
 /**
- * nodes/IntegrationService/transport/secrets.ts `redactAnswer`: whether a successful answer's raw text
+ * nodes/IntegrationService/transport/answerRedaction.ts `redactAnswer`: whether a successful answer's raw text
  * holds a secret is decided by one pattern over the text (not one pass per form) and by a `\` or an
  * entity's `&`. The decision must be the one the per-form check made: the reference below is that
  * check as it was, and the property compares both on texts that hold a form, an escape or neither.
@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 
 import { encodedCharsPattern } from '../../nodes/IntegrationService/transport/encodedChars';
-import { redactAnswer, secretForms } from '../../nodes/IntegrationService/transport/secrets';
+import { redactAnswer } from '../../nodes/IntegrationService/transport/answerRedaction';
+import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
 
 const PROPERTY = { seed: 29, numRuns: 200 };
 

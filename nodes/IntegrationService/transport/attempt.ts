@@ -11,9 +11,12 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { Outcome } from './answer';
-import { decodeText, parseRecord, Undecodable, undecodableFailure } from './answer';
+import { parseRecord, Undecodable, undecodableFailure } from './answer';
+import { isStream, readBody, TooLarge } from './body';
 import type { AttemptFailure } from './errors';
 import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+
+export { readBody, TooLarge } from './body';
 
 /** The n8n contexts that send requests through the transport: a node run, a trigger's webhook or its activation. */
 export type ServiceContext = IExecuteFunctions | IWebhookFunctions | IHookFunctions;
@@ -46,22 +49,6 @@ interface RawAnswer {
 	body: unknown;
 }
 
-interface Readable {
-	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
-	on(event: 'end' | 'close', listener: () => void): unknown;
-	on(event: 'error', listener: (error: Error) => void): unknown;
-	destroy(error?: Error): void;
-	readonly destroyed?: boolean;
-}
-
-function isStream(body: unknown): body is Readable {
-	return (
-		!!body &&
-		typeof (body as Readable).destroy === 'function' &&
-		typeof (body as Readable).on === 'function'
-	);
-}
-
 function discard(answer: RawAnswer | undefined): void {
 	if (answer && isStream(answer.body)) answer.body.destroy();
 }
@@ -82,59 +69,6 @@ function whenAborted(signal: AbortSignal): Promise<never> {
 	return new Promise<never>((_resolve, reject) => {
 		signal.addEventListener('abort', () => reject(SETTLED), { once: true });
 	});
-}
-
-export class TooLarge extends Error {}
-
-/**
- * Reads the body up to `maxBytes` (counted after decompression, as it arrives); larger is an error, not
- * a buffer. The whole body is then decoded at once as its Content-Type's charset (so a character split
- * across chunks stays whole), strictly: a body with a byte that is not text gives Undecodable.
- */
-export async function readBody(
-	body: unknown,
-	maxBytes: number,
-	contentType = '',
-): Promise<string | Undecodable> {
-	if (typeof body === 'string') {
-		if (Buffer.byteLength(body) > maxBytes) throw new TooLarge();
-		return body;
-	}
-	if (Buffer.isBuffer(body)) {
-		if (body.length > maxBytes) throw new TooLarge();
-		return decodeText(body, contentType);
-	}
-	if (!isStream(body)) return body === undefined || body === null ? '' : String(body);
-	// Read by 'data' events, not `for await`: in the real app a Return All of 50,000 people grew n8n's
-	// RSS by about 230 MiB through the stream's async iterator, and by about 175 MiB, as much as the
-	// benchmark's floor node, this way.
-	const chunks: Buffer[] = [];
-	let size = 0;
-	let ended = false;
-	await new Promise<void>((resolve, reject) => {
-		if (body.destroyed) reject(new Error('The answer closed before its end'));
-		body.on('data', (chunk) => {
-			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-			size += buffer.length;
-			if (size > maxBytes) {
-				reject(new TooLarge());
-				body.destroy();
-				return;
-			}
-			chunks.push(buffer);
-		});
-		body.on('end', () => {
-			ended = true;
-			resolve();
-		});
-		body.on('error', reject);
-		// Closed before its end: the answer was cut off. After 'end' (every answer read whole) no error
-		// is made: each would capture a stack for nothing.
-		body.on('close', () => {
-			if (!ended) reject(new Error('The answer closed before its end'));
-		});
-	});
-	return decodeText(Buffer.concat(chunks, size), contentType);
 }
 
 /**
