@@ -19,7 +19,7 @@ import {
 	takePage,
 } from '../../nodes/IntegrationService/transport/pageSteps';
 
-const PROPERTY = { seed: 2929, numRuns: 300 };
+const PROPERTY = { seed: 2929, numRuns: 150 };
 const START = {
 	firstUrl: 'https://crm.example.test/api/people',
 	listPath: '/api/people',
