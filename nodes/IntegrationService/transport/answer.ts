@@ -2,7 +2,7 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
 import { htmlText, looksLikeHtml, shorten, uncertainFailure } from './errors';
-import { redactAnswer } from './secrets';
+import { redactAnswer } from './answerRedaction';
 
 /**
  * What an answer's body says: its bytes read as its declared charset, strictly (a byte that is not

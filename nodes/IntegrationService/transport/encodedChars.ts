@@ -18,7 +18,8 @@ const ESCAPES: Record<string, string[]> = {
 	'\r': ['\\r'],
 	'\t': ['\\t'],
 };
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** A text as a pattern that matches it literally. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const anyCaseHex = (hex: string) =>
 	hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
 

@@ -6,8 +6,17 @@ import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
 import { digest, encodeCursor } from './cursor';
 import { secretForms } from './secrets';
-import type { ListStart } from './nextPage';
+import type { ListStart, LoopMemory } from './nextPage';
 import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
+import type { PagingState } from './pageSteps';
+import {
+	firstState,
+	limitReached,
+	pageLimit,
+	positionInPage,
+	requestFor,
+	takePage,
+} from './pageSteps';
 import type { ServiceRequest, ServiceRun } from './request';
 import { runCredentials, serviceRequest } from './request';
 
@@ -43,38 +52,7 @@ export interface PagingResult {
 /** decisions.md: services of this kind cap a page at 100 records; the page size asked for by default. */
 export const MAX_PAGE_SIZE = 100;
 
-/**
- * Return All holds every record in n8n's memory (about 4 KB of RSS per person in our benchmark), so a
- * list that goes on past this many records is stopped rather than let run n8n out of memory (~1 GB).
- */
-export const MAX_RECORDS = 250_000;
-/**
- * Page at a Time holds one batch at a time, so memory does not bound a list read batch by batch: one
- * that announces no total is stopped as endless past this many records over all its batches (40
- * times MAX_RECORDS; the service's lists announce their total, which bounds them far sooner).
- */
-export const MAX_UNANNOUNCED_RECORDS = 10_000_000;
-/**
- * Records may be created while a list is read: pages may bring this many more than the first page's
- * `_metadata.total` announced (a tenth, at least one page) before paging stops as endless.
- */
-export function announcedBound(total: number, pageSize: number): number {
-	return total + Math.max(pageSize, Math.ceil(total / 10));
-}
-
-/** The page to send for a position: the service's own link to the list (`at` undefined) as it is. */
-function requestFor(
-	request: ServiceRequest,
-	start: ListStart,
-	at: PagePosition | undefined,
-	limit: number,
-): ServiceRequest {
-	if (at === undefined) return request;
-	if ('link' in at)
-		return { ...request, link: { url: at.link, relativeTo: start.firstUrl, what: 'a next page' } };
-	const qs = { ...(request.qs ?? {}), limit };
-	return { ...request, qs: 'next' in at ? { ...qs, next: at.next } : { ...qs, offset: at.offset } };
-}
+export { announcedBound, MAX_RECORDS, MAX_UNANNOUNCED_RECORDS } from './pageSteps';
 
 /** Where the list starts, its path, name and identity, with the credential this run uses. */
 function listStart(credentials: IDataObject, request: ServiceRequest): ListStart {
@@ -111,7 +89,7 @@ function listStart(credentials: IDataObject, request: ServiceRequest): ListStart
  * retried by serviceRequest on its own: the pages already read are kept. An answer that is no page of
  * a list (recordsOf) is one record, and no further page is asked for.
  * With `batch` (Page at a Time) it starts where a cursor says and returns the cursor of what follows,
- * carrying the loop and progress rules from batch to batch.
+ * carrying the loop and progress rules from batch to batch. Each step between pages is in pageSteps.ts.
  */
 export async function serviceRequestPages(
 	this: ServiceContext,
@@ -131,118 +109,86 @@ export async function serviceRequestPages(
 	const { batch } = list;
 	const start = listStart(await runCredentials(this, run, itemIndex), list.request);
 	const resume = batch && batch.cursor !== '' ? resumeAt(start, batch, refuse) : undefined;
-	const recordsIn = (page: IDataObject): unknown =>
-		typeof list.recordsKey === 'function'
-			? list.recordsKey(page, start.listName)
-			: page[list.recordsKey];
-	const what = typeof list.recordsKey === 'string' ? `"${list.recordsKey}"` : 'records';
-
 	const loops = newLoopMemory(resume, Boolean(batch), stop);
-	let received = 0;
-	/** Records the service sent in this run, before a Limit takes its share: what memory counts. */
-	let sent = 0;
-	/** Records the service sent for this list over every batch: what the announced total bounds. */
-	let sentOverall = resume?.sent ?? 0;
-	let announced = resume?.announced;
-	/** The page to ask for, and how many of its records were returned already. */
-	let at: PagePosition | undefined = resume?.at ?? (list.request.link ? undefined : { offset: 0 });
-	let skip = resume?.skip ?? 0;
-	let pageUrl = resume && 'link' in resume.at ? resume.at.link : start.firstUrl;
-
+	const cursorFor = (
+		state: PagingState,
+		position: { at: PagePosition; skip: number },
+		sent: number,
+	) => (batch ? cursorOf(start, state, position, sent, loops) : undefined);
+	let state = firstState(start, resume, Boolean(list.request.link));
 	for (let pages = 1; ; pages++) {
-		const remaining = list.maxRecords === undefined ? list.pageSize : list.maxRecords - received;
-		const limit = Math.min(list.pageSize, remaining + skip);
-		if (at !== undefined && 'link' in at) pageUrl = at.link;
+		const limit = pageLimit(list, state);
+		const { at, skip } = state;
+		if (at !== undefined && 'link' in at) state = { ...state, pageUrl: at.link };
 		const pageRequest = requestFor(list.request, start, at, limit);
 		const page = await serviceRequest.call(this, itemIndex, pageRequest, run);
-		const records = recordsIn(page);
+		const records = recordsIn(list, page, start.listName);
 		if (records === page && pages === 1 && !resume) {
 			// Not a page of a list: the answer is one record, and there is no further page to ask for.
 			onPage([page], page);
 			return { received: 1 };
 		}
 		if (!Array.isArray(records)) {
+			const what = typeof list.recordsKey === 'string' ? `"${list.recordsKey}"` : 'records';
 			const message = `The service's answer has no ${what} list`;
 			throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, itemIndex });
 		}
 		const meta = (page._metadata ?? {}) as IDataObject;
-		// Paging ends before memory does: past what the first page announced, or past MAX_RECORDS.
-		if (announced === undefined && typeof meta.total === 'number' && meta.total >= 0)
-			announced = meta.total;
-		const fresh = skip > 0 ? records.slice(skip) : records;
-		sent += fresh.length;
-		sentOverall += fresh.length;
-		checkBounds(stop, { announced, sent, sentOverall, before: sentOverall - fresh.length }, list);
-		const take = list.maxRecords === undefined ? fresh : fresh.slice(0, list.maxRecords - received);
-		received += take.length;
+		const counted = takePage(list, state, records, meta);
+		if (counted.broken !== undefined) stop(counted.broken);
+		const { fresh, take } = counted;
+		state = counted.state;
 		onPage(take as IDataObject[], page);
-
-		const limitReached = list.maxRecords !== undefined && received >= list.maxRecords;
-		if (records.length === 0 || (limitReached && !batch)) break;
-		if (limitReached && take.length < fresh.length && at !== undefined) {
+		const done = limitReached(list, state);
+		if (records.length === 0 || (done && !batch)) break;
+		if (done && take.length < fresh.length && at !== undefined) {
 			// The batch ends inside this page: the next one starts at its first record not returned.
-			const position =
-				'offset' in at
-					? { at: { offset: at.offset + take.length }, skip: 0 }
-					: { at, skip: skip + take.length };
+			const sent = state.sentOverall - (fresh.length - take.length);
 			return {
-				received,
-				nextCursor: cursorFor(position, sentOverall - (fresh.length - take.length)),
+				received: state.received,
+				nextCursor: cursorFor(state, positionInPage(at, skip, take.length), sent),
 			};
 		}
-
 		loops.progress(records as IDataObject[], pages === 1 && skip === 0);
-
+		const { pageUrl } = state;
 		const after = pageAfter(
 			{ start, meta, at, pageUrl, count: records.length, limit },
 			loops,
 			stop,
 			refuse,
 		);
-		if (limitReached || after === undefined)
-			return { received, nextCursor: after && cursorFor({ at: after, skip: 0 }, sentOverall) };
-		at = after;
-		skip = 0;
+		if (done || after === undefined) {
+			const nextCursor = after && cursorFor(state, { at: after, skip: 0 }, state.sentOverall);
+			return { received: state.received, nextCursor };
+		}
+		state = { ...state, at: after, skip: 0 };
 	}
-	return { received };
-
-	function cursorFor(
-		position: { at: PagePosition; skip: number },
-		sentSoFar: number,
-	): string | undefined {
-		if (!batch) return undefined;
-		return encodeCursor({
-			list: start.listId,
-			...position,
-			sent: sentSoFar,
-			...(announced === undefined ? {} : { announced }),
-			...loops.carried(),
-		});
-	}
+	return { received: state.received };
 }
 
-/** The endless-list bounds after a page: an announced total, memory, and a list read batch by batch. */
-function checkBounds(
-	stop: (why: string) => never,
-	counts: { announced?: number; sent: number; sentOverall: number; before: number },
-	list: PageRequest,
-): void {
-	const { announced, sent, sentOverall, before } = counts;
-	if (announced !== undefined && sentOverall > announcedBound(announced, list.pageSize)) {
-		stop(
-			`the service announced ${announced} records but goes on past ${before}; narrow the list with Query Parameters or use a Limit`,
-		);
-	}
-	if (sent > MAX_RECORDS) {
-		stop(
-			`more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`,
-		);
-	}
-	if (announced === undefined && sentOverall > MAX_UNANNOUNCED_RECORDS) {
-		stop(
-			`the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`,
-		);
-	}
+/** The records of a page: under the list's key, or as the list's finder says. */
+function recordsIn(list: PageRequest, page: IDataObject, listName: string | undefined): unknown {
+	return typeof list.recordsKey === 'function'
+		? list.recordsKey(page, listName)
+		: page[list.recordsKey];
+}
+
+/** The Page at a Time cursor of a position: the list, where it continues, its counts and loop memory. */
+function cursorOf(
+	start: ListStart,
+	state: PagingState,
+	position: { at: PagePosition; skip: number },
+	sentSoFar: number,
+	loops: LoopMemory,
+): string {
+	const { announced } = state;
+	return encodeCursor({
+		list: start.listId,
+		...position,
+		sent: sentSoFar,
+		...(announced === undefined ? {} : { announced }),
+		...loops.carried(),
+	});
 }
 
 /**

@@ -4,7 +4,7 @@ import { encodedCharsPattern } from './encodedChars';
 
 /**
  * Every form in which a secret may come back from a service, a proxy or an error page, and taking
- * them out of what leaves the node: error messages, and successful answers.
+ * them out of what leaves the node: error messages here, successful answers in answerRedaction.ts.
  */
 
 const PLACEHOLDER = '[redacted]';
@@ -174,7 +174,7 @@ export function withSecret(forms: readonly string[], secret: string): readonly s
  */
 const patternOf = new WeakMap<readonly string[], RegExp | null>();
 
-function encodedPattern(forms: readonly string[]): RegExp | null {
+export function encodedPattern(forms: readonly string[]): RegExp | null {
 	if (patternOf.has(forms)) return patternOf.get(forms) ?? null;
 	const secrets = longestFirst([...(secretsOf.get(forms) ?? [])]);
 	const pattern = secrets.length ? encodedCharsPattern(secrets) : null;
@@ -183,7 +183,7 @@ function encodedPattern(forms: readonly string[]): RegExp | null {
 }
 
 /** Replaces every form of the known secrets (longest first, so no part of a longer form is left). */
-function redactForms(text: string, forms: readonly string[]): string {
+export function redactForms(text: string, forms: readonly string[]): string {
 	const pattern = encodedPattern(forms);
 	let result = pattern ? text.replace(pattern, PLACEHOLDER) : text;
 	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
@@ -209,82 +209,4 @@ export function redact(text: string, forms: readonly string[]): string {
 			// A JWT anywhere (a signed token echoed back) is a credential too, whatever its base64url parts hold.
 			.replace(ANY_JWT, PLACEHOLDER)
 	);
-}
-
-/**
- * What to look for in an answer's raw text: the forms as JSON text writes them (`"`, `\\` and control
- * characters escaped, also `/` as `\\/`), without any that holds a shorter one (finding that one
- * suffices): each form looked for costs a pass over the answer.
- */
-const writtenFormsOf = new WeakMap<readonly string[], readonly string[]>();
-
-function writtenForms(forms: readonly string[]): readonly string[] {
-	let written = writtenFormsOf.get(forms);
-	if (!written) {
-		const escaped = forms.flatMap((form) => {
-			const json = JSON.stringify(form).slice(1, -1);
-			return [form, json, json.replace(/\//g, '\\/')];
-		});
-		const shortestFirst = [...new Set(escaped)].sort((a, b) => a.length - b.length);
-		written = shortestFirst.filter(
-			(form, index) => !shortestFirst.slice(0, index).some((shorter) => form.includes(shorter)),
-		);
-		writtenFormsOf.set(forms, written);
-	}
-	return written;
-}
-
-const ENCODED_CHAR = /\\|&(?:#|amp;|lt;|gt;|quot;|apos;)/;
-const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-/** Whether an answer's raw text holds a form of a known secret, as text or as JSON writes it. */
-function holdsSecret(text: string, forms: readonly string[]): boolean {
-	const written = writtenForms(forms);
-	if (written.some((form) => text.includes(form))) return true;
-	// A character written as an escape or an entity needs a `\` or an `&`: most answers hold neither.
-	const pattern = encodedPattern(forms);
-	if (!ENCODED_CHAR.test(text)) return false;
-	if (pattern && text.search(pattern) >= 0) return true;
-	// JSON may escape the escapes themselves (`\\u`) or write any character as `\u`: then the text is
-	// read with its escapes decoded too.
-	if (!text.includes('\\u') && !text.includes('\\\\')) return false;
-	const decoded = text.replace(
-		/\\(?:u([0-9a-fA-F]{4})|(.))/g,
-		(_escape, hex: string | undefined, char: string) =>
-			hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (JSON_ESCAPES[char] ?? char),
-	);
-	// Each form holds one of `written`: finding none of those rules out every form.
-	return (
-		written.some((form) => decoded.includes(form)) ||
-		(pattern !== null && decoded.search(pattern) >= 0)
-	);
-}
-
-/** Sets a key as an own property, so a key such as `__proto__` stays data. */
-function setOwn(target: object, key: string, value: unknown): void {
-	Object.defineProperty(target, key, {
-		value,
-		enumerable: true,
-		writable: true,
-		configurable: true,
-	});
-}
-
-function redactValue(value: unknown, forms: readonly string[]): unknown {
-	if (typeof value === 'string') return redactForms(value, forms);
-	if (value === null || typeof value !== 'object') return value;
-	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, forms));
-	const redacted = {};
-	for (const [key, entry] of Object.entries(value))
-		setOwn(redacted, redactForms(key, forms), redactValue(entry, forms));
-	return redacted;
-}
-
-/**
- * For a successful answer: its value with every form of the credential's secrets and the tokens sent
- * taken out of every string, keys included. Only the known secrets: a service's own JWTs are data.
- * The raw text is checked first, so an answer without a secret (nearly all) is returned untouched.
- */
-export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
-	return holdsSecret(text, forms) ? (redactValue(value, forms) as T) : value;
 }

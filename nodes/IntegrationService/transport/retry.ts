@@ -1,0 +1,284 @@
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ServiceHost } from '../../shared/service';
+import type { ServiceContext } from './attempt';
+import { sendAttempt } from './attempt';
+import type { AttemptFailure } from './errors';
+import { formatSeconds } from './errors';
+import type { PacedRequest } from './pace';
+import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
+import type { ServiceRun } from './run';
+import { stoppedReason, timeLeft, waitFor } from './run';
+import { redact, withSecret } from './secrets';
+
+/**
+ * The retry loop of one request: when the next attempt may start (its backoff, the tenant's pause and
+ * pace, the request's Max Total Retry Wait, the item's deadline), when to give up, and the error it
+ * ends with. The decisions are small pure functions; `sendWithRetries` only strings them together.
+ */
+
+/** A request as every attempt sends it (request.ts `prepared`). */
+export interface PreparedRequest {
+	itemIndex: number;
+	method: IHttpRequestMethods;
+	host: ServiceHost;
+	url: string;
+	headers: IDataObject;
+	options: IHttpRequestOptions;
+	tenant: string;
+	/** The credential's secrets in every form. */
+	forms: readonly string[];
+	/** A fresh token for one attempt, and the credential that sends it; throws what the credential lacks. */
+	sign(): { token: string; credentials: IDataObject };
+}
+
+const MAX_SINGLE_BACKOFF_MS = 30_000;
+/**
+ * A 409 means the connected system's data is not ready yet, which takes tens of seconds (decisions.md:
+ * retry after 30 to 60 s): without a Retry-After it waits at least this many Initial Retry Delays.
+ */
+const NOT_READY_DELAY_FACTOR = 30;
+
+/** Exponential backoff with full jitter, so that many workflows do not retry in lockstep. */
+export function backoffMs(
+	initialDelayMs: number,
+	attempt: number,
+	status?: number,
+	random = Math.random(),
+): number {
+	const ceiling = Math.min(MAX_SINGLE_BACKOFF_MS, initialDelayMs * 2 ** (attempt - 1));
+	const jittered = Math.round(ceiling / 2 + (random * ceiling) / 2);
+	return status === 409 ? Math.max(jittered, initialDelayMs * NOT_READY_DELAY_FACTOR) : jittered;
+}
+
+/** What to do before the next attempt: start it, sleep first, or give up (and why). */
+export type WaitVerdict =
+	| { start: true }
+	| { sleep: number }
+	| { overdue: true }
+	| { giveUp: 'budget' | 'deadline'; wait: number };
+
+/**
+ * The wait before an attempt: the one wanted (backoff, Retry-After) or the tenant's pause, whichever is
+ * longer. A wait that would pass the Max Total Retry Wait or the item's deadline is a give-up now, not a
+ * sleep first.
+ */
+export function waitVerdict(
+	wanted: number,
+	pausedForMs: number,
+	left: number,
+	waitedMs: number,
+	maxTotalWaitMs: number,
+): WaitVerdict {
+	const wait = Math.max(wanted, pausedForMs);
+	if (left <= 0) return { overdue: true };
+	if (wait <= 0) return { start: true };
+	if (waitedMs + wait > maxTotalWaitMs) return { giveUp: 'budget', wait };
+	if (wait >= left) return { giveUp: 'deadline', wait };
+	return { sleep: wait };
+}
+
+/** Why retrying stopped on a wait the request may not take. */
+export function gaveUpWaiting(
+	verdict: { giveUp: 'budget' | 'deadline'; wait: number },
+	maxTotalWaitMs: number,
+	retryAfterMs: number | undefined,
+	bound: string | undefined,
+): string {
+	const { wait } = verdict;
+	if (verdict.giveUp === 'budget')
+		return `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`;
+	const asked =
+		retryAfterMs === wait
+			? `the service asked to wait ${formatSeconds(wait)}, which`
+			: `waiting ${formatSeconds(wait)} more`;
+	return `gave up: ${asked} would pass ${bound}`;
+}
+
+/** The attempt's Timeout, clipped to what is left of the item's time. */
+export function attemptTimeoutMs(timeoutMs: number, left: number): number {
+	return Math.min(timeoutMs, Math.max(1, Math.floor(left)));
+}
+
+/** What the loop knows between attempts. */
+interface Tries {
+	attempts: number;
+	waitedMs: number;
+	failure?: AttemptFailure;
+	/** Why nothing was sent: the item's deadline passed before the first attempt. */
+	overdue?: string;
+	/** Every token this request sent, with the credential's secrets: redacted from its errors. */
+	sentForms: readonly string[];
+}
+
+/** The item's deadline passed: the last failure says so, or, with none, why nothing was sent. */
+function pastDeadline(tries: Tries, run: ServiceRun): void {
+	const why = `${run.deadline?.bound ?? 'the deadline'} has passed`;
+	if (tries.failure) tries.failure.gaveUp ??= `gave up: ${why}`;
+	else tries.overdue = why;
+}
+
+/** Waits before the next attempt, within the request's budget and the item's deadline; false when it must not go on. */
+async function waitBeforeAttempt(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	prepared: PreparedRequest,
+	tries: Tries,
+	wanted: number,
+): Promise<boolean> {
+	const { maxTotalWaitMs } = run.settings;
+	const pausedFor = pausedUntil(prepared.tenant) - Date.now();
+	const verdict = waitVerdict(wanted, pausedFor, timeLeft(run), tries.waitedMs, maxTotalWaitMs);
+	if ('overdue' in verdict) pastDeadline(tries, run);
+	if ('overdue' in verdict) return false;
+	if ('start' in verdict) return true;
+	if ('giveUp' in verdict) {
+		tries.failure ??= {
+			status: 429,
+			message: 'Rate limited by the service (HTTP 429): the run is paused',
+			retryable: false,
+		};
+		const { retryAfterMs } = tries.failure;
+		tries.failure.gaveUp = gaveUpWaiting(
+			verdict,
+			maxTotalWaitMs,
+			retryAfterMs,
+			run.deadline?.bound,
+		);
+		return false;
+	}
+	tries.waitedMs += verdict.sleep;
+	return await waitFor(ctx, run, verdict.sleep);
+}
+
+/**
+ * Waits until the tenant's pace lets the next request of the run start, and starts it: 'stopped' when
+ * the run stopped first, 'overdue' when the item's deadline would pass first (nothing is started then).
+ */
+async function startWhenPaced(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	tenant: string,
+): Promise<PacedRequest | 'stopped' | 'overdue'> {
+	const cap = run.settings.maxRequestsPerSecond;
+	const wait = async (ms: number) =>
+		ms >= timeLeft(run) ? 'overdue' : (await waitFor(ctx, run, ms)) ? undefined : 'stopped';
+	const slot = await wait(reserveSlot(tenant, cap));
+	if (slot !== undefined) return slot;
+	for (;;) {
+		if (stoppedReason(ctx, run) !== undefined) return 'stopped';
+		if (timeLeft(run) <= 0) return 'overdue';
+		const start = startOrWait(tenant, cap);
+		if ('started' in start) return start.started;
+		const waited = await wait(start.waitMs);
+		if (waited !== undefined) return waited;
+	}
+}
+
+/** One attempt, paced: its answer's record, or the wait before the next attempt (undefined: no next). */
+async function attemptOnce(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	prepared: PreparedRequest,
+	tries: Tries,
+): Promise<{ json: IDataObject } | { nextWait?: number }> {
+	const { maxAttempts, maxTotalWaitMs, timeoutMs } = run.settings;
+	// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
+	// made before the start is counted, so that nothing between the two can throw.
+	const { token, credentials } = prepared.sign();
+	const paced = await startWhenPaced(ctx, run, prepared.tenant);
+	if (paced === 'overdue') pastDeadline(tries, run);
+	if (paced === 'overdue' || paced === 'stopped') return {};
+	tries.attempts++;
+	tries.sentForms = withSecret(tries.sentForms, token);
+	const attemptMs = attemptTimeoutMs(timeoutMs, timeLeft(run));
+	const outcome = await sendAttempt(ctx, {
+		method: prepared.method,
+		url: prepared.url,
+		// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
+		options: { ...prepared.options, headers: { ...prepared.headers }, timeout: attemptMs + 1000 },
+		credentials,
+		secretForms: tries.sentForms,
+		timeoutMs: attemptMs,
+		maxResponseBytes: run.settings.maxResponseBytes,
+		stoppedReason: () => stoppedReason(ctx, run),
+	}).finally(() => finished(paced));
+	if ('json' in outcome) return outcome;
+	const failure = (tries.failure = outcome.failure);
+	// Cut off by the item's deadline, or retryable with no time left: no further attempt starts.
+	if (timeLeft(run) <= 0 && (failure.retryable || attemptMs < timeoutMs)) pastDeadline(tries, run);
+	if (failure.gaveUp !== undefined || !failure.retryable || tries.attempts >= maxAttempts)
+		return {};
+	const nextWait =
+		failure.retryAfterMs ?? backoffMs(run.settings.initialDelayMs, tries.attempts, failure.status);
+	// A rate limit slows every run of the tenant down, not just this request; but a give-up must not
+	// outlive its run, so never for longer than this request would itself still wait.
+	if (failure.status === 429)
+		pauseTenant(
+			prepared.tenant,
+			nextWait,
+			Math.min(maxTotalWaitMs - tries.waitedMs, timeLeft(run)),
+		);
+	return { nextWait };
+}
+
+/** Sends a prepared request with retries, backoff and deadlines; its record, or the error it ended with. */
+export async function sendWithRetries(
+	ctx: ServiceContext,
+	prepared: PreparedRequest,
+	run: ServiceRun,
+): Promise<IDataObject> {
+	const tries: Tries = { attempts: 0, waitedMs: 0, sentForms: prepared.forms };
+	let nextWait: number | undefined = 0;
+	while (
+		nextWait !== undefined &&
+		tries.attempts < run.settings.maxAttempts &&
+		(await waitBeforeAttempt(ctx, run, prepared, tries, nextWait))
+	) {
+		const result = await attemptOnce(ctx, run, prepared, tries);
+		if ('json' in result) return result.json;
+		nextWait = result.nextWait;
+	}
+	throw failedRequest(ctx, prepared, tries, stoppedReason(ctx, run) ?? tries.overdue);
+}
+
+/** The error a failed request ends with: what happened, how often it was tried, and whether it may have been processed. */
+function failedRequest(
+	ctx: ServiceContext,
+	prepared: PreparedRequest,
+	tries: Tries,
+	stopped: string | undefined,
+): NodeApiError {
+	const { failure, attempts, sentForms: forms } = tries;
+	const final = failure ?? {
+		message: `Not sent: ${stopped ?? 'the run stopped'}`,
+		retryable: false,
+	};
+	const notes = [
+		attempts > 1 ? `after ${attempts} attempts` : '',
+		final.gaveUp ?? '',
+		stopped && failure?.retryable ? `not retried: ${stopped}` : '',
+		final.mayHaveBeenProcessed
+			? 'not sent twice: the service may already have processed it; check before running it again'
+			: '',
+	].filter(Boolean);
+	const message = redact(`${final.message}${notes.length ? ` (${notes.join('; ')})` : ''}`, forms);
+	const { method, host } = prepared;
+	const where = `${method} ${host} ${prepared.url.replace(/[?#].*$/, '')}`;
+	const description = redact([final.description, where].filter(Boolean).join(' '), forms);
+	const httpCode = final.status ? String(final.status) : undefined;
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ message, description, httpCode: httpCode ?? null } as JsonObject,
+		{ message, description, httpCode, itemIndex: prepared.itemIndex },
+	);
+	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
+	error.message = message;
+	return error;
+}
