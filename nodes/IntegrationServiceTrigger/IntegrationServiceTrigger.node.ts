@@ -266,7 +266,10 @@ export class IntegrationServiceTrigger implements INodeType {
 			}
 			rememberId(staticData, event.eventId);
 			started = true;
-			return { workflowData: [items] };
+			// Answered here, not by n8n after it starts the run: n8n saves the static data when the answer is
+			// sent, and from n8n ~2.18 the run's start clears its "changed" mark (docs/trigger.md, Memory).
+			answer(200, { message: 'Workflow was started' });
+			return { noWebhookResponse: true, workflowData: [items] };
 		} finally {
 			if (!started) releaseEvent(triggerKey, event.eventId);
 		}

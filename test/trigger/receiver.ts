@@ -80,9 +80,20 @@ class KeepSigningSecret extends TestCredentialsHelper {
 	}
 }
 
+export interface ReceiverOptions {
+	/**
+	 * The workflow's ID (default 'trigger-workflow'). A receiver with another ID and the stored static data
+	 * of an earlier one stands for the same workflow after an n8n restart: the process memory is gone.
+	 */
+	workflowId?: string;
+	/** The node's typeVersion (default 1). */
+	typeVersion?: number;
+}
+
 export async function startReceiver(
 	parameters: INodeParameters,
 	credentials: ICredentialDataDecryptedObject,
+	options: ReceiverOptions = {},
 ): Promise<Receiver> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const credentialsHelper = new KeepSigningSecret(
@@ -90,12 +101,13 @@ export async function startReceiver(
 		{ cred1: credentials },
 		credentials,
 	);
-	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1) as INodeType;
+	const typeVersion = options.typeVersion ?? 1;
+	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, typeVersion) as INodeType;
 	const node: INode = {
 		id: 'trigger',
 		name: NODE_NAME,
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters,
@@ -106,17 +118,19 @@ export async function startReceiver(
 	let pending: ((delivery: Omit<Delivery, 'status' | 'body'>) => void) | undefined;
 
 	// A fresh Workflow per request with the stored static data, as LiveWebhooks loads it from the database.
-	const loadWorkflow = () =>
+	const newWorkflow = (staticData: IDataObject) =>
 		new Workflow({
-			id: 'trigger-workflow',
+			id: options.workflowId ?? 'trigger-workflow',
 			name: 'trigger test',
 			nodes: [node],
 			connections: {},
 			active: true,
 			nodeTypes,
-			staticData: JSON.parse(JSON.stringify(stored)) as IDataObject,
+			staticData,
 			settings: { executionOrder: 'v1' },
 		});
+	const storedCopy = () => JSON.parse(JSON.stringify(stored)) as IDataObject;
+	const loadWorkflow = () => newWorkflow(storedCopy());
 	const saveStaticData = (workflow: Workflow) => {
 		if (workflow.staticData.__dataChanged === true) {
 			const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
@@ -176,7 +190,8 @@ export async function startReceiver(
 		} else {
 			req.body = {};
 		}
-		const workflow = loadWorkflow();
+		const loaded = storedCopy();
+		const workflow = newWorkflow(loaded);
 		const data = additionalData(request, response);
 		const context = new WebhookContext(
 			workflow,
@@ -189,11 +204,17 @@ export async function startReceiver(
 		);
 		try {
 			const result = await nodeType.webhook!.call(context);
+			// As n8n 2.41's executeWebhook: an answer the node sent itself is reported (and the static data
+			// saved) before the run starts; starting it builds a second Workflow from the same static data
+			// (WorkflowRunner.establishContextForPersistence), which clears its "changed" mark; n8n's own
+			// answer, and the save with it, come after that.
+			if (result.noWebhookResponse === true) saveStaticData(workflow);
+			if (result.workflowData) newWorkflow(loaded);
 			if (result.noWebhookResponse !== true) {
 				response.writeHead(200, { 'Content-Type': 'application/json' });
 				response.end(JSON.stringify({ message: 'Workflow was started' }));
+				saveStaticData(workflow);
 			}
-			saveStaticData(workflow);
 			if (result.workflowData) started.push(result.workflowData[0]);
 			pending?.({ workflowData: result.workflowData });
 		} catch (error) {
