@@ -55,8 +55,10 @@ export interface Receiver {
 		mode?: WorkflowExecuteMode,
 		activation?: WorkflowActivateMode,
 	): Promise<{ created: boolean }>;
-	/** Runs the webhook lifecycle of deactivation (delete). */
-	deactivate(): Promise<boolean>;
+	/** Runs the webhook lifecycle of deactivation (delete), and stores the static data as n8n does after it. */
+	deactivate(mode?: WorkflowExecuteMode): Promise<boolean>;
+	/** n8n's test URL of this trigger ("Listen for test event"). */
+	testUrl: string;
 	close(): Promise<void>;
 }
 
@@ -88,6 +90,8 @@ export interface ReceiverOptions {
 	workflowId?: string;
 	/** The node's typeVersion (default 1). */
 	typeVersion?: number;
+	/** Listen on this port (an n8n restarted on its URL); any free port by default. */
+	port?: number;
 }
 
 export async function startReceiver(
@@ -156,7 +160,12 @@ export async function startReceiver(
 			variables: {},
 		}) as unknown as IWorkflowExecuteAdditionalData;
 
-	const webhookData = (workflow: Workflow, data: IWorkflowExecuteAdditionalData): IWebhookData => ({
+	const webhookData = (
+		workflow: Workflow,
+		data: IWorkflowExecuteAdditionalData,
+		isTest = false,
+	): IWebhookData => ({
+		isTest,
 		httpMethod: 'POST',
 		node: NODE_NAME,
 		path: `${WEBHOOK_ID}/webhook`,
@@ -228,7 +237,7 @@ export async function startReceiver(
 	const server: Server = createServer((request, response) => {
 		void handle(request, response);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	const url = `${baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
 
@@ -269,26 +278,38 @@ export async function startReceiver(
 				data,
 				mode,
 				activation,
-				webhookData(workflow, data),
+				webhookData(workflow, data, mode === 'manual'),
 			);
 			const exists = await hooks.checkExists.call(context);
-			if (exists) return { created: false };
+			// ActiveWorkflowManager saves the static data after the webhooks are added.
+			if (exists) {
+				saveStaticData(workflow);
+				return { created: false };
+			}
 			await hooks.create.call(context);
 			saveStaticData(workflow);
 			return { created: true };
 		},
-		async deactivate() {
+		async deactivate(mode = 'trigger') {
 			const workflow = loadWorkflow();
 			const data = additionalData();
 			const context = new HookContext(
 				workflow,
 				node,
 				data,
-				'trigger',
+				mode,
 				'activate',
-				webhookData(workflow, data),
+				webhookData(workflow, data, mode === 'manual'),
 			);
-			return await nodeType.webhookMethods!.default!.delete.call(context);
+			try {
+				return await nodeType.webhookMethods!.default!.delete.call(context);
+			} finally {
+				// WebhookTriggerRegistrar.clearRegisteredWebhook saves the static data after delete (if it returned).
+				saveStaticData(workflow);
+			}
+		},
+		get testUrl() {
+			return `${baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`;
 		},
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
