@@ -59,10 +59,17 @@ interface Listed {
 	url: string;
 }
 
+/**
+ * Where the IDs are kept: a test listen ("manual") keeps its own, so that its registration can never
+ * take the place of the production one's, whatever n8n does with a test run's static data.
+ */
+const keyOf = (ctx: IHookFunctions): string =>
+	ctx.getMode() === 'manual' ? 'crmTestWebhooks' : 'crmWebhooks';
+
 /** The webhooks this trigger created, by event, as kept in the node's static data. */
 function owned(ctx: IHookFunctions): Record<string, string> {
 	const staticData = ctx.getWorkflowStaticData('node');
-	const kept = staticData.crmWebhooks;
+	const kept = staticData[keyOf(ctx)];
 	if (kept === null || typeof kept !== 'object' || Array.isArray(kept)) return {};
 	const result: Record<string, string> = {};
 	for (const [event, id] of Object.entries(kept as IDataObject))
@@ -72,7 +79,7 @@ function owned(ctx: IHookFunctions): Record<string, string> {
 
 /** Assigned anew, so that n8n sees the static data changed and saves it. */
 function keep(ctx: IHookFunctions, webhooks: Record<string, string>): void {
-	ctx.getWorkflowStaticData('node').crmWebhooks = { ...webhooks };
+	ctx.getWorkflowStaticData('node')[keyOf(ctx)] = { ...webhooks };
 }
 
 /** The selected events the CRM host registers; Any Event cannot be registered (a webhook holds one). */

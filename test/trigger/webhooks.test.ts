@@ -153,7 +153,10 @@ describe('activation and deactivation on the CRM host', () => {
 		await receiver.activate('manual', 'manual');
 		const testPost = sandbox.requests.filter((r) => r.method === 'POST')[1];
 		expect(testPost.body).toEqual({ url: receiver.testUrl, event: 'peopleCreated' });
-		expect(owned(receiver)).toEqual({ peopleCreated: 'wh-2' });
+		// Kept apart from the production IDs, which stay as they were.
+		const stored = receiver.storedStaticData['node:Integration Service Trigger'] as IDataObject;
+		expect(stored.crmTestWebhooks).toEqual({ peopleCreated: 'wh-2' });
+		expect(stored.crmWebhooks).toEqual({ peopleCreated: 'wh-1' });
 
 		sandbox.requests.length = 0;
 		await receiver.deactivate('manual');
