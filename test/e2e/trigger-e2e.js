@@ -82,9 +82,16 @@ async function startTaskTracker() {
 	};
 }
 
+/**
+ * The trigger workflow's ID: at most 16 characters, as n8n's own. n8n 1.x saves a workflow's static data
+ * only for such IDs (`isWorkflowIdValid`: `id.length <= 16`); run-e2e.js's IDs have 19.
+ */
+const triggerWorkflowId = (w) => w.id.slice(0, 16);
+
 /** Rewrites the example for this run: fixed id, the client credential, the local task tracker. */
 function prepareTriggerWorkflow(w, taskUrl) {
 	const wf = JSON.parse(JSON.stringify(w.wf));
+	wf.id = triggerWorkflowId(w);
 	for (const n of wf.nodes) {
 		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE])
 			n.credentials[L.CREDENTIAL_TYPE] = { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME };
@@ -259,7 +266,8 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		fs.writeFileSync(wfFile, JSON.stringify(prepareTriggerWorkflow(w, tracker.url), null, 2));
 		r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
 		check(group, r.code === 0, `import:workflow exit ${r.code}`);
-		const activate = L.activateArgs(inst, w.id);
+		const workflowId = triggerWorkflowId(w);
+		const activate = L.activateArgs(inst, workflowId);
 		r = await L.runN8n(inst, env, activate);
 		if (!check(group, r.code === 0, `${activate.join(' ')} exit ${r.code}`))
 			console.log((r.stdout + r.stderr).slice(-2000));
@@ -439,7 +447,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		const execs = await waitFor(
 			'the execution to finish',
 			async () => {
-				const list = await executions(n8n, cookie, w.id);
+				const list = await executions(n8n, cookie, workflowId);
 				return list.results.length >= 1 &&
 					list.results.every(
 						(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
@@ -450,7 +458,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 			60000,
 		).catch(() => ({ results: [] }));
 		await L.sleep(3000); // room for a wrongly started second execution to show up
-		const final = await executions(n8n, cookie, w.id);
+		const final = await executions(n8n, cookie, workflowId);
 		check(
 			group,
 			final.results.length === 1,
@@ -532,7 +540,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		// The trigger answers a delivery that starts the workflow itself, so n8n saves its memory before the run
 		// starts: after the restart it refuses the redelivery, and there are still two executions.
 		await L.sleep(5000); // room for a wrongly started third execution to show up and finish
-		const afterRestart = await executions(n8n, restartedSession.cookie, w.id);
+		const afterRestart = await executions(n8n, restartedSession.cookie, workflowId);
 		const count = afterRestart.results.length;
 		const statuses = afterRestart.results.map((e) => e.status).join(', ');
 		check(
@@ -554,7 +562,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		);
 
 		// 6) deactivation deletes exactly the webhooks the trigger created
-		const deactivated = await deactivateWorkflow(n8n, restartedSession.cookie, w.id);
+		const deactivated = await deactivateWorkflow(n8n, restartedSession.cookie, workflowId);
 		const isDelete = (q) => q.method === 'DELETE' && /\/api\/webhooks\//.test(q.path || q.url);
 		const deletes = await waitFor(
 			'the webhooks deleted on deactivation',
