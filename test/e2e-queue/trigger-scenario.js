@@ -216,8 +216,7 @@ async function run(ctx) {
 				/^worker-/.test(map.get(last.id) || ''),
 			`${label} started one execution: #${last && last.id} ${last && last.status} on ${last && map.get(last.id)}`,
 		);
-		// What an n8n restart would start from: every event that ran must be in Postgres, not only the first
-		// (n8n >= ~2.18 saved a webhook's static data only while it was empty; issue 31).
+		// What a restart starts from: every event that ran, not only the first (issue 31).
 		const remembered = await rememberedIds(db);
 		check(
 			group,

@@ -82,15 +82,11 @@ class KeepSigningSecret extends TestCredentialsHelper {
 	}
 }
 
+/** workflowId: another ID with the stored static data stands for an n8n restart (no process memory). */
 export interface ReceiverOptions {
-	/**
-	 * The workflow's ID (default 'trigger-workflow'). A receiver with another ID and the stored static data
-	 * of an earlier one stands for the same workflow after an n8n restart: the process memory is gone.
-	 */
 	workflowId?: string;
-	/** The node's typeVersion (default 1). */
 	typeVersion?: number;
-	/** Listen on this port (an n8n restarted on its URL); any free port by default. */
+	/** An n8n restarted on its URL; any free port by default. */
 	port?: number;
 }
 
@@ -134,7 +130,6 @@ export async function startReceiver(
 			settings: { executionOrder: 'v1' },
 		});
 	const storedCopy = () => JSON.parse(JSON.stringify(stored)) as IDataObject;
-	const loadWorkflow = () => newWorkflow(storedCopy());
 	const saveStaticData = (workflow: Workflow) => {
 		if (workflow.staticData.__dataChanged === true) {
 			const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
@@ -175,6 +170,15 @@ export async function startReceiver(
 		webhookId: WEBHOOK_ID,
 	});
 
+	/** The workflow as stored and a HookContext on it, as n8n runs a webhook's lifecycle methods. */
+	const hook = (mode: WorkflowExecuteMode, activation: WorkflowActivateMode) => {
+		const workflow = newWorkflow(storedCopy());
+		const data = additionalData();
+		const description = webhookData(workflow, data, mode === 'manual');
+		const context = new HookContext(workflow, node, data, mode, activation, description);
+		return { workflow, context };
+	};
+
 	const handle = async (request: IncomingMessage, response: ServerResponse) => {
 		const chunks: Buffer[] = [];
 		for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -213,10 +217,8 @@ export async function startReceiver(
 		);
 		try {
 			const result = await nodeType.webhook!.call(context);
-			// As n8n 2.41's executeWebhook: an answer the node sent itself is reported (and the static data
-			// saved) before the run starts; starting it builds a second Workflow from the same static data
-			// (WorkflowRunner.establishContextForPersistence), which clears its "changed" mark; n8n's own
-			// answer, and the save with it, come after that.
+			// As n8n 2.41: the node's own answer saves the static data before the run starts; starting it
+			// (establishContextForPersistence) clears the "changed" mark; n8n's answer and save come after.
 			if (result.noWebhookResponse === true) saveStaticData(workflow);
 			if (result.workflowData) newWorkflow(loaded);
 			if (result.noWebhookResponse !== true) {
@@ -269,48 +271,23 @@ export async function startReceiver(
 			return { status: answer.status, body: parsed, ...outcome };
 		},
 		async activate(mode = 'trigger', activation = 'activate') {
-			const workflow = loadWorkflow();
-			const data = additionalData();
+			const { workflow, context } = hook(mode, activation);
 			const hooks = nodeType.webhookMethods!.default!;
-			const context = new HookContext(
-				workflow,
-				node,
-				data,
-				mode,
-				activation,
-				webhookData(workflow, data, mode === 'manual'),
-			);
-			const exists = await hooks.checkExists.call(context);
-			// ActiveWorkflowManager saves the static data after the webhooks are added.
-			if (exists) {
-				saveStaticData(workflow);
-				return { created: false };
-			}
-			await hooks.create.call(context);
+			const created = !(await hooks.checkExists.call(context));
+			if (created) await hooks.create.call(context);
 			saveStaticData(workflow);
-			return { created: true };
+			return { created };
 		},
 		async deactivate(mode = 'trigger') {
-			const workflow = loadWorkflow();
-			const data = additionalData();
-			const context = new HookContext(
-				workflow,
-				node,
-				data,
-				mode,
-				'activate',
-				webhookData(workflow, data, mode === 'manual'),
-			);
+			const { workflow, context } = hook(mode, 'activate');
 			try {
 				return await nodeType.webhookMethods!.default!.delete.call(context);
 			} finally {
-				// WebhookTriggerRegistrar.clearRegisteredWebhook saves the static data after delete (if it returned).
+				// WebhookTriggerRegistrar.clearRegisteredWebhook saves the static data after delete.
 				saveStaticData(workflow);
 			}
 		},
-		get testUrl() {
-			return `${baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`;
-		},
+		testUrl: `${baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`,
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
