@@ -8,10 +8,8 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { newRun, serviceRequest } from '../IntegrationService/transport';
-import { webhookIdProperty } from '../shared/descriptions';
 import { ENTITY_KINDS } from '../shared/entityKinds';
 import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
 import {
@@ -24,7 +22,9 @@ import {
 	SIGNATURE_HEADER,
 	signatureMatches,
 } from './delivery';
-import { fetchRecords, parseFilters } from './records';
+import { fetchRecords } from './records';
+import { managesWebhooks, pointWebhook, REGISTRATION_PROPERTIES } from './registration';
+import { createWebhooks, deleteWebhooks, webhooksExist } from './webhooks';
 
 /** Event names are `<kind>Created|Updated|Deleted` for people and the entity kinds of spec 2.3. */
 const EVENT_KINDS = ['people', ...ENTITY_KINDS];
@@ -47,7 +47,9 @@ export class IntegrationServiceTrigger implements INodeType {
 			dark: 'file:../../icons/integrationServiceTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Create and Delete Webhooks is on by default; version 1 keeps it off, so a saved workflow works as before.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description:
 			'Starts the workflow when the Integration Service delivers an event (a person, borrower or document created, updated or deleted), verified and deduplicated',
@@ -95,92 +97,29 @@ export class IntegrationServiceTrigger implements INodeType {
 				default: '',
 				displayOptions: { show: { verifySignature: [false] } },
 			},
-			{
-				displayName: 'Register Webhook on Activation',
-				name: 'registerWebhook',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether activating the workflow points an existing webhook of the service at this trigger (its production URL, the chosen event and filters)',
-			},
-			{
-				displayName:
-					'The service has no way to delete a webhook: deactivating the workflow leaves the webhook pointing here (deliveries then get 404 from n8n). Point it elsewhere with the Integration Service node, Webhook › Update.',
-				name: 'registrationNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { registerWebhook: [true] } },
-			},
-			{
-				...webhookIdProperty,
-				description:
-					"ID of the service's webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name",
-				displayOptions: { show: { registerWebhook: [true] } },
-			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'json',
-				default: '{}',
-				description:
-					'Conditions an event must meet to be delivered, as a JSON object sent unchanged with the registration, e.g. {"stage": "Lead"}',
-				displayOptions: { show: { registerWebhook: [true] } },
-			},
+			...REGISTRATION_PROPERTIES,
 		],
 	};
 
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				// The service cannot be asked what a webhook points at (no read in the spec), so activation always
-				// updates it. A test listen ("manual") never re-points the service's webhook: that would take the
-				// deliveries away from the active workflow's production URL with nothing to give them back.
+				if (managesWebhooks(this)) return await webhooksExist(this);
+				// The calendar host cannot be asked what a webhook points at (no read in the spec), so activation
+				// always updates it. A test listen ("manual") never re-points the service's webhook: that would take
+				// the deliveries away from the active workflow's production URL with nothing to give them back.
 				if (this.getMode() === 'manual') return true;
 				return !(this.getNodeParameter('registerWebhook', false) as boolean);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const webhookId = String(this.getNodeParameter('webhookId', '')).trim();
-				if (webhookId === '') {
-					throw new NodeOperationError(
-						this.getNode(),
-						"Webhook ID: set the ID of the service's webhook to register",
-					);
-				}
-				const events = this.getNodeParameter('events', []) as string[];
-				if (events.length !== 1 || events[0] === '*') {
-					throw new NodeOperationError(
-						this.getNode(),
-						'Register Webhook on Activation needs exactly one event selected (not Any Event)',
-						{
-							description:
-								'A webhook of the service holds one event name. Select one event, or turn registration off and point webhooks here yourself.',
-						},
-					);
-				}
-				const url = this.getNodeWebhookUrl('default');
-				if (!url)
-					throw new NodeOperationError(
-						this.getNode(),
-						'n8n gave no production URL for this trigger',
-					);
-				const body: IDataObject = { url, event: events[0] };
-				const filters = parseFilters(this, this.getNodeParameter('filters', '{}'));
-				if (filters !== undefined) body.filters = filters;
-				await serviceRequest.call(
-					this,
-					0,
-					{
-						method: 'PUT',
-						host: 'calendar',
-						path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
-						body,
-					},
-					newRun(),
-				);
+				if (managesWebhooks(this)) await createWebhooks(this);
+				else await pointWebhook(this);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The specification shows no delete for webhooks: deactivating cannot undo the registration (docs/trigger.md).
+				// Only the CRM host deletes webhooks; the calendar host's registration cannot be undone (docs/trigger.md).
+				// What this trigger created is deleted, whatever the options say now.
+				await deleteWebhooks(this);
 				return true;
 			},
 		},
@@ -266,7 +205,10 @@ export class IntegrationServiceTrigger implements INodeType {
 			}
 			rememberId(staticData, event.eventId);
 			started = true;
-			return { workflowData: [items] };
+			// Answered here, not by n8n after it starts the run: n8n saves the static data when the answer is
+			// sent, and from n8n ~2.18 the run's start clears its "changed" mark (docs/trigger.md, Memory).
+			answer(200, { message: 'Workflow was started' });
+			return { noWebhookResponse: true, workflowData: [items] };
 		} finally {
 			if (!started) releaseEvent(triggerKey, event.eventId);
 		}

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'crypto';
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** Larger bodies are refused (413) before anything else is done with them; an event is a few hundred bytes. */
@@ -6,6 +6,18 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** How many recent event IDs are remembered for deduplication (in the workflow's static data). */
 export const DEDUP_CAPACITY = 1000;
+
+/**
+ * An event ID longer than this is remembered by its SHA-256 instead, so the memory stays under about
+ * 1,000 × 128 characters whatever the sender puts in eventId (a body may be 1 MiB).
+ */
+export const MAX_KEPT_ID_LENGTH = 128;
+
+/** What is remembered of an event ID: itself, or `sha256:<hex>` when it is longer than MAX_KEPT_ID_LENGTH. */
+export function eventKey(eventId: string): string {
+	if (eventId.length <= MAX_KEPT_ID_LENGTH) return eventId;
+	return `sha256:${createHash('sha256').update(eventId, 'utf8').digest('hex')}`;
+}
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 
@@ -84,11 +96,9 @@ export function recentIds(staticData: IDataObject): string[] {
 }
 
 /**
- * Recent event IDs per trigger (workflow and node) in this n8n process, oldest first. The static data
- * alone is not enough: n8n 2.41 builds a second Workflow from the same static data when it starts the
- * execution, which clears its "changed" mark, so a webhook's change is saved only while the static
- * data was empty (the first event). This memory also makes check-and-claim atomic within the process,
- * so concurrent deliveries of one event start one execution.
+ * Recent event IDs per trigger (workflow and node) in this n8n process, oldest first. It makes
+ * check-and-claim atomic within the process, so concurrent deliveries of one event start one
+ * execution (each delivery loads its own copy of the static data).
  */
 const claimedInProcess = new Map<string, Set<string>>();
 
@@ -99,23 +109,26 @@ const claimedInProcess = new Map<string, Set<string>>();
 export function claimEvent(triggerKey: string, staticData: IDataObject, eventId: string): boolean {
 	let claimed = claimedInProcess.get(triggerKey);
 	if (!claimed) claimedInProcess.set(triggerKey, (claimed = new Set()));
-	if (claimed.has(eventId) || recentIds(staticData).includes(eventId)) return false;
-	claimed.add(eventId);
+	const key = eventKey(eventId);
+	if (claimed.has(key) || recentIds(staticData).includes(key)) return false;
+	claimed.add(key);
 	if (claimed.size > DEDUP_CAPACITY) claimed.delete(claimed.values().next().value as string);
 	return true;
 }
 
 /** Gives a claim back when the event could not start the workflow, so the service's retry can. */
 export function releaseEvent(triggerKey: string, eventId: string): void {
-	claimedInProcess.get(triggerKey)?.delete(eventId);
+	claimedInProcess.get(triggerKey)?.delete(eventKey(eventId));
 }
 
 /**
- * Remembers an event ID in the static data too (kept across restarts where n8n saves it), dropping
- * the oldest beyond the capacity. The list is assigned anew so n8n sees the static data changed.
+ * Remembers an event ID in the static data too (kept across restarts: the trigger answers the delivery
+ * itself so that n8n saves it, see the node's webhook()), dropping the oldest beyond the capacity. The
+ * list is assigned anew so n8n sees the static data changed.
  */
 export function rememberId(staticData: IDataObject, eventId: string): void {
-	const ids = recentIds(staticData).filter((id) => id !== eventId);
-	ids.push(eventId);
+	const key = eventKey(eventId);
+	const ids = recentIds(staticData).filter((id) => id !== key);
+	ids.push(key);
 	staticData.recentEventIds = ids.slice(-DEDUP_CAPACITY);
 }

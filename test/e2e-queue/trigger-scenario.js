@@ -197,8 +197,10 @@ async function run(ctx) {
 
 	// Two events one after the other: each starts one execution on a worker; each redelivery starts none.
 	let expected = 0;
+	const delivered = [];
 	for (const label of ['first event', 'second event']) {
 		const eventId = await deliverNew(label);
+		delivered.push(eventId);
 		expected += 1;
 		const rows = (await waitForExecutions(db, WORKFLOW_ID, before + expected, 60000)).slice(before);
 		const last = rows[rows.length - 1];
@@ -214,8 +216,12 @@ async function run(ctx) {
 				/^worker-/.test(map.get(last.id) || ''),
 			`${label} started one execution: #${last && last.id} ${last && last.status} on ${last && map.get(last.id)}`,
 		);
-		log(
-			`     [${group}] remembered in Postgres after the ${label}: ${JSON.stringify(await rememberedIds(db))}`,
+		// What a restart starts from: every event that ran, not only the first (issue 31).
+		const remembered = await rememberedIds(db);
+		check(
+			group,
+			delivered.every((id) => remembered.includes(id)),
+			`after the ${label} Postgres remembers every event that ran (${delivered.length}): ${JSON.stringify(remembered)}`,
 		);
 		const status = await redeliver(eventId);
 		await settle();

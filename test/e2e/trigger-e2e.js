@@ -5,20 +5,24 @@
  *  1. the example examples/person-created-task.json is imported with a Client-ID-and-Secret credential
  *     (its client secret is the sandbox's signing secret) and its "Create task" URL pointed at a task
  *     tracker run here on 127.0.0.1; `n8n publish:workflow` makes it active (1.x: `update:workflow --active`)
- *  2. `n8n start`: activation must update the sandbox's webhook w-1 with n8n's production webhook URL
+ *  2. `n8n start`: activation must create one webhook per CRM event (peopleCreated and notesCreated, the
+ *     second added here) on the sandbox's CRM host at n8n's production webhook URL; a hand-made webhook
+ *     and the seeded w-1 are left alone
  *  3. a person is created through the sandbox; the signed peopleCreated event is delivered twice, then
  *     once with a forged signature. With the sandbox's event delivery (contract 1: /__sandbox/deliveries)
  *     the sandbox sends them ("twice" mode, then a redelivery with a bad signature); with an older
  *     sandbox this script signs and POSTs the same event itself (same body, same rules)
  *  4. exactly one execution runs (n8n's execution list), and the task tracker receives exactly one task,
  *     made from the fetched person; the forged delivery gets 401
+ *  5. a second person's event runs, n8n restarts, the event is redelivered: no execution more, and the
+ *     restart's activation creates no duplicate webhook
+ *  6. deactivating the workflow (REST, as the editor does) deletes exactly the two webhooks it created
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const L = require('./lib');
-const { DEFAULT_VERSION } = require('./versions');
 
 const TRIGGER_TYPE = `${L.PACKAGE_NAME}.integrationServiceTrigger`;
 const CLIENT_CRED_ID = 'sandboxClientCred';
@@ -78,13 +82,22 @@ async function startTaskTracker() {
 	};
 }
 
+/**
+ * The trigger workflow's ID: at most 16 characters, as n8n's own. n8n 1.x saves a workflow's static data
+ * only for such IDs (`isWorkflowIdValid`: `id.length <= 16`); run-e2e.js's IDs have 19.
+ */
+const triggerWorkflowId = (w) => w.id.slice(0, 16);
+
 /** Rewrites the example for this run: fixed id, the client credential, the local task tracker. */
 function prepareTriggerWorkflow(w, taskUrl) {
 	const wf = JSON.parse(JSON.stringify(w.wf));
+	wf.id = triggerWorkflowId(w);
 	for (const n of wf.nodes) {
 		if (n.credentials && n.credentials[L.CREDENTIAL_TYPE])
 			n.credentials[L.CREDENTIAL_TYPE] = { id: CLIENT_CRED_ID, name: CLIENT_CRED_NAME };
 		if (n.type === 'n8n-nodes-base.httpRequest') n.parameters.url = taskUrl;
+		// Two CRM events: activation must create two webhooks (issue 31); no notesCreated event is raised here.
+		if (n.type === TRIGGER_TYPE) n.parameters.events = ['peopleCreated', 'notesCreated'];
 	}
 	return wf;
 }
@@ -195,6 +208,37 @@ async function createAndDeliver(sb, productionUrl, viaSandbox, firstName, lastNa
 	return { person, statuses: [await redeliver()], redeliver };
 }
 
+const SANDBOX_AUTH = {
+	Authorization: 'Bearer sandbox-token',
+	'X-Service-Credential-Id': 'cred-default',
+	'Content-Type': 'application/json',
+};
+
+/** The sandbox connection's webhooks (GET {crm}/api/webhooks, one page is all of them here). */
+async function crmWebhooks(sb) {
+	const res = await L.httpRequest(`${sb.urls.crm}/api/webhooks?limit=100`, {
+		headers: SANDBOX_AUTH,
+	});
+	const body = await json(res);
+	return Array.isArray(body && body.webhooks) ? body.webhooks : [];
+}
+
+/** Deactivates the workflow as the editor does: 2.x `POST …/deactivate`, 1.x `PATCH` with active false. */
+async function deactivateWorkflow(n8n, cookie, workflowId) {
+	const headers = { cookie, 'Content-Type': 'application/json' };
+	const url = `${n8n.base}/rest/workflows/${workflowId}`;
+	let res = await L.httpRequest(`${url}/deactivate`, { method: 'POST', headers, body: '{}' });
+	if (res.status !== 404) return res.status;
+	const current = await json(await L.httpRequest(url, { headers }));
+	const versionId = current && (current.data || current).versionId;
+	res = await L.httpRequest(url, {
+		method: 'PATCH',
+		headers,
+		body: JSON.stringify({ active: false, versionId }),
+	});
+	return res.status;
+}
+
 async function executions(n8n, cookie, workflowId) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const res = await L.httpRequest(`${n8n.base}/rest/executions?filter=${filter}&limit=50`, {
@@ -222,12 +266,29 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		fs.writeFileSync(wfFile, JSON.stringify(prepareTriggerWorkflow(w, tracker.url), null, 2));
 		r = await L.runN8n(inst, env, ['import:workflow', `--input=${wfFile}`]);
 		check(group, r.code === 0, `import:workflow exit ${r.code}`);
-		const activate = L.activateArgs(inst, w.id);
+		const workflowId = triggerWorkflowId(w);
+		const activate = L.activateArgs(inst, workflowId);
 		r = await L.runN8n(inst, env, activate);
 		if (!check(group, r.code === 0, `${activate.join(' ')} exit ${r.code}`))
 			console.log((r.stdout + r.stderr).slice(-2000));
 
 		await L.sandboxReset(sb);
+		// A webhook made by hand on the CRM host: the trigger must neither use nor delete it.
+		const handMade = await json(
+			await L.httpRequest(`${sb.urls.crm}/api/webhooks`, {
+				method: 'POST',
+				headers: SANDBOX_AUTH,
+				body: JSON.stringify({
+					url: 'https://hooks.example.test/hand-made',
+					event: 'peopleCreated',
+				}),
+			}),
+		);
+		check(
+			group,
+			handMade && typeof handMade.id === 'string',
+			`hand-made webhook ${handMade && handMade.id}`,
+		);
 		// The production webhook URL n8n hands the trigger, and that the service must deliver to: WEBHOOK_URL.
 		n8n = await L.startN8n({
 			inst,
@@ -241,26 +302,37 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		const node = w.wf.nodes.find((n) => n.type === TRIGGER_TYPE);
 		const productionUrl = `${n8n.base}/webhook/${node.webhookId}/webhook`;
 
-		// 2) activation registered the production URL
-		const put = await waitFor(
-			'the webhook update on activation',
+		// 2) activation created one webhook per CRM event at the production URL
+		const bodyOf = (q) => (typeof q.body === 'string' ? JSON.parse(q.body) : q.body) || {};
+		// The trigger's creates: the hand-made webhook above was created through the same endpoint.
+		const isCreate = (q) =>
+			q.method === 'POST' &&
+			/\/api\/webhooks$/.test(q.path || q.url) &&
+			bodyOf(q).url === productionUrl;
+		const creates = await waitFor(
+			'the webhooks created on activation',
 			async () => {
-				const reqs = await L.sandboxRequests(sb);
-				return reqs.find(
-					(q) => q.method === 'PUT' && /\/api\/webhooks\/w-1$/.test(q.path || q.url),
-				);
+				const made = (await L.sandboxRequests(sb)).filter(isCreate);
+				return made.length >= 2 ? made : undefined;
 			},
 			60000,
 		).catch((e) => {
 			console.log(n8n.output().slice(-3000));
 			throw e;
 		});
-		const putBody = typeof put.body === 'string' ? JSON.parse(put.body) : put.body;
+		const bodies = creates.map(bodyOf);
 		check(
 			group,
-			putBody && putBody.url === productionUrl && putBody.event === 'peopleCreated',
-			`activation sent PUT /api/webhooks/w-1 with ${JSON.stringify(putBody)} (expected url ${productionUrl}, event peopleCreated), status ${put.status}`,
+			creates.length === 2 &&
+				creates.every((q) => q.status === 201) &&
+				bodies.every((b) => b.url === productionUrl) &&
+				bodies
+					.map((b) => b.event)
+					.sort()
+					.join() === 'notesCreated,peopleCreated',
+			`activation created 2 webhooks at ${productionUrl}: ${JSON.stringify(bodies)} (${creates.map((q) => q.status).join(', ')})`,
 		);
+		const ownIds = (await crmWebhooks(sb)).filter((h) => h.url === productionUrl).map((h) => h.id);
 
 		// Owner session for the execution list: set the owner up, or sign in if the editor check did.
 		const session = await L.ownerSession(n8n.base);
@@ -375,7 +447,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		const execs = await waitFor(
 			'the execution to finish',
 			async () => {
-				const list = await executions(n8n, cookie, w.id);
+				const list = await executions(n8n, cookie, workflowId);
 				return list.results.length >= 1 &&
 					list.results.every(
 						(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
@@ -386,7 +458,7 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 			60000,
 		).catch(() => ({ results: [] }));
 		await L.sleep(3000); // room for a wrongly started second execution to show up
-		const final = await executions(n8n, cookie, w.id);
+		const final = await executions(n8n, cookie, workflowId);
 		check(
 			group,
 			final.results.length === 1,
@@ -465,34 +537,60 @@ async function triggerScenario({ inst, env, sb, w, importDir, log, check, childr
 		const restartedSession = await L.ownerSession(n8n.base);
 		const finished = (list) =>
 			list.results.every((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status));
-		// On 2.41.1 the redelivery starts a third execution; on an n8n that keeps a trigger's static data
-		// across the restart (2.16.1) the trigger itself refuses it, and there are two.
-		const strict = inst.version === undefined || inst.version === DEFAULT_VERSION;
-		const third = await waitFor(
-			'the executions after the restart to finish',
-			async () => {
-				const list = await executions(n8n, restartedSession.cookie, w.id);
-				return list.results.length >= 3 && finished(list) ? list : undefined;
-			},
-			strict ? 60000 : 30000,
-		).catch(() => undefined);
-		await L.sleep(2000);
-		const afterRestart = third || (await executions(n8n, restartedSession.cookie, w.id));
+		// The trigger answers a delivery that starts the workflow itself, so n8n saves its memory before the run
+		// starts: after the restart it refuses the redelivery, and there are still two executions.
+		await L.sleep(5000); // room for a wrongly started third execution to show up and finish
+		const afterRestart = await executions(n8n, restartedSession.cookie, workflowId);
 		const count = afterRestart.results.length;
 		const statuses = afterRestart.results.map((e) => e.status).join(', ');
-		// 3: the trigger's own memory did not outlive the process (so it started the workflow); Once per
-		// person stopped it. 2: the trigger's memory outlived the process and it refused the event itself.
 		check(
 			group,
-			(count === 3 || (!strict && count === 2)) && finished(afterRestart),
-			count === 2
-				? `after the restart the trigger itself refused the redelivery: its memory outlived the process (2 executions: ${statuses})`
-				: `after the restart the redelivery started the workflow again (${count} executions: ${statuses})`,
+			count === 2 && finished(afterRestart),
+			`after the restart the redelivered event started no execution: one execution for it in all (${count} executions for the two people: ${statuses})`,
 		);
 		check(
 			group,
 			tracker.tasks.length === 2,
 			`after the restart the redelivered event made no second task for its person (tasks: ${tracker.tasks.length})`,
+		);
+		const allCreates = (await L.sandboxRequests(sb)).filter(isCreate);
+		check(
+			group,
+			allCreates.length === 2 &&
+				(await crmWebhooks(sb)).filter((h) => h.url === productionUrl).length === 2,
+			`re-activation after the restart created no duplicate webhook (${allCreates.length} creates in all)`,
+		);
+
+		// 6) deactivation deletes exactly the webhooks the trigger created
+		const deactivated = await deactivateWorkflow(n8n, restartedSession.cookie, workflowId);
+		const isDelete = (q) => q.method === 'DELETE' && /\/api\/webhooks\//.test(q.path || q.url);
+		const deletes = await waitFor(
+			'the webhooks deleted on deactivation',
+			async () => {
+				const gone = (await L.sandboxRequests(sb)).filter(isDelete);
+				return gone.length >= 2 ? gone : undefined;
+			},
+			30000,
+		).catch(() => []);
+		await L.sleep(1000);
+		const deleted = (await L.sandboxRequests(sb)).filter(isDelete).map((q) =>
+			String(q.path || q.url)
+				.split('/')
+				.pop(),
+		);
+		const left = (await crmWebhooks(sb)).map((h) => h.id).sort();
+		check(
+			group,
+			deactivated === 200 &&
+				deleted.length === 2 &&
+				deleted.slice().sort().join() === ownIds.slice().sort().join() &&
+				deletes.every((q) => q.status === 200),
+			`deactivation (${deactivated}) deleted exactly the trigger's webhooks ${ownIds.join(', ')}: ${deleted.join(', ')}`,
+		);
+		check(
+			group,
+			left.join() === [handMade.id, 'w-1'].sort().join(),
+			`the hand-made webhook ${handMade.id} and w-1 survive (left: ${left.join(', ')})`,
 		);
 	} catch (e) {
 		check(group, false, `trigger scenario: ${e.message}`);

@@ -5,6 +5,7 @@
  */
 import * as crypto from 'crypto';
 
+import { crmWebhookRoute } from './crmWebhooks';
 import type { Records } from './records';
 import {
 	AUTHORIZE_FIELDS,
@@ -158,7 +159,7 @@ export class Api {
 				// Beyond the specification (the service's public documentation): notes, for Custom API Call.
 				if (path === '/api/notes')
 					return { methods: { GET: (r) => this.listNotes(r), POST: (r) => this.createNote(r) } };
-				return undefined;
+				return crmWebhookRoute(this.env, path, param);
 			case 'universal':
 				if (path === '/api/oauth/authorize-url')
 					return { methods: { POST: (r) => this.authorizeUrl(r) } };

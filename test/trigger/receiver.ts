@@ -55,8 +55,10 @@ export interface Receiver {
 		mode?: WorkflowExecuteMode,
 		activation?: WorkflowActivateMode,
 	): Promise<{ created: boolean }>;
-	/** Runs the webhook lifecycle of deactivation (delete). */
-	deactivate(): Promise<boolean>;
+	/** Runs the webhook lifecycle of deactivation (delete), and stores the static data as n8n does after it. */
+	deactivate(mode?: WorkflowExecuteMode): Promise<boolean>;
+	/** n8n's test URL of this trigger ("Listen for test event"). */
+	testUrl: string;
 	close(): Promise<void>;
 }
 
@@ -80,9 +82,18 @@ class KeepSigningSecret extends TestCredentialsHelper {
 	}
 }
 
+/** workflowId: another ID with the stored static data stands for an n8n restart (no process memory). */
+export interface ReceiverOptions {
+	workflowId?: string;
+	typeVersion?: number;
+	/** An n8n restarted on its URL; any free port by default. */
+	port?: number;
+}
+
 export async function startReceiver(
 	parameters: INodeParameters,
 	credentials: ICredentialDataDecryptedObject,
+	options: ReceiverOptions = {},
 ): Promise<Receiver> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const credentialsHelper = new KeepSigningSecret(
@@ -90,12 +101,13 @@ export async function startReceiver(
 		{ cred1: credentials },
 		credentials,
 	);
-	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1) as INodeType;
+	const typeVersion = options.typeVersion ?? 1;
+	const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, typeVersion) as INodeType;
 	const node: INode = {
 		id: 'trigger',
 		name: NODE_NAME,
 		type: TRIGGER_TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters,
@@ -106,17 +118,18 @@ export async function startReceiver(
 	let pending: ((delivery: Omit<Delivery, 'status' | 'body'>) => void) | undefined;
 
 	// A fresh Workflow per request with the stored static data, as LiveWebhooks loads it from the database.
-	const loadWorkflow = () =>
+	const newWorkflow = (staticData: IDataObject) =>
 		new Workflow({
-			id: 'trigger-workflow',
+			id: options.workflowId ?? 'trigger-workflow',
 			name: 'trigger test',
 			nodes: [node],
 			connections: {},
 			active: true,
 			nodeTypes,
-			staticData: JSON.parse(JSON.stringify(stored)) as IDataObject,
+			staticData,
 			settings: { executionOrder: 'v1' },
 		});
+	const storedCopy = () => JSON.parse(JSON.stringify(stored)) as IDataObject;
 	const saveStaticData = (workflow: Workflow) => {
 		if (workflow.staticData.__dataChanged === true) {
 			const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
@@ -142,7 +155,12 @@ export async function startReceiver(
 			variables: {},
 		}) as unknown as IWorkflowExecuteAdditionalData;
 
-	const webhookData = (workflow: Workflow, data: IWorkflowExecuteAdditionalData): IWebhookData => ({
+	const webhookData = (
+		workflow: Workflow,
+		data: IWorkflowExecuteAdditionalData,
+		isTest = false,
+	): IWebhookData => ({
+		isTest,
 		httpMethod: 'POST',
 		node: NODE_NAME,
 		path: `${WEBHOOK_ID}/webhook`,
@@ -151,6 +169,15 @@ export async function startReceiver(
 		workflowExecuteAdditionalData: data,
 		webhookId: WEBHOOK_ID,
 	});
+
+	/** The workflow as stored and a HookContext on it, as n8n runs a webhook's lifecycle methods. */
+	const hook = (mode: WorkflowExecuteMode, activation: WorkflowActivateMode) => {
+		const workflow = newWorkflow(storedCopy());
+		const data = additionalData();
+		const description = webhookData(workflow, data, mode === 'manual');
+		const context = new HookContext(workflow, node, data, mode, activation, description);
+		return { workflow, context };
+	};
 
 	const handle = async (request: IncomingMessage, response: ServerResponse) => {
 		const chunks: Buffer[] = [];
@@ -176,7 +203,8 @@ export async function startReceiver(
 		} else {
 			req.body = {};
 		}
-		const workflow = loadWorkflow();
+		const loaded = storedCopy();
+		const workflow = newWorkflow(loaded);
 		const data = additionalData(request, response);
 		const context = new WebhookContext(
 			workflow,
@@ -189,11 +217,15 @@ export async function startReceiver(
 		);
 		try {
 			const result = await nodeType.webhook!.call(context);
+			// As n8n 2.41: the node's own answer saves the static data before the run starts; starting it
+			// (establishContextForPersistence) clears the "changed" mark; n8n's answer and save come after.
+			if (result.noWebhookResponse === true) saveStaticData(workflow);
+			if (result.workflowData) newWorkflow(loaded);
 			if (result.noWebhookResponse !== true) {
 				response.writeHead(200, { 'Content-Type': 'application/json' });
 				response.end(JSON.stringify({ message: 'Workflow was started' }));
+				saveStaticData(workflow);
 			}
-			saveStaticData(workflow);
 			if (result.workflowData) started.push(result.workflowData[0]);
 			pending?.({ workflowData: result.workflowData });
 		} catch (error) {
@@ -207,7 +239,7 @@ export async function startReceiver(
 	const server: Server = createServer((request, response) => {
 		void handle(request, response);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
 	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	const url = `${baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
 
@@ -239,36 +271,23 @@ export async function startReceiver(
 			return { status: answer.status, body: parsed, ...outcome };
 		},
 		async activate(mode = 'trigger', activation = 'activate') {
-			const workflow = loadWorkflow();
-			const data = additionalData();
+			const { workflow, context } = hook(mode, activation);
 			const hooks = nodeType.webhookMethods!.default!;
-			const context = new HookContext(
-				workflow,
-				node,
-				data,
-				mode,
-				activation,
-				webhookData(workflow, data),
-			);
-			const exists = await hooks.checkExists.call(context);
-			if (exists) return { created: false };
-			await hooks.create.call(context);
+			const created = !(await hooks.checkExists.call(context));
+			if (created) await hooks.create.call(context);
 			saveStaticData(workflow);
-			return { created: true };
+			return { created };
 		},
-		async deactivate() {
-			const workflow = loadWorkflow();
-			const data = additionalData();
-			const context = new HookContext(
-				workflow,
-				node,
-				data,
-				'trigger',
-				'activate',
-				webhookData(workflow, data),
-			);
-			return await nodeType.webhookMethods!.default!.delete.call(context);
+		async deactivate(mode = 'trigger') {
+			const { workflow, context } = hook(mode, 'activate');
+			try {
+				return await nodeType.webhookMethods!.default!.delete.call(context);
+			} finally {
+				// WebhookTriggerRegistrar.clearRegisteredWebhook saves the static data after delete.
+				saveStaticData(workflow);
+			}
 		},
+		testUrl: `${baseUrl}/webhook-test/${WEBHOOK_ID}/webhook`,
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

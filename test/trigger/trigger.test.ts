@@ -292,6 +292,55 @@ describe('deduplication', () => {
 	});
 });
 
+describe('memory across an n8n restart', () => {
+	test('the trigger answers a delivery that starts the workflow itself, so n8n saves the static data before the run starts: after a restart no redelivery starts again', async () => {
+		const trigger = await receiver({});
+		const bodies = [eventBody(), eventBody(), eventBody()];
+		for (const body of bodies) {
+			const delivery = await trigger.deliver(body, signed(body));
+			expect(delivery.status).toBe(200);
+			expect(delivery.body).toEqual({ message: 'Workflow was started' });
+			expect(delivery.workflowData).toBeDefined();
+		}
+
+		// The same workflow after a restart: the stored static data, no process memory.
+		const restarted = await startReceiver(
+			{ events: ['peopleCreated'], fetchRecords: false },
+			sandboxCredentials(sandbox, { signingSecret: SECRET }),
+			{ workflowId: 'trigger-workflow-after-restart' },
+		);
+		receivers.push(restarted);
+		restarted.seedStaticData(trigger.storedStaticData);
+		for (const body of bodies) {
+			const again = await restarted.deliver(body, signed(body));
+			expect(again.status).toBe(200);
+			expect(again.body).toEqual({ received: true, started: false, reason: 'duplicate eventId' });
+		}
+		expect(restarted.started).toHaveLength(0);
+		const fresh = eventBody();
+		expect((await restarted.deliver(fresh, signed(fresh))).workflowData).toBeDefined();
+	});
+
+	test('an eventId of 100,000 characters is remembered by its SHA-256 (71 characters), and still refused after a restart', async () => {
+		const trigger = await receiver({});
+		const body = eventBody({ eventId: 'e'.repeat(100_000) });
+		expect((await trigger.deliver(body, signed(body))).workflowData).toBeDefined();
+		const kept = (trigger.storedStaticData['node:Integration Service Trigger'] as IDataObject)
+			.recentEventIds as string[];
+		expect(kept).toHaveLength(1);
+		expect(kept[0]).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+		const restarted = await startReceiver(
+			{ events: ['peopleCreated'], fetchRecords: false },
+			sandboxCredentials(sandbox, { signingSecret: SECRET }),
+			{ workflowId: 'trigger-workflow-long-id' },
+		);
+		receivers.push(restarted);
+		restarted.seedStaticData(trigger.storedStaticData);
+		expect((await restarted.deliver(body, signed(body))).workflowData).toBeUndefined();
+	});
+});
+
 describe('event filter', () => {
 	test('an event that is not selected is acknowledged with 200 and starts nothing, fetching nothing', async () => {
 		const trigger = await receiver({

@@ -6,7 +6,9 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	claimEvent,
 	DEDUP_CAPACITY,
+	eventKey,
 	eventSelected,
+	MAX_KEPT_ID_LENGTH,
 	parseEvent,
 	recentIds,
 	rememberId,
@@ -220,5 +222,31 @@ describe('deduplication', () => {
 			),
 			PROPERTY,
 		);
+	});
+});
+
+describe('eventKey: what is remembered of an event ID', () => {
+	test('an ID up to 128 characters is kept as it is; a longer one by its SHA-256 (property)', () => {
+		fc.assert(
+			fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }), (a, b) => {
+				const [ka, kb] = [eventKey(a), eventKey(b)];
+				expect(ka.length).toBeLessThanOrEqual(MAX_KEPT_ID_LENGTH);
+				if (a.length <= MAX_KEPT_ID_LENGTH) expect(ka).toBe(a);
+				else expect(ka).toMatch(/^sha256:[0-9a-f]{64}$/);
+				// Distinct IDs stay distinct (a kept ID could only collide with a hash if it were one).
+				if (a !== b && !a.startsWith('sha256:') && !b.startsWith('sha256:'))
+					expect(ka).not.toBe(kb);
+			}),
+			PROPERTY,
+		);
+	});
+
+	test('a 1 MiB eventId is remembered in 71 characters and still recognised', () => {
+		const staticData: IDataObject = {};
+		const huge = 'x'.repeat(1024 * 1024);
+		rememberId(staticData, huge);
+		expect(recentIds(staticData)).toEqual([eventKey(huge)]);
+		expect(eventKey(huge)).toHaveLength(71);
+		expect(claimEvent('unit:long-id', staticData, huge)).toBe(false);
 	});
 });

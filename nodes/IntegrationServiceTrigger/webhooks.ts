@@ -1,0 +1,260 @@
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	DEFAULT_SETTINGS,
+	MAX_PAGE_SIZE,
+	newRun,
+	serviceRequest,
+	serviceRequestPages,
+	startItem,
+	type ServiceRun,
+} from '../IntegrationService/transport';
+import { parseFilters } from './records';
+
+/**
+ * Entity kinds whose records the CRM host publishes (crm-endpoints.md): the CRM host's
+ * `POST /api/webhooks` registers their events. Events of other kinds (borrowers, documents, loans,
+ * calendars, …) cannot be registered there.
+ */
+export const CRM_EVENT_KINDS: readonly string[] = [
+	'people',
+	'appointments',
+	'appointmentOutcomes',
+	'appointmentTypes',
+	'calls',
+	'customFields',
+	'emailMessages',
+	'events',
+	'lists',
+	'notes',
+	'smartLists',
+	'tasks',
+	'teams',
+	'textMessages',
+];
+
+export function isCrmEvent(event: string): boolean {
+	const match = /^(.+)(Created|Updated|Deleted)$/.exec(event);
+	return match !== null && CRM_EVENT_KINDS.includes(match[1]);
+}
+
+/** More webhooks than this on one connection is no real listing: activation stops, naming it. */
+export const MAX_LISTED_WEBHOOKS = 10_000;
+/** Registering waits for nobody but the user who activates: bounded, and fewer retries than an action. */
+const HOOK_MS = 60_000;
+const HOOK_SETTINGS = {
+	...DEFAULT_SETTINGS,
+	maxAttempts: 3,
+	maxTotalWaitMs: 20_000,
+	maxItemMs: HOOK_MS,
+};
+
+const hookRun = (): ServiceRun =>
+	startItem(newRun(HOOK_SETTINGS), `the ${HOOK_MS / 1000} s limit for the trigger's webhooks`);
+
+interface Listed {
+	id: string;
+	event: string;
+	url: string;
+}
+
+/**
+ * Where the IDs are kept: a test listen ("manual") keeps its own, so that its registration can never
+ * take the place of the production one's, whatever n8n does with a test run's static data.
+ */
+const keyOf = (ctx: IHookFunctions): string =>
+	ctx.getMode() === 'manual' ? 'crmTestWebhooks' : 'crmWebhooks';
+
+/** The webhooks this trigger created, by event, as kept in the node's static data. */
+function owned(ctx: IHookFunctions): Record<string, string> {
+	const staticData = ctx.getWorkflowStaticData('node');
+	const kept = staticData[keyOf(ctx)];
+	if (kept === null || typeof kept !== 'object' || Array.isArray(kept)) return {};
+	const result: Record<string, string> = {};
+	for (const [event, id] of Object.entries(kept as IDataObject))
+		if (typeof id === 'string') result[event] = id;
+	return result;
+}
+
+/** Assigned anew, so that n8n sees the static data changed and saves it. */
+function keep(ctx: IHookFunctions, webhooks: Record<string, string>): void {
+	ctx.getWorkflowStaticData('node')[keyOf(ctx)] = { ...webhooks };
+}
+
+/** The selected events the CRM host registers; Any Event cannot be registered (a webhook holds one). */
+export function crmEvents(ctx: IHookFunctions): string[] {
+	const events = ctx.getNodeParameter('events', []) as string[];
+	if (events.includes('*')) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Create and Delete Webhooks needs the events listed, not Any Event',
+			{
+				description:
+					'A webhook of the service holds one event name. Select the events, or turn Create and Delete Webhooks off and point webhooks at this trigger yourself.',
+			},
+		);
+	}
+	return [...new Set(events.filter(isCrmEvent))];
+}
+
+/** This trigger's URL: the production URL on activation, the test URL while listening for a test event. */
+export function ownUrl(ctx: IHookFunctions): string {
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave no URL for this trigger');
+	return url;
+}
+
+/** Every page of the CRM host's webhooks, through the transport's pager and its bounds. */
+export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listed[]> {
+	const listed: Listed[] = [];
+	await serviceRequestPages.call(
+		ctx,
+		0,
+		{
+			request: { method: 'GET', host: 'crm', path: ['webhooks'] },
+			pageSize: MAX_PAGE_SIZE,
+			recordsKey: 'webhooks',
+		},
+		run,
+		(page) => {
+			for (const webhook of page) {
+				const { id, event, url } = webhook;
+				if (typeof id === 'string' && typeof event === 'string' && typeof url === 'string')
+					listed.push({ id, event, url });
+			}
+			if (listed.length > MAX_LISTED_WEBHOOKS) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The CRM host listed more than ${MAX_LISTED_WEBHOOKS} webhooks; the trigger's own cannot be told apart`,
+				);
+			}
+		},
+	);
+	return listed;
+}
+
+const matches = (w: Listed, url: string, event: string): boolean =>
+	w.url === url && w.event === event;
+
+/**
+ * True when every selected CRM event has a webhook at this trigger's URL. A webhook the trigger created
+ * that is gone or no longer points here is forgotten: it is not the trigger's to delete any more.
+ */
+export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
+	const events = crmEvents(ctx);
+	const mine = owned(ctx);
+	if (events.length === 0 && Object.keys(mine).length === 0) return true;
+	const url = ownUrl(ctx);
+	const listed = await listWebhooks(ctx, hookRun());
+	const still = Object.entries(mine).filter(([event, id]) =>
+		listed.some((w) => w.id === id && matches(w, url, event)),
+	);
+	if (still.length !== Object.keys(mine).length) keep(ctx, Object.fromEntries(still));
+	return events.every((event) => listed.some((w) => matches(w, url, event)));
+}
+
+/**
+ * Creates a webhook for each selected CRM event that has none at this URL, and keeps their IDs. On a
+ * failure, what this call created is deleted again (also one a failed POST may have created, found by
+ * listing again), and the error says what, if anything, could not be.
+ */
+export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
+	const events = crmEvents(ctx);
+	const url = ownUrl(ctx);
+	const filters = parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+	const run = hookRun();
+	const before = await listWebhooks(ctx, run);
+	const mine = owned(ctx);
+	const made: Array<[string, string]> = [];
+	try {
+		for (const event of events) {
+			if (before.some((w) => matches(w, url, event))) continue;
+			const body: IDataObject = { url, event };
+			if (filters !== undefined) body.filters = filters;
+			const answer = await serviceRequest.call(
+				ctx,
+				0,
+				{ method: 'POST', host: 'crm', path: ['webhooks'], body },
+				run,
+			);
+			if (typeof answer.id !== 'string' || answer.id.trim() === '')
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The CRM host answered no webhook ID for ${event}`,
+				);
+			made.push([event, answer.id]);
+		}
+	} catch (error) {
+		await undoCreate(ctx, error as Error, events, url, before, made);
+	}
+	keep(ctx, { ...mine, ...Object.fromEntries(made) });
+}
+
+async function undoCreate(
+	ctx: IHookFunctions,
+	error: Error,
+	events: string[],
+	url: string,
+	before: Listed[],
+	made: Array<[string, string]>,
+): Promise<never> {
+	const run = hookRun();
+	const ids = new Set(made.map(([, id]) => id));
+	try {
+		// A POST cut off or answered 5xx may have created a webhook nobody knows the ID of.
+		for (const w of await listWebhooks(ctx, run)) {
+			const isNew = !before.some((b) => b.id === w.id);
+			if (isNew && events.some((event) => matches(w, url, event))) ids.add(w.id);
+		}
+	} catch {
+		// Listing failed too: delete what is known.
+	}
+	const left = await deleteIds(ctx, [...ids], run);
+	const description =
+		left.length > 0
+			? `These webhooks it created could not be deleted again; delete them on the CRM host: ${left.join(', ')}`
+			: ids.size > 0
+				? `The ${ids.size} webhook(s) it had created were deleted again: nothing is left registered`
+				: 'Nothing was registered';
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Could not create the trigger's webhooks on the CRM host: ${error.message}`,
+		{ description },
+	);
+}
+
+/** Deletes each ID (one already gone counts as deleted); returns those that could not be deleted. */
+async function deleteIds(ctx: IHookFunctions, ids: string[], run: ServiceRun): Promise<string[]> {
+	const left: string[] = [];
+	for (const id of ids) {
+		try {
+			await serviceRequest.call(
+				ctx,
+				0,
+				{ method: 'DELETE', host: 'crm', path: ['webhooks', { id, field: 'Webhook ID' }] },
+				run,
+			);
+		} catch (error) {
+			if ((error as { httpCode?: string }).httpCode !== '404') left.push(id);
+		}
+	}
+	return left;
+}
+
+/** Deletes exactly the webhooks this trigger created; one that cannot be deleted stays kept, for the next try. */
+export async function deleteWebhooks(ctx: IHookFunctions): Promise<void> {
+	const mine = owned(ctx);
+	const left = await deleteIds(ctx, Object.values(mine), hookRun());
+	keep(ctx, Object.fromEntries(Object.entries(mine).filter(([, id]) => left.includes(id))));
+	if (left.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not delete the trigger's webhooks ${left.join(', ')} on the CRM host`,
+			{
+				description:
+					'They are kept and tried again on the next deactivation; or delete them on the CRM host.',
+			},
+		);
+	}
+}
