@@ -12,7 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { newRun, serviceRequest } from '../IntegrationService/transport';
 import { webhookIdProperty } from '../shared/descriptions';
-import { ENTITY_KINDS } from '../shared/entityKinds';
+import { EVENT_KINDS } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
 import {
 	eventSelected,
@@ -26,9 +26,7 @@ import {
 } from './delivery';
 import { fetchRecords, parseFilters } from './records';
 
-/** Event names are `<kind>Created|Updated|Deleted` for people and the entity kinds of spec 2.3. */
-const EVENT_KINDS = ['people', ...ENTITY_KINDS];
-
+/** Event names are `<kind>Created|Updated|Deleted` for the catalogue's kinds (people and spec 2.3's). */
 const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
 	...EVENT_KINDS.flatMap((kind) =>

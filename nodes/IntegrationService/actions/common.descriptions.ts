@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
+import { CONNECTION_RESOURCES } from '../../shared/catalogue';
 import { describeValue } from '../../shared/service';
 import {
 	inputError,
@@ -13,7 +14,7 @@ import type { RequestSettings } from '../transport';
 
 /**
  * Per-node and per-item override of X-Service-Credential-Id: one n8n credential serves many end
- * users' connections (decisions.md). Shown for the resources on the CRM, LOS and calendar hosts.
+ * users' connections (decisions.md). Shown for every resource the catalogue puts on a host that takes it.
  */
 export const credentialIdOverride: INodeProperties = {
 	// Not "Credential ID": next to n8n's credential picker and the Credential resource that would mean three things.
@@ -25,7 +26,7 @@ export const credentialIdOverride: INodeProperties = {
 	description:
 		"Which connected system this call reads or writes: the service's credential ID, sent in a request header. Leave empty to use the Default Credential ID of the n8n credential; use an expression to pick one per item.",
 	displayOptions: {
-		show: { resource: ['person', 'borrower', 'document', 'webhook', 'customApiCall'] },
+		show: { resource: [...CONNECTION_RESOURCES] },
 	},
 };
 

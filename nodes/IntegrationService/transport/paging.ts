@@ -1,6 +1,7 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { LIST_KEYS } from '../../shared/catalogue';
 import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
@@ -257,8 +258,8 @@ export function listDigest(request: ServiceRequest, base: string, connectionId: 
 	);
 }
 
-/** Lists the pager knows by name; an answer that is nothing but one of them is a page of that list. */
-const KNOWN_LISTS = ['people', 'borrowers', 'documents'];
+/** Lists the pager knows by name (the catalogue's); an answer that is nothing but one of them is a page of that list. */
+const KNOWN_LISTS = LIST_KEYS;
 
 /**
  * The records of an answer whose list key is not known beforehand (an event's `uri`, a Custom API
