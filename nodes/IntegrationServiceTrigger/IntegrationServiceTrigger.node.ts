@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { newRun, serviceRequest } from '../IntegrationService/transport';
+import { CREDENTIAL_DEFAULT, newRun, serviceRequest } from '../IntegrationService/transport';
 import { webhookIdProperty } from '../shared/descriptions';
 import { EVENT_KINDS } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
@@ -172,6 +172,7 @@ export class IntegrationServiceTrigger implements INodeType {
 						host: 'calendar',
 						path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
 						body,
+						connection: CREDENTIAL_DEFAULT,
 					},
 					newRun(),
 				);

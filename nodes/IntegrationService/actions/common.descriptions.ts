@@ -10,7 +10,7 @@ import {
 	toNumber,
 	toWholeNumber,
 } from '../helpers/validation';
-import type { RequestSettings } from '../transport';
+import type { Connection, RequestSettings } from '../transport';
 
 /**
  * Per-node and per-item override of X-Service-Credential-Id: one n8n credential serves many end
@@ -30,17 +30,16 @@ export const credentialIdOverride: INodeProperties = {
 	},
 };
 
-/** The item's Credential ID override, or undefined for the credential's default. */
-export function credentialIdOverrideFor(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): string | undefined {
-	return optionalText(
+/** The item's connection: its Connection ID, or the credential's default when that is empty. */
+export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connection {
+	const credentialId = optionalText(
 		ctx,
 		itemIndex,
 		'Connection ID',
 		ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''),
 	);
+	// The one place a Connection is made from a parameter (transport/request.ts brands the type).
+	return (credentialId === undefined ? {} : { credentialId }) as Connection;
 }
 
 /** The external application a connection is for (Credential › Create, Authorization Link › Create). */

@@ -10,7 +10,7 @@ import { secretForms } from './secrets';
 import type { ListStart } from './nextPage';
 import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
 import type { ServiceRequest, ServiceRun } from './request';
-import { runCredentials, serviceRequest } from './request';
+import { connectionIdOf, runCredentials, serviceRequest } from './request';
 
 /**
  * Finds the records in a page, given the name the list's path ends with: the list of records, or the
@@ -91,7 +91,7 @@ function listStart(credentials: IDataObject, request: ServiceRequest): ListStart
 	const last = request.link
 		? decodedOnce(listPath.slice(listPath.lastIndexOf('/') + 1))
 		: request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id)).pop();
-	const override = (request.credentialId ?? '').trim();
+	const override = connectionIdOf(request).trim();
 	const connectionId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
 	return {
 		firstUrl,

@@ -10,7 +10,7 @@ import {
 } from '../../helpers/fieldMapper';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { credentialIdOverrideFor } from '../common.descriptions';
+import { connectionOf } from '../common.descriptions';
 import { fieldProperties } from '../generic/fields';
 import { shownFor } from '../node.type';
 
@@ -45,11 +45,11 @@ export async function execute(
 	run: ServiceRun,
 ): Promise<IDataObject[]> {
 	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const credentialId = credentialIdOverrideFor(this, itemIndex);
+	const connection = connectionOf(this, itemIndex);
 	const person = await serviceRequest.call(
 		this,
 		itemIndex,
-		{ method: 'POST', host: 'crm', path: ['people'], body, credentialId },
+		{ method: 'POST', host: 'crm', path: ['people'], body, connection },
 		run,
 	);
 	return [person];
