@@ -8,22 +8,12 @@ import {
 	readBody,
 	shownWhenMappedFromForm,
 } from '../../helpers/fieldMapper';
-import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
+import { catalogueResource, idProperty } from '../generic/entity';
+import { updateRecord } from '../generic/update';
 import { shownFor } from '../node.type';
 
-const borrowerIdProperty: INodeProperties = {
-	displayName: 'Borrower ID',
-	name: 'borrowerId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. b-1',
-	description:
-		'ID of the borrower to change, as the Integration Service returns it in the borrower\'s "ID" field',
-};
+const borrower = catalogueResource('borrower');
 
 /** The body fields: each parameter is named as its wire field (spec 2.4). */
 const bodyProperties: INodeProperties[] = [
@@ -76,7 +66,7 @@ const bodyProperties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions(shownFor('borrower', 'update'), [
-	borrowerIdProperty,
+	idProperty(borrower, 'change'),
 	...mappingModeProperties(bodyProperties),
 	...shownWhenMappedFromForm(bodyProperties),
 ]);
@@ -87,26 +77,7 @@ export async function execute(
 	itemIndex: number,
 	run: ServiceRun,
 ): Promise<IDataObject[]> {
-	const id = requireId(
-		this,
-		itemIndex,
-		'Borrower ID',
-		this.getNodeParameter('borrowerId', itemIndex, ''),
+	return await updateRecord(this, itemIndex, run, borrower, () =>
+		readBody(this, itemIndex, bodyProperties, { mappingModes: true }),
 	);
-	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const path = ['borrowers', { id, field: 'Borrower ID' }];
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{
-				method: 'PUT',
-				host: 'los',
-				path,
-				body,
-				connection: connectionOf(this, itemIndex),
-			},
-			run,
-		),
-	];
 }

@@ -9,7 +9,7 @@ import {
 } from '../../helpers/fieldMapper';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
+import { connectionOf } from '../parameters';
 import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field; the first eight are required (spec 2.5, 4.7). */

@@ -10,7 +10,7 @@ import {
 } from '../../helpers/fieldMapper';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
+import { connectionOf } from '../parameters';
 import { fieldProperties } from '../generic/fields';
 import { shownFor } from '../node.type';
 

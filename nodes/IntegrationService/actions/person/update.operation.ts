@@ -1,35 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { personResource } from '../../../shared/catalogue/person';
 import {
 	fieldGroup,
 	mappingModeProperties,
 	readBody,
 	shownWhenMappedFromForm,
 } from '../../helpers/fieldMapper';
-import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
+import { idProperty } from '../generic/entity';
+import { updateRecord } from '../generic/update';
 import { shownFor } from '../node.type';
 import { personFields } from './create.operation';
-
-const personIdProperty: INodeProperties = {
-	displayName: 'Person ID',
-	name: 'personId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. p_42',
-	description:
-		'ID of the person to change, as the Integration Service returns it in the person\'s "ID" field',
-};
 
 /** Every field Create writes, each optional (decisions.md: the service's public documentation). */
 const bodyProperties: INodeProperties[] = [fieldGroup('update', personFields)];
 
 export const description = updateDisplayOptions(shownFor('person', 'update'), [
-	personIdProperty,
+	idProperty(personResource, 'change'),
 	...mappingModeProperties(bodyProperties),
 	...shownWhenMappedFromForm(bodyProperties),
 ]);
@@ -40,26 +29,7 @@ export async function execute(
 	itemIndex: number,
 	run: ServiceRun,
 ): Promise<IDataObject[]> {
-	const id = requireId(
-		this,
-		itemIndex,
-		'Person ID',
-		this.getNodeParameter('personId', itemIndex, ''),
+	return await updateRecord(this, itemIndex, run, personResource, () =>
+		readBody(this, itemIndex, bodyProperties, { mappingModes: true }),
 	);
-	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const path = ['people', { id, field: 'Person ID' }];
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{
-				method: 'PUT',
-				host: 'crm',
-				path,
-				body,
-				connection: connectionOf(this, itemIndex),
-			},
-			run,
-		),
-	];
 }

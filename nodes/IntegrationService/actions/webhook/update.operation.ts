@@ -3,10 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { webhookIdProperty } from '../../../shared/descriptions';
 import { fieldGroup, readBody } from '../../helpers/fieldMapper';
-import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
+import { catalogueResource } from '../generic/entity';
+import { updateRecord } from '../generic/update';
 import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field (spec 2.6, 4.8). */
@@ -51,26 +50,7 @@ export async function execute(
 	itemIndex: number,
 	run: ServiceRun,
 ): Promise<IDataObject[]> {
-	const id = requireId(
-		this,
-		itemIndex,
-		'Webhook ID',
-		this.getNodeParameter('webhookId', itemIndex, ''),
+	return await updateRecord(this, itemIndex, run, catalogueResource('webhook'), () =>
+		readBody(this, itemIndex, bodyProperties),
 	);
-	const body = readBody(this, itemIndex, bodyProperties);
-	const path = ['webhooks', { id, field: 'Webhook ID' }];
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{
-				method: 'PUT',
-				host: 'calendar',
-				path,
-				body,
-				connection: connectionOf(this, itemIndex),
-			},
-			run,
-		),
-	];
 }
