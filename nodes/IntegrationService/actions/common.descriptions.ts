@@ -213,3 +213,11 @@ export const queryParametersProperty: INodeProperties = {
 		},
 	],
 };
+
+/** A list's paging properties, in the order every Get Many shows them. */
+export const listProperties: INodeProperties[] = [
+	returnAllProperty,
+	limitProperty,
+	pageAtATimeProperty,
+	cursorProperty,
+];

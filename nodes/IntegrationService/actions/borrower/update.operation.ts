@@ -1,17 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { addressesProperty, contactValuesProperty } from '../../helpers/compoundFields';
-import {
-	fieldGroup,
-	mappingModeProperties,
-	readBody,
-	shownWhenMappedFromForm,
-} from '../../helpers/fieldMapper';
-import type { ServiceRun } from '../../transport';
+import { fieldGroup } from '../../helpers/fieldMapper';
 import { catalogueResource, idProperty } from '../generic/entity';
-import { updateRecord } from '../generic/update';
-import { shownFor } from '../node.type';
+import { updateOperation } from '../generic/body';
 
 const borrower = catalogueResource('borrower');
 
@@ -65,19 +57,8 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(shownFor('borrower', 'update'), [
-	idProperty(borrower, 'change'),
-	...mappingModeProperties(bodyProperties),
-	...shownWhenMappedFromForm(bodyProperties),
-]);
-
 /** PUT {los}/api/borrowers/{id} (spec 4.6): the changed borrower. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	return await updateRecord(this, itemIndex, run, borrower, () =>
-		readBody(this, itemIndex, bodyProperties, { mappingModes: true }),
-	);
-}
+export const { description, execute } = updateOperation(borrower, idProperty(borrower, 'change'), {
+	properties: bodyProperties,
+	mappingModes: true,
+});

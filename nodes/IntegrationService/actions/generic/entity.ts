@@ -49,17 +49,23 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 	};
 }
 
-/** A request to a catalogue resource's path (and more segments), on its host, with the item's connection. */
+/**
+ * A request to a catalogue resource's path (and more segments), on its host. A CRM, LOS or calendar
+ * resource without its connection is a defect (the transport's type asks for it on those hosts).
+ */
 export function entityRequest(
 	resource: ResourceSpec,
 	method: IHttpRequestMethods,
 	path: readonly PathSegment[],
-	connection: Connection,
+	connection: Connection | undefined,
 	extra: { qs?: IDataObject; body?: IDataObject } = {},
 ): ServiceRequest {
 	const { host } = resource;
-	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
-	return { method, host, path: [...resource.path, ...path], connection, ...extra };
+	const full = [...resource.path, ...path];
+	if (host === 'universal') return { method, host, path: full, ...extra };
+	if (host === 'chosen' || !connection)
+		throw new ApplicationError(`${resource.value} has no fixed host or no connection`);
+	return { method, host, path: full, connection, ...extra };
 }
 
 /** The catalogue's resource of that value; a resource module naming one the catalogue lacks is a defect. */

@@ -4,14 +4,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { toWholeNumber } from '../../helpers/validation';
 import { MAX_PAGE_SIZE } from '../../transport';
-import {
-	cursorProperty,
-	limitProperty,
-	pageAtATimeProperty,
-	PAGING_PARAMETERS,
-	queryParametersProperty,
-	returnAllProperty,
-} from '../common.descriptions';
+import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import type { OperationModule } from '../node.type';
 import { connectionOf, readQueryParameters, withoutOriginal } from '../parameters';
 import { entityRequest, nounsOf, shownForResource, systemOf } from './entity';
@@ -20,10 +13,7 @@ import { listBody, readListParameters } from './list';
 function properties(resource: ResourceSpec): INodeProperties[] {
 	const { one, many } = nounsOf(resource);
 	return [
-		returnAllProperty,
-		limitProperty,
-		pageAtATimeProperty,
-		cursorProperty,
+		...listProperties,
 		{
 			displayName: 'Simplify',
 			name: 'simplify',

@@ -1,12 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { webhookIdProperty } from '../../../shared/descriptions';
-import { fieldGroup, readBody } from '../../helpers/fieldMapper';
-import type { ServiceRun } from '../../transport';
+import { fieldGroup } from '../../helpers/fieldMapper';
 import { catalogueResource } from '../generic/entity';
-import { updateRecord } from '../generic/update';
-import { shownFor } from '../node.type';
+import { updateOperation } from '../generic/body';
 
 /** The body fields: each parameter is named as its wire field (spec 2.6, 4.8). */
 const bodyProperties: INodeProperties[] = [
@@ -39,18 +36,9 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(shownFor('webhook', 'update'), [
-	webhookIdProperty,
-	...bodyProperties,
-]);
-
 /** PUT {calendar}/api/webhooks/{id} (spec 4.8): the changed registration. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	return await updateRecord(this, itemIndex, run, catalogueResource('webhook'), () =>
-		readBody(this, itemIndex, bodyProperties),
-	);
-}
+export const { description, execute } = updateOperation(
+	catalogueResource('webhook'),
+	webhookIdProperty,
+	{ properties: bodyProperties },
+);
