@@ -46,7 +46,12 @@ async function viaTransport(ctx: IExecuteFunctions, path: string, list: boolean,
 			ctx,
 			0,
 			{
-				request: { method: 'GET', host: 'crm', path: ['people'] },
+				request: {
+					method: 'GET',
+					host: 'crm',
+					path: ['people'],
+					connection: transport.CREDENTIAL_DEFAULT,
+				},
 				pageSize: 100,
 				recordsKey: 'people',
 			},
@@ -62,7 +67,13 @@ async function viaTransport(ctx: IExecuteFunctions, path: string, list: boolean,
 			await transport.serviceRequest.call(
 				ctx,
 				i,
-				{ method: 'POST', host: 'crm', path: ['people'], body },
+				{
+					method: 'POST',
+					host: 'crm',
+					path: ['people'],
+					body,
+					connection: transport.CREDENTIAL_DEFAULT,
+				},
 				run,
 			),
 	);

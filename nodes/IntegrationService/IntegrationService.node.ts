@@ -6,14 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RESOURCES } from '../shared/catalogue';
 import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
-import * as authorizationLink from './actions/authorizationLink';
-import * as borrower from './actions/borrower';
-import * as credential from './actions/credential';
-import * as customApiCall from './actions/customApiCall';
-import * as document from './actions/document';
-import * as person from './actions/person';
-import * as webhook from './actions/webhook';
+import { RESOURCE_MODULES } from './actions/resources';
 import { router } from './actions/router';
 
 export class IntegrationService implements INodeType {
@@ -40,45 +35,14 @@ export class IntegrationService implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{
-						name: 'Authorization Link',
-						value: 'authorizationLink',
-						description: 'A link an end user opens to grant access to an external application',
-					},
-					{
-						name: 'Borrower',
-						value: 'borrower',
-						description: 'A borrower in the connected loan origination system',
-					},
-					{
-						name: 'Credential',
-						value: 'credential',
-						description:
-							'A connection to one external application, and which entities it synchronises',
-					},
-					{
-						name: 'Custom API Call',
-						value: 'customApiCall',
-						description: 'Any other endpoint of the service, through the same safety rules',
-					},
-					{
-						name: 'Document',
-						value: 'document',
-						description: 'A loan document in the connected loan origination system',
-					},
-					{ name: 'Person', value: 'person', description: 'A contact in the connected CRM' },
-					{ name: 'Webhook', value: 'webhook', description: 'A calendar webhook registration' },
-				],
+				options: RESOURCES.map(({ label, value, description }) => ({
+					name: label,
+					value,
+					description,
+				})),
 				default: 'person',
 			},
-			...person.description,
-			...authorizationLink.description,
-			...credential.description,
-			...borrower.description,
-			...document.description,
-			...webhook.description,
-			...customApiCall.description,
+			...Object.values(RESOURCE_MODULES).flatMap((resource) => resource.description),
 			credentialIdOverride,
 			requestOptions,
 		],

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ENTITY_KINDS } from '../shared/entityKinds';
+import { EVENT_KINDS } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
 import {
 	eventSelected,
@@ -26,9 +26,7 @@ import { fetchRecords } from './records';
 import { managesWebhooks, pointWebhook, REGISTRATION_PROPERTIES } from './registration';
 import { createWebhooks, deleteWebhooks, webhooksExist } from './webhooks';
 
-/** Event names are `<kind>Created|Updated|Deleted` for people and the entity kinds of spec 2.3. */
-const EVENT_KINDS = ['people', ...ENTITY_KINDS];
-
+/** Event names are `<kind>Created|Updated|Deleted` for the catalogue's kinds (people and spec 2.3's). */
 const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
 	...EVENT_KINDS.flatMap((kind) =>

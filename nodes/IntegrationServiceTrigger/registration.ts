@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { newRun, serviceRequest } from '../IntegrationService/transport';
+import { CREDENTIAL_DEFAULT, newRun, serviceRequest } from '../IntegrationService/transport';
 import { webhookIdProperty } from '../shared/descriptions';
 import { parseFilters } from './records';
 
@@ -116,6 +116,7 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 			host: 'calendar',
 			path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
 			body,
+			connection: CREDENTIAL_DEFAULT,
 		},
 		newRun(),
 	);

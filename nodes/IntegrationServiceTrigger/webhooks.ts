@@ -2,6 +2,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
 	MAX_PAGE_SIZE,
 	newRun,
@@ -112,7 +113,7 @@ export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promis
 		ctx,
 		0,
 		{
-			request: { method: 'GET', host: 'crm', path: ['webhooks'] },
+			request: { method: 'GET', host: 'crm', path: ['webhooks'], connection: CREDENTIAL_DEFAULT },
 			pageSize: MAX_PAGE_SIZE,
 			recordsKey: 'webhooks',
 		},
@@ -175,7 +176,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 			const answer = await serviceRequest.call(
 				ctx,
 				0,
-				{ method: 'POST', host: 'crm', path: ['webhooks'], body },
+				{ method: 'POST', host: 'crm', path: ['webhooks'], body, connection: CREDENTIAL_DEFAULT },
 				run,
 			);
 			if (typeof answer.id !== 'string' || answer.id.trim() === '')
@@ -232,7 +233,12 @@ async function deleteIds(ctx: IHookFunctions, ids: string[], run: ServiceRun): P
 			await serviceRequest.call(
 				ctx,
 				0,
-				{ method: 'DELETE', host: 'crm', path: ['webhooks', { id, field: 'Webhook ID' }] },
+				{
+					method: 'DELETE',
+					host: 'crm',
+					path: ['webhooks', { id, field: 'Webhook ID' }],
+					connection: CREDENTIAL_DEFAULT,
+				},
 				run,
 			);
 		} catch (error) {

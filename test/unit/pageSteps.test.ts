@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 
+import { CREDENTIAL_DEFAULT } from '../../nodes/IntegrationService/transport';
 import type { PagingState } from '../../nodes/IntegrationService/transport/pageSteps';
 import {
 	announcedBound,
@@ -84,6 +85,7 @@ describe('pageLimit and requestFor', () => {
 			host: 'crm' as const,
 			path: ['people'],
 			qs: { q: 'a' },
+			connection: CREDENTIAL_DEFAULT,
 		};
 		expect(requestFor(request, START, { offset: 200 }, 50).qs).toEqual({
 			q: 'a',
