@@ -36,6 +36,23 @@ const EVENT_OPTIONS: INodePropertyOptions[] = [
 		.map((name) => ({ name, value: name })),
 ];
 
+/** Why a delivery's signature is not accepted (no key to check with, missing, or wrong), if it is not. */
+async function signatureProblem(ctx: IWebhookFunctions, raw: Buffer): Promise<string | undefined> {
+	const credentials = (await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+	const secretField =
+		credentials.authentication === 'clientCredentials' ? 'clientSecret' : 'signingSecret';
+	const secret =
+		typeof credentials[secretField] === 'string' ? (credentials[secretField] as string) : '';
+	if (secret === '') {
+		return secretField === 'clientSecret'
+			? 'Signature not checked: the credential has no Client Secret to verify deliveries with'
+			: 'Signature not checked: the credential (Access Token mode) has no Webhook Signing Secret; add it to the credential';
+	}
+	const header = ctx.getRequestObject().headers[SIGNATURE_HEADER];
+	if (signatureMatches(secret, raw, Array.isArray(header) ? header[0] : header)) return undefined;
+	return header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature';
+}
+
 export class IntegrationServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Integration Service Trigger',
@@ -140,26 +157,8 @@ export class IntegrationServiceTrigger implements INodeType {
 		}
 
 		if (this.getNodeParameter('verifySignature', true) as boolean) {
-			const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
-			const secretField =
-				credentials.authentication === 'clientCredentials' ? 'clientSecret' : 'signingSecret';
-			const secret =
-				typeof credentials[secretField] === 'string' ? (credentials[secretField] as string) : '';
-			if (secret === '') {
-				return answer(401, {
-					error:
-						secretField === 'clientSecret'
-							? 'Signature not checked: the credential has no Client Secret to verify deliveries with'
-							: 'Signature not checked: the credential (Access Token mode) has no Webhook Signing Secret; add it to the credential',
-				});
-			}
-			const header = request.headers[SIGNATURE_HEADER];
-			if (!signatureMatches(secret, raw, Array.isArray(header) ? header[0] : header)) {
-				return answer(401, {
-					error:
-						header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature',
-				});
-			}
+			const problem = await signatureProblem(this, raw);
+			if (problem !== undefined) return answer(401, { error: problem });
 		}
 
 		const parsed = parseEvent(raw);
