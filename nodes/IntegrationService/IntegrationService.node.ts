@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RESOURCES } from '../shared/catalogue';
 import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
 import * as authorizationLink from './actions/authorizationLink';
 import * as borrower from './actions/borrower';
@@ -40,36 +41,11 @@ export class IntegrationService implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{
-						name: 'Authorization Link',
-						value: 'authorizationLink',
-						description: 'A link an end user opens to grant access to an external application',
-					},
-					{
-						name: 'Borrower',
-						value: 'borrower',
-						description: 'A borrower in the connected loan origination system',
-					},
-					{
-						name: 'Credential',
-						value: 'credential',
-						description:
-							'A connection to one external application, and which entities it synchronises',
-					},
-					{
-						name: 'Custom API Call',
-						value: 'customApiCall',
-						description: 'Any other endpoint of the service, through the same safety rules',
-					},
-					{
-						name: 'Document',
-						value: 'document',
-						description: 'A loan document in the connected loan origination system',
-					},
-					{ name: 'Person', value: 'person', description: 'A contact in the connected CRM' },
-					{ name: 'Webhook', value: 'webhook', description: 'A calendar webhook registration' },
-				],
+				options: RESOURCES.map(({ label, value, description }) => ({
+					name: label,
+					value,
+					description,
+				})),
 				default: 'person',
 			},
 			...person.description,

@@ -10,9 +10,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { newRun, serviceRequest } from '../IntegrationService/transport';
+import { CREDENTIAL_DEFAULT, newRun, serviceRequest } from '../IntegrationService/transport';
 import { webhookIdProperty } from '../shared/descriptions';
-import { ENTITY_KINDS } from '../shared/entityKinds';
+import { EVENT_KINDS } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
 import {
 	eventSelected,
@@ -26,9 +26,7 @@ import {
 } from './delivery';
 import { fetchRecords, parseFilters } from './records';
 
-/** Event names are `<kind>Created|Updated|Deleted` for people and the entity kinds of spec 2.3. */
-const EVENT_KINDS = ['people', ...ENTITY_KINDS];
-
+/** Event names are `<kind>Created|Updated|Deleted` for the catalogue's kinds (people and spec 2.3's). */
 const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
 	...EVENT_KINDS.flatMap((kind) =>
@@ -174,6 +172,7 @@ export class IntegrationServiceTrigger implements INodeType {
 						host: 'calendar',
 						path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
 						body,
+						connection: CREDENTIAL_DEFAULT,
 					},
 					newRun(),
 				);

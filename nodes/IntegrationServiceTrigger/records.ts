@@ -2,6 +2,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
 	MAX_PAGE_SIZE,
 	newRun,
@@ -60,7 +61,7 @@ export async function fetchRecords(
 		ctx,
 		0,
 		{
-			request: { method: 'GET', host, path: [], link },
+			request: { method: 'GET', host, path: [], link, connection: CREDENTIAL_DEFAULT },
 			pageSize: MAX_PAGE_SIZE,
 			recordsKey: recordsOf,
 		},

@@ -1,33 +1,7 @@
+import { SYNC_KINDS } from './catalogue';
+
 /**
  * The 27 entity kinds of spec 2.3, in the specification's order: the flags a connection synchronises
- * (Entities to Sync) and, with people, the kinds whose events the trigger offers.
+ * (Entities to Sync). Kept for its importers; the catalogue (nodes/shared/catalogue) owns the list.
  */
-export const ENTITY_KINDS = [
-	'appointments',
-	'borrowers',
-	'calls',
-	'calendars',
-	'calendarEvents',
-	'customFields',
-	'events',
-	'lists',
-	'loans',
-	'notes',
-	'offices',
-	'properties',
-	'smartLists',
-	'tasks',
-	'taskTemplates',
-	'teams',
-	'textMessages',
-	'emailMessages',
-	'appointmentOutcomes',
-	'appointmentTypes',
-	'stages',
-	'emailThreads',
-	'documents',
-	'sources',
-	'timeframes',
-	'peopleRelationships',
-	'ponds',
-] as const;
+export const ENTITY_KINDS: readonly string[] = SYNC_KINDS;

@@ -14,8 +14,13 @@ import {
 } from '../../nodes/IntegrationService/transport/cursor';
 import type { ListPosition } from '../../nodes/IntegrationService/transport/cursor';
 import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
-import type { PageRequest, ServiceRequest } from '../../nodes/IntegrationService/transport';
+import type {
+	Connection,
+	PageRequest,
+	ServiceRequest,
+} from '../../nodes/IntegrationService/transport';
 import {
+	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
 	newRun,
 	serviceRequestPages,
@@ -27,7 +32,12 @@ import {
 import type { Scripted, SentRequest } from './fakes';
 import { credentials, fakeServiceContext, TOKEN } from './fakes';
 
-const LIST: ServiceRequest = { method: 'GET', host: 'crm', path: ['people'] };
+const LIST: ServiceRequest = {
+	method: 'GET',
+	host: 'crm',
+	connection: CREDENTIAL_DEFAULT,
+	path: ['people'],
+};
 const run = () => newRun({ ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1 });
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261124);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
@@ -322,12 +332,12 @@ describe('Page at a Time: a cursor continues its own list, or nothing is sent', 
 		expect(otherHost.error?.message).toBe(refused);
 		expect(otherHost.sent).toEqual([]);
 		const otherOverride = await batch(listService(10, 'offset'), cursor, 3, {
-			request: { ...LIST, credentialId: 'conn-9' },
+			request: { ...LIST, connection: { credentialId: 'conn-9' } as Connection },
 		});
 		expect(otherOverride.error?.message).toBe(refused);
 		// The same Connection ID given as an override is the same list.
 		const sameOverride = await batch(listService(10, 'offset'), cursor, 3, {
-			request: { ...LIST, credentialId: 'cred-1' },
+			request: { ...LIST, connection: { credentialId: 'cred-1' } as Connection },
 		});
 		expect(sameOverride.error).toBeUndefined();
 		expect(sameOverride.records.map((record) => record.id)).toEqual(['3', '4', '5']);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import {
+	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
 	newRun,
 	serviceRequest,
@@ -91,7 +92,12 @@ test('no attempt starts after the deadline, each Timeout fits the time left, and
 				const deadline = run.deadline!.at;
 
 				await serviceRequest
-					.call(fake.ctx, 0, { method, host: 'crm', path: ['people'] }, run)
+					.call(
+						fake.ctx,
+						0,
+						{ method, host: 'crm', connection: CREDENTIAL_DEFAULT, path: ['people'] },
+						run,
+					)
 					.catch((error: Error) => error);
 
 				const ended = Date.now();

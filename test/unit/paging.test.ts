@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { announcedBound } from '../../nodes/IntegrationService/transport/paging';
 import type { PageRequest, ServiceRequest } from '../../nodes/IntegrationService/transport';
 import {
+	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
 	MAX_RECORDS,
 	newRun,
@@ -18,7 +19,12 @@ import type { Scripted } from './fakes';
 import { credentials, fakeServiceContext } from './fakes';
 
 const PEOPLE = 'https://crm.test/api/people';
-const LIST: ServiceRequest = { method: 'GET', host: 'crm', path: ['people'] };
+const LIST: ServiceRequest = {
+	method: 'GET',
+	host: 'crm',
+	connection: CREDENTIAL_DEFAULT,
+	path: ['people'],
+};
 
 const people = (...ids: Array<string | number>) =>
 	ids.map((id) => ({ id: String(id), firstName: `P${id}` }));
@@ -347,6 +353,7 @@ describe('serviceRequest', () => {
 	const CREATE: ServiceRequest = {
 		method: 'POST',
 		host: 'crm',
+		connection: CREDENTIAL_DEFAULT,
 		path: ['people'],
 		body: { firstName: 'Ann' },
 	};
@@ -363,7 +370,12 @@ describe('serviceRequest', () => {
 	it('retries a GET after a 500', async () => {
 		const result = await send(
 			[{ raw: { statusCode: 500, body: 'Internal Server Error' } }, { id: 'p-1' }],
-			{ method: 'GET', host: 'crm', path: ['people', { id: 'p-1', field: 'Person ID' }] },
+			{
+				method: 'GET',
+				host: 'crm',
+				connection: CREDENTIAL_DEFAULT,
+				path: ['people', { id: 'p-1', field: 'Person ID' }],
+			},
 		);
 		expect(result.json).toEqual({ id: 'p-1' });
 		expect(result.sent.map((request) => request.url)).toEqual([
@@ -421,7 +433,7 @@ describe('serviceRequest', () => {
 			serviceRequest.call(
 				fake.ctx,
 				0,
-				{ method: 'GET', host: 'crm', path: ['people'] },
+				{ method: 'GET', host: 'crm', connection: CREDENTIAL_DEFAULT, path: ['people'] },
 				newRun(settings),
 			),
 		).rejects.toThrow('The service had an internal error (HTTP 503) (after 3 attempts)');
@@ -431,7 +443,7 @@ describe('serviceRequest', () => {
 	it('takes the token out of the service’s error', async () => {
 		const result = await send(
 			[{ raw: { statusCode: 401, body: '{"message": "token token-123456 is expired"}' } }],
-			{ method: 'GET', host: 'crm', path: ['people'] },
+			{ method: 'GET', host: 'crm', connection: CREDENTIAL_DEFAULT, path: ['people'] },
 		);
 		expect(result.error?.message).toBe(
 			'The access token is invalid or expired (HTTP 401): token [redacted] is expired',
@@ -443,13 +455,14 @@ describe('serviceRequest', () => {
 		const badId = await send([{ id: 'x' }], {
 			method: 'GET',
 			host: 'crm',
+			connection: CREDENTIAL_DEFAULT,
 			path: ['people', { id: '..', field: 'Person ID' }],
 		});
 		expect(badId.error?.message).toBe('Person ID: ".." is not a valid ID');
 		expect(badId.sent).toHaveLength(0);
 		const badHost = await send(
 			[{ id: 'x' }],
-			{ method: 'GET', host: 'crm', path: ['people'] },
+			{ method: 'GET', host: 'crm', connection: CREDENTIAL_DEFAULT, path: ['people'] },
 			credentials({ crmUrl: 'https://a:b@crm.test' }),
 		);
 		expect(badHost.error?.message).toBe(
@@ -522,7 +535,12 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 			documents: Array.from({ length: 150 }, (_v, i) => ({ id: `d-${i}` })),
 		};
 		const result = await page([loan, loan], {
-			request: { ...LIST, host: 'los', path: ['loans', { id: '7', field: 'Path' }] },
+			request: {
+				...LIST,
+				host: 'los',
+				connection: CREDENTIAL_DEFAULT,
+				path: ['loans', { id: '7', field: 'Path' }],
+			},
 			pageSize: 100,
 			recordsKey: recordsOf,
 		});
@@ -536,7 +554,12 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 		const docs = (from: number, to: number) =>
 			Array.from({ length: to - from }, (_v, i) => ({ id: `d-${from + i}` }));
 		const result = await page([{ documents: docs(0, 100) }, { documents: docs(100, 150) }], {
-			request: { ...LIST, host: 'los', path: ['loans', { id: '7', field: 'Path' }, 'documents'] },
+			request: {
+				...LIST,
+				host: 'los',
+				connection: CREDENTIAL_DEFAULT,
+				path: ['loans', { id: '7', field: 'Path' }, 'documents'],
+			},
 			pageSize: 100,
 			recordsKey: recordsOf,
 		});

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
+import { CONNECTION_RESOURCES } from '../../shared/catalogue';
 import { describeValue } from '../../shared/service';
 import {
 	inputError,
@@ -9,11 +10,11 @@ import {
 	toNumber,
 	toWholeNumber,
 } from '../helpers/validation';
-import type { RequestSettings } from '../transport';
+import type { Connection, RequestSettings } from '../transport';
 
 /**
  * Per-node and per-item override of X-Service-Credential-Id: one n8n credential serves many end
- * users' connections (decisions.md). Shown for the resources on the CRM, LOS and calendar hosts.
+ * users' connections (decisions.md). Shown for every resource the catalogue puts on a host that takes it.
  */
 export const credentialIdOverride: INodeProperties = {
 	// Not "Credential ID": next to n8n's credential picker and the Credential resource that would mean three things.
@@ -25,21 +26,20 @@ export const credentialIdOverride: INodeProperties = {
 	description:
 		"Which connected system this call reads or writes: the service's credential ID, sent in a request header. Leave empty to use the Default Credential ID of the n8n credential; use an expression to pick one per item.",
 	displayOptions: {
-		show: { resource: ['person', 'borrower', 'document', 'webhook', 'customApiCall'] },
+		show: { resource: [...CONNECTION_RESOURCES] },
 	},
 };
 
-/** The item's Credential ID override, or undefined for the credential's default. */
-export function credentialIdOverrideFor(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): string | undefined {
-	return optionalText(
+/** The item's connection: its Connection ID, or the credential's default when that is empty. */
+export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connection {
+	const credentialId = optionalText(
 		ctx,
 		itemIndex,
 		'Connection ID',
 		ctx.getNodeParameter(credentialIdOverride.name, itemIndex, ''),
 	);
+	// The one place a Connection is made from a parameter (transport/request.ts brands the type).
+	return (credentialId === undefined ? {} : { credentialId }) as Connection;
 }
 
 /** The external application a connection is for (Credential › Create, Authorization Link › Create). */

@@ -5,7 +5,7 @@
 export type { ServiceContext } from './attempt';
 export type { PageRequest, PagingResult } from './paging';
 export { MAX_PAGE_SIZE, MAX_RECORDS, recordsOf, serviceRequestPages } from './paging';
-export type { ServiceRequest } from './request';
-export { serviceRequest } from './request';
+export type { Connection, ServiceRequest } from './request';
+export { CREDENTIAL_DEFAULT, serviceRequest } from './request';
 export type { RequestSettings, ServiceRun } from './run';
 export { DEFAULT_SETTINGS, newRun, startItem, stopRun } from './run';

@@ -1,6 +1,7 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { LIST_KEYS } from '../../shared/catalogue';
 import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
@@ -9,7 +10,7 @@ import { secretForms } from './secrets';
 import type { ListStart } from './nextPage';
 import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
 import type { ServiceRequest, ServiceRun } from './request';
-import { runCredentials, serviceRequest } from './request';
+import { connectionIdOf, runCredentials, serviceRequest } from './request';
 
 /**
  * Finds the records in a page, given the name the list's path ends with: the list of records, or the
@@ -90,7 +91,7 @@ function listStart(credentials: IDataObject, request: ServiceRequest): ListStart
 	const last = request.link
 		? decodedOnce(listPath.slice(listPath.lastIndexOf('/') + 1))
 		: request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id)).pop();
-	const override = (request.credentialId ?? '').trim();
+	const override = connectionIdOf(request).trim();
 	const connectionId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
 	return {
 		firstUrl,
@@ -257,8 +258,8 @@ export function listDigest(request: ServiceRequest, base: string, connectionId: 
 	);
 }
 
-/** Lists the pager knows by name; an answer that is nothing but one of them is a page of that list. */
-const KNOWN_LISTS = ['people', 'borrowers', 'documents'];
+/** Lists the pager knows by name (the catalogue's); an answer that is nothing but one of them is a page of that list. */
+const KNOWN_LISTS = LIST_KEYS;
 
 /**
  * The records of an answer whose list key is not known beforehand (an event's `uri`, a Custom API

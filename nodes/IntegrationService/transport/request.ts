@@ -65,17 +65,42 @@ async function startWhenPaced(
 	}
 }
 
-export interface ServiceRequest {
+declare const readFromItem: unique symbol;
+
+/**
+ * Which connection (X-Service-Credential-Id) a request uses: the item's Connection ID, or the
+ * credential's default when it is empty. Branded so that no object literal passes for one: the node's
+ * `connectionOf` (actions/parameters.ts) reads it from the item, CREDENTIAL_DEFAULT is the default's.
+ */
+export type Connection = { readonly credentialId?: string } & { readonly [readFromItem]: true };
+
+/** The credential's Default Credential ID: for requests with no Connection ID to read (the trigger's). */
+export const CREDENTIAL_DEFAULT = {} as Connection;
+
+interface RequestParts {
 	method: IHttpRequestMethods;
-	host: ServiceHost;
 	/** Path segments after /api; each is sent as exactly one segment, whatever it contains. */
 	path: readonly PathSegment[];
 	qs?: IDataObject;
 	body?: IDataObject;
 	/** A URL the service gave (a list's nextLink, an event's uri), absolute or relative to `relativeTo`; only ever called on the host's origin. */
 	link?: { url: string; relativeTo: string; what: string };
-	/** Per-item value of X-Service-Credential-Id; the credential's default when empty. */
-	credentialId?: string;
+}
+
+/**
+ * A request to the CRM, LOS or calendar host cannot be written without its `connection`: forgetting
+ * it fails the build instead of silently using the credential's default (decisions.md). Universal
+ * requests never send one.
+ */
+export type ServiceRequest = RequestParts &
+	(
+		| { host: Exclude<ServiceHost, 'universal'>; connection: Connection }
+		| { host: 'universal'; connection?: Connection }
+	);
+
+/** The Connection ID the request names; '' for the credential's default. */
+export function connectionIdOf(request: ServiceRequest): string {
+	return request.connection?.credentialId ?? '';
 }
 
 const MAX_SINGLE_BACKOFF_MS = 30_000;
@@ -136,9 +161,8 @@ function credentialIdHeader(
 	request: ServiceRequest,
 ): { value?: string } | { refused: string } {
 	if (!HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return {};
-	const override = (request.credentialId ?? '').trim();
-	const value =
-		override !== '' ? (request.credentialId ?? '') : String(credentials.credentialId ?? '');
+	const override = connectionIdOf(request).trim();
+	const value = override !== '' ? connectionIdOf(request) : String(credentials.credentialId ?? '');
 	// Checked before trimming: the HTTP client would silently strip or alter it and send another ID.
 	const problem = headerValueProblem(value);
 	if (problem !== undefined) {

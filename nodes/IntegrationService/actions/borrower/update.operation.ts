@@ -11,7 +11,7 @@ import {
 import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { credentialIdOverrideFor } from '../common.descriptions';
+import { connectionOf } from '../common.descriptions';
 import { shownFor } from '../node.type';
 
 const borrowerIdProperty: INodeProperties = {
@@ -104,7 +104,7 @@ export async function execute(
 				host: 'los',
 				path,
 				body,
-				credentialId: credentialIdOverrideFor(this, itemIndex),
+				connection: connectionOf(this, itemIndex),
 			},
 			run,
 		),

@@ -12,7 +12,7 @@ import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
 import {
 	batchItem,
-	credentialIdOverrideFor,
+	connectionOf,
 	cursorProperty,
 	limitProperty,
 	pageAtATimeProperty,
@@ -173,7 +173,7 @@ export async function execute(
 		this.getNodeParameter('queryParameters', itemIndex, {}),
 		reserved,
 	);
-	const credentialId = credentialIdOverrideFor(this, itemIndex);
+	const connection = connectionOf(this, itemIndex);
 
 	if (method !== 'GET') {
 		const rawBody = WITH_BODY.includes(method)
@@ -184,12 +184,7 @@ export async function execute(
 				? undefined
 				: parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
 		return [
-			await serviceRequest.call(
-				this,
-				itemIndex,
-				{ method, host, path, qs, body, credentialId },
-				run,
-			),
+			await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, connection }, run),
 		];
 	}
 
@@ -199,7 +194,7 @@ export async function execute(
 		this,
 		itemIndex,
 		{
-			request: { method, host, path, qs, credentialId },
+			request: { method, host, path, qs, connection },
 			maxRecords: limit,
 			pageSize: MAX_PAGE_SIZE,
 			recordsKey: recordsOf,

@@ -9,7 +9,7 @@ import {
 } from '../../helpers/fieldMapper';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { credentialIdOverrideFor } from '../common.descriptions';
+import { connectionOf } from '../common.descriptions';
 import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field; the first eight are required (spec 2.5, 4.7). */
@@ -215,7 +215,7 @@ export async function execute(
 		host: 'los',
 		path: ['documents'],
 		body,
-		credentialId: credentialIdOverrideFor(this, itemIndex),
+		connection: connectionOf(this, itemIndex),
 	} as const;
 	return [await serviceRequest.call(this, itemIndex, request, run)];
 }

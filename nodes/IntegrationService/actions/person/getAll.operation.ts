@@ -6,7 +6,7 @@ import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, serviceRequestPages } from '../../transport';
 import {
 	batchItem,
-	credentialIdOverrideFor,
+	connectionOf,
 	cursorProperty,
 	limitProperty,
 	pageAtATimeProperty,
@@ -77,14 +77,14 @@ export async function execute(
 		options.queryParameters,
 		PAGING_PARAMETERS,
 	);
-	const credentialId = credentialIdOverrideFor(this, itemIndex);
+	const connection = connectionOf(this, itemIndex);
 
 	const people: IDataObject[] = [];
 	const { nextCursor } = await serviceRequestPages.call(
 		this,
 		itemIndex,
 		{
-			request: { method: 'GET', host: 'crm', path: ['people'], qs, credentialId },
+			request: { method: 'GET', host: 'crm', path: ['people'], qs, connection },
 			maxRecords: limit,
 			pageSize,
 			recordsKey: 'people',

@@ -10,7 +10,7 @@ import {
 import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { credentialIdOverrideFor } from '../common.descriptions';
+import { connectionOf } from '../common.descriptions';
 import { shownFor } from '../node.type';
 import { personFields } from './create.operation';
 
@@ -57,7 +57,7 @@ export async function execute(
 				host: 'crm',
 				path,
 				body,
-				credentialId: credentialIdOverrideFor(this, itemIndex),
+				connection: connectionOf(this, itemIndex),
 			},
 			run,
 		),

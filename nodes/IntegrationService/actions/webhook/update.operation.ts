@@ -6,7 +6,7 @@ import { fieldGroup, readBody } from '../../helpers/fieldMapper';
 import { requireId } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
-import { credentialIdOverrideFor } from '../common.descriptions';
+import { connectionOf } from '../common.descriptions';
 import { shownFor } from '../node.type';
 
 /** The body fields: each parameter is named as its wire field (spec 2.6, 4.8). */
@@ -68,7 +68,7 @@ export async function execute(
 				host: 'calendar',
 				path,
 				body,
-				credentialId: credentialIdOverrideFor(this, itemIndex),
+				connection: connectionOf(this, itemIndex),
 			},
 			run,
 		),

@@ -1,0 +1,42 @@
+import { ENTITIES } from './entities';
+import { SERVICE_RESOURCES } from './services';
+import type { ResourceSpec } from './types';
+
+/**
+ * One catalogue of the service's entities (decisions.md, "One catalogue"): everything the node, the
+ * trigger, the credential and the pager list about entities follows from ENTITIES and
+ * SERVICE_RESOURCES. How to add an entity: see types.ts.
+ */
+export type { EntitySpec, FieldSpec, FieldType, GenericOperation, ResourceSpec } from './types';
+export { ENTITIES, SERVICE_RESOURCES };
+
+/** The node's resources, in the order of their labels (the Resource option's order). */
+export const RESOURCES: readonly ResourceSpec[] = [
+	...ENTITIES.flatMap((entity) => (entity.resource ? [entity.resource] : [])),
+	...SERVICE_RESOURCES,
+].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+
+/** The entity kinds a connection synchronises (the credential's Entities to Sync flags). */
+export const SYNC_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.syncFlag).map(
+	(entity) => entity.kind,
+);
+
+/** The kinds whose `<kind>Created|Updated|Deleted` events the trigger offers. */
+export const EVENT_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.events).map(
+	(entity) => entity.kind,
+);
+
+/** The list keys of the entities the node offers, people first: an answer that is only one of them is a page. */
+export const LIST_KEYS: readonly string[] = ENTITIES.flatMap((entity) =>
+	entity.resource?.listKey ? [entity.resource.listKey] : [],
+);
+
+/** The resource of that value, or undefined. */
+export function resourceSpec(value: string): ResourceSpec | undefined {
+	return RESOURCES.find((resource) => resource.value === value);
+}
+
+/** Resources whose requests may carry a Connection ID: every one but those only on the universal host. */
+export const CONNECTION_RESOURCES: readonly string[] = RESOURCES.filter(
+	(resource) => resource.host !== 'universal',
+).map((resource) => resource.value);

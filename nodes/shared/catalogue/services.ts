@@ -1,0 +1,38 @@
+import type { ResourceSpec } from './types';
+
+/** Resources of the node that are functions of the service itself, not entities of a connected system. */
+export const SERVICE_RESOURCES: readonly ResourceSpec[] = [
+	{
+		value: 'authorizationLink',
+		label: 'Authorization Link',
+		description: 'A link an end user opens to grant access to an external application',
+		host: 'universal',
+		path: ['oauth', 'authorize-url'],
+		operations: ['create'],
+	},
+	{
+		value: 'credential',
+		label: 'Credential',
+		description: 'A connection to one external application, and which entities it synchronises',
+		host: 'universal',
+		path: ['credentials'],
+		operations: ['create', 'update'],
+	},
+	{
+		value: 'customApiCall',
+		label: 'Custom API Call',
+		description: 'Any other endpoint of the service, through the same safety rules',
+		host: 'chosen',
+		path: [],
+		operations: ['send'],
+	},
+	{
+		value: 'webhook',
+		label: 'Webhook',
+		description: 'A calendar webhook registration',
+		host: 'calendar',
+		path: ['webhooks'],
+		id: { label: 'Webhook ID', name: 'webhookId', placeholder: 'e.g. w-1' },
+		operations: ['update'],
+	},
+];

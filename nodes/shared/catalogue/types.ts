@@ -1,0 +1,83 @@
+import type { ServiceHost } from '../service';
+
+/**
+ * The catalogue's vocabulary. How to add an entity:
+ * 1. Kinds the service syncs or raises events for are in `entities.ts` (spec 2.3 order); a kind the
+ *    node should offer as a resource gets a `resource` there (or in its own file, like `person.ts`):
+ *    value and label, host, path, list key, ID label and parameter, its operations, its fields.
+ * 2. `getAll` and `get` need nothing more: the generic list and get-by-ID bodies read the entry
+ *    (actions/generic). Other operations need a module in the resource's index (actions/<resource>).
+ * 3. Seed the sandbox (test/sandbox) with its rows, and add an engine test.
+ * Resource options, Connection ID visibility, trigger events, Entities to Sync flags and the list keys
+ * the pager knows all follow from the entry.
+ */
+
+/**
+ * How a field is offered and read. Text-like kinds are sent as written: `dateTime` is text the
+ * service does not parse for us (an ISO 8601 timestamp is typical). `json` is a JSON object and
+ * `jsonArray` a JSON array of objects. The compound kinds are Person's: contact values (`emails`,
+ * `phones`: value, type, status, Is Primary), `addresses`, and `consent` (communicationsConsent).
+ */
+export type FieldType =
+	| 'string'
+	| 'number'
+	| 'boolean'
+	| 'stringList'
+	| 'json'
+	| 'jsonArray'
+	| 'dateTime'
+	| 'emails'
+	| 'phones'
+	| 'addresses'
+	| 'consent';
+
+/** One body field of an entity, declared once: the node's parameter is named as its wire field. */
+export interface FieldSpec {
+	/** The wire name (and the parameter's name). */
+	name: string;
+	/** The label; unused by the compound kinds, whose builders name them. */
+	label: string;
+	type: FieldType;
+	required?: boolean;
+	description: string;
+	/** Text kinds: an example; `stringList`: the add button's text (e.g. "Add Tag"). */
+	placeholder?: string;
+}
+
+/** The operations the generic bodies write once; anything else is an extra with its own module. */
+export type GenericOperation = 'getAll' | 'get' | 'create' | 'update' | 'delete';
+
+/** Where the node offers an entity (or a service function) as a resource. */
+export interface ResourceSpec {
+	/** The Resource option's value (and the router's key). */
+	value: string;
+	label: string;
+	/** The Resource option's description. */
+	description: string;
+	/** The host every request of the resource goes to; `chosen` when the user picks it per item. */
+	host: ServiceHost | 'chosen';
+	/** Path segments after /api of the list (and, followed by the ID, of one record). */
+	path: readonly string[];
+	/** Key of the records list in a page of the list (spec 3.x), e.g. "people". */
+	listKey?: string;
+	/** The record's ID parameter: its label (named once, in every error) and name. */
+	id?: { label: string; name: string; placeholder: string };
+	/** Singular and plural nouns for the generic operations' texts, e.g. person / people. */
+	noun?: { one: string; many: string };
+	/** Which operations exist, in the Operation option's order. */
+	operations: readonly string[];
+	/** The body fields, in the order of their labels. */
+	fields?: readonly FieldSpec[];
+}
+
+/** An entity kind of the service (spec 2.3, and people). */
+export interface EntitySpec {
+	/** The kind's key: the sync flag's key and the prefix of its event names (`<kind>Created`). */
+	kind: string;
+	/** Offered in the credential's Entities to Sync. */
+	syncFlag: boolean;
+	/** The trigger offers `<kind>Created|Updated|Deleted`. */
+	events: boolean;
+	/** Where the node offers it as a resource; none yet for most kinds. */
+	resource?: ResourceSpec;
+}
