@@ -123,7 +123,7 @@ export const CRM_ENTITIES: readonly EntityDef[] = [
 		'textMessages',
 		'textmessages',
 		'text message',
-		'text',
+		'text-message',
 		TEXT,
 		(n) => ({
 			personId: person(n),
@@ -143,7 +143,7 @@ export const CRM_ENTITIES: readonly EntityDef[] = [
 		'emailMessages',
 		'emailmessages',
 		'email message',
-		'email',
+		'email-message',
 		'personId userId subject* body* sender*:object recipients*:objectArray threadId',
 		(n) => ({
 			personId: person(n),
