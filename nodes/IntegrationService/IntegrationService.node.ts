@@ -14,6 +14,7 @@ import * as credential from './actions/credential';
 import * as customApiCall from './actions/customApiCall';
 import * as document from './actions/document';
 import * as person from './actions/person';
+import { publishedDescription } from './actions/published';
 import * as webhook from './actions/webhook';
 import { router } from './actions/router';
 
@@ -55,6 +56,7 @@ export class IntegrationService implements INodeType {
 			...document.description,
 			...webhook.description,
 			...customApiCall.description,
+			...publishedDescription,
 			credentialIdOverride,
 			requestOptions,
 		],

@@ -13,6 +13,7 @@ import type { OperationModule, Resource, ResourceOperations } from './node.type'
 import * as personCreate from './person/create.operation';
 import * as personGetAll from './person/getAll.operation';
 import * as personUpdate from './person/update.operation';
+import { PUBLISHED_MODULES } from './published';
 import * as webhookUpdate from './webhook/update.operation';
 
 /** resource → operation → module: the compiler checks it against ResourceOperations, both ways. */
@@ -27,9 +28,9 @@ const operations: { [R in Resource]: Record<ResourceOperations[R], OperationModu
 };
 
 function operationModule(resource: string, operation: string): OperationModule | undefined {
-	const modules = (operations as Record<string, Record<string, OperationModule> | undefined>)[
-		resource
-	];
+	const modules =
+		(operations as Record<string, Record<string, OperationModule> | undefined>)[resource] ??
+		PUBLISHED_MODULES[resource]?.operations;
 	return modules && Object.prototype.hasOwnProperty.call(modules, operation)
 		? modules[operation]
 		: undefined;
