@@ -8,14 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from '../shared/catalogue';
 import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
-import * as authorizationLink from './actions/authorizationLink';
-import * as borrower from './actions/borrower';
-import * as credential from './actions/credential';
-import * as customApiCall from './actions/customApiCall';
-import * as document from './actions/document';
-import * as person from './actions/person';
-import { publishedDescription } from './actions/published';
-import * as webhook from './actions/webhook';
+import { RESOURCE_MODULES } from './actions/resources';
 import { router } from './actions/router';
 
 export class IntegrationService implements INodeType {
@@ -49,14 +42,7 @@ export class IntegrationService implements INodeType {
 				})),
 				default: 'person',
 			},
-			...person.description,
-			...authorizationLink.description,
-			...credential.description,
-			...borrower.description,
-			...document.description,
-			...webhook.description,
-			...customApiCall.description,
-			...publishedDescription,
+			...Object.values(RESOURCE_MODULES).flatMap((resource) => resource.description),
 			credentialIdOverride,
 			requestOptions,
 		],

@@ -2,35 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { newRun, startItem, stopRun } from '../transport';
-import * as authorizationLinkCreate from './authorizationLink/create.operation';
-import * as borrowerUpdate from './borrower/update.operation';
-import { readRequestOptions } from './common.descriptions';
-import * as credentialCreate from './credential/create.operation';
-import * as credentialUpdate from './credential/update.operation';
-import * as customApiCallSend from './customApiCall/send.operation';
-import * as documentCreate from './document/create.operation';
-import type { OperationModule, Resource, ResourceOperations } from './node.type';
-import * as personCreate from './person/create.operation';
-import * as personGetAll from './person/getAll.operation';
-import * as personUpdate from './person/update.operation';
-import { PUBLISHED_MODULES } from './published';
-import * as webhookUpdate from './webhook/update.operation';
+import type { OperationModule } from './node.type';
+import { readRequestOptions } from './parameters';
+import { RESOURCE_MODULES } from './resources';
 
-/** resource → operation → module: the compiler checks it against ResourceOperations, both ways. */
-const operations: { [R in Resource]: Record<ResourceOperations[R], OperationModule> } = {
-	authorizationLink: { create: authorizationLinkCreate },
-	borrower: { update: borrowerUpdate },
-	credential: { create: credentialCreate, update: credentialUpdate },
-	customApiCall: { send: customApiCallSend },
-	document: { create: documentCreate },
-	person: { create: personCreate, getAll: personGetAll, update: personUpdate },
-	webhook: { update: webhookUpdate },
-};
-
-function operationModule(resource: string, operation: string): OperationModule | undefined {
-	const modules =
-		(operations as Record<string, Record<string, OperationModule> | undefined>)[resource] ??
-		PUBLISHED_MODULES[resource]?.operations;
+/** The operation's module, found in its resource's index (resources.ts). */
+export function operationModule(resource: string, operation: string): OperationModule | undefined {
+	const modules = Object.prototype.hasOwnProperty.call(RESOURCE_MODULES, resource)
+		? RESOURCE_MODULES[resource].operations
+		: undefined;
 	return modules && Object.prototype.hasOwnProperty.call(modules, operation)
 		? modules[operation]
 		: undefined;

@@ -16,7 +16,7 @@ import {
 	taskResource,
 	textMessageResource,
 } from './crmActivity';
-import { loanResource } from './loanFile';
+import { calendarEventResource, calendarResource, loanResource } from './loanFile';
 import { personResource } from './person';
 import type { EntitySpec, ResourceSpec } from './types';
 
@@ -60,9 +60,8 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('appointments', appointmentResource),
 	synced('borrowers', borrowerResource),
 	synced('calls', callResource),
-	// Calendars and calendar events (loanFile.ts) are lists only: offered once the generic Get Many is.
-	synced('calendars'),
-	synced('calendarEvents'),
+	synced('calendars', calendarResource),
+	synced('calendarEvents', calendarEventResource),
 	synced('customFields', customFieldResource),
 	synced('events', eventResource),
 	synced('lists', listResource),

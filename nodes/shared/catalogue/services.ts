@@ -16,6 +16,7 @@ export const SERVICE_RESOURCES: readonly ResourceSpec[] = [
 		description: 'A connection to one external application, and which entities it synchronises',
 		host: 'universal',
 		path: ['credentials'],
+		id: { label: 'Credential ID', name: 'credentialToUpdate', placeholder: 'e.g. cred-123' },
 		operations: ['create', 'update'],
 	},
 	{

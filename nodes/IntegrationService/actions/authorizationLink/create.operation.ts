@@ -1,12 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { entitiesToSyncProperty } from '../../helpers/compoundFields';
-import { fieldGroup, readBody } from '../../helpers/fieldMapper';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
+import { fieldGroup } from '../../helpers/fieldMapper';
 import { appKeyProperty, planProperty } from '../common.descriptions';
-import { shownFor } from '../node.type';
+import { createOperation } from '../generic/body';
+import { catalogueResource } from '../generic/entity';
 
 /** The body fields: each parameter is named as its wire field (spec 4.3). */
 const bodyProperties: INodeProperties[] = [
@@ -43,24 +41,7 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	shownFor('authorizationLink', 'create'),
-	bodyProperties,
-);
-
 /** POST {universal}/api/oauth/authorize-url (spec 4.3): the link for the end user. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const body = readBody(this, itemIndex, bodyProperties);
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{ method: 'POST', host: 'universal', path: ['oauth', 'authorize-url'], body },
-			run,
-		),
-	];
-}
+export const { description, execute } = createOperation(catalogueResource('authorizationLink'), {
+	properties: bodyProperties,
+});

@@ -1,29 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { addressesProperty, contactValuesProperty } from '../../helpers/compoundFields';
-import {
-	fieldGroup,
-	mappingModeProperties,
-	readBody,
-	shownWhenMappedFromForm,
-} from '../../helpers/fieldMapper';
-import { requireId } from '../../helpers/validation';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
-import { shownFor } from '../node.type';
+import { fieldGroup } from '../../helpers/fieldMapper';
+import { catalogueResource, idProperty } from '../generic/entity';
+import { updateOperation } from '../generic/body';
 
-const borrowerIdProperty: INodeProperties = {
-	displayName: 'Borrower ID',
-	name: 'borrowerId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. b-1',
-	description:
-		'ID of the borrower to change, as the Integration Service returns it in the borrower\'s "ID" field',
-};
+const borrower = catalogueResource('borrower');
 
 /** The body fields: each parameter is named as its wire field (spec 2.4). */
 const bodyProperties: INodeProperties[] = [
@@ -75,38 +57,8 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(shownFor('borrower', 'update'), [
-	borrowerIdProperty,
-	...mappingModeProperties(bodyProperties),
-	...shownWhenMappedFromForm(bodyProperties),
-]);
-
 /** PUT {los}/api/borrowers/{id} (spec 4.6): the changed borrower. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const id = requireId(
-		this,
-		itemIndex,
-		'Borrower ID',
-		this.getNodeParameter('borrowerId', itemIndex, ''),
-	);
-	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const path = ['borrowers', { id, field: 'Borrower ID' }];
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{
-				method: 'PUT',
-				host: 'los',
-				path,
-				body,
-				connection: connectionOf(this, itemIndex),
-			},
-			run,
-		),
-	];
-}
+export const { description, execute } = updateOperation(borrower, idProperty(borrower, 'change'), {
+	properties: bodyProperties,
+	mappingModes: true,
+});

@@ -1,12 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { entitiesToSyncProperty } from '../../helpers/compoundFields';
-import { readBody } from '../../helpers/fieldMapper';
-import { requireId } from '../../helpers/validation';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { shownFor } from '../node.type';
+import { updateOperation } from '../generic/body';
+import { catalogueResource } from '../generic/entity';
 
 const credentialToUpdateProperty: INodeProperties = {
 	// Not "credentialId": that name is the shared X-Service-Credential-Id override of the other resources.
@@ -29,31 +25,9 @@ const bodyProperties: INodeProperties[] = [
 	}),
 ];
 
-export const description = updateDisplayOptions(shownFor('credential', 'update'), [
-	credentialToUpdateProperty,
-	...bodyProperties,
-]);
-
 /** PUT {universal}/api/credentials/{id} (spec 4.5): the changed credential. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const id = requireId(
-		this,
-		itemIndex,
-		'Credential ID',
-		this.getNodeParameter('credentialToUpdate', itemIndex, ''),
-	);
-	const body = readBody(this, itemIndex, bodyProperties);
-	const path = ['credentials', { id, field: 'Credential ID' }];
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{ method: 'PUT', host: 'universal', path, body },
-			run,
-		),
-	];
-}
+export const { description, execute } = updateOperation(
+	catalogueResource('credential'),
+	credentialToUpdateProperty,
+	{ properties: bodyProperties },
+);

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../node.type';
+
 import * as send from './send.operation';
 
 export const description: INodeProperties[] = [
@@ -24,3 +26,6 @@ export const description: INodeProperties[] = [
 	},
 	...send.description,
 ];
+
+/** The router's table for this resource: every Operation option above, by its value. */
+export const operations: Record<string, OperationModule> = { send };

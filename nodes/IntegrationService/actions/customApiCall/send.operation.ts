@@ -9,20 +9,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ServiceHost } from '../../../shared/service';
 import { inputError, parseJsonParameter } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { MAX_PAGE_SIZE, recordsOf, serviceRequest, serviceRequestPages } from '../../transport';
+import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
 import {
-	batchItem,
-	connectionOf,
 	cursorProperty,
 	limitProperty,
 	pageAtATimeProperty,
 	PAGING_PARAMETERS,
 	queryParametersProperty,
-	readListParameters,
-	readQueryParameters,
 	returnAllProperty,
-	withoutOriginal,
 } from '../common.descriptions';
+import { connectionOf, readQueryParameters, withoutOriginal } from '../parameters';
+import { listBody, readListParameters } from '../generic/list';
 import { shownFor } from '../node.type';
 import { readPath } from './path';
 
@@ -188,32 +185,20 @@ export async function execute(
 		];
 	}
 
-	const { limit, simplify, batch } = readListParameters(this, itemIndex);
-	const output: IDataObject[] = [];
-	const { nextCursor } = await serviceRequestPages.call(
-		this,
-		itemIndex,
-		{
+	return await listBody(this, itemIndex, run, readListParameters(this, itemIndex), {
+		page: {
 			request: { method, host, path, qs, connection },
-			maxRecords: limit,
 			pageSize: MAX_PAGE_SIZE,
 			recordsKey: recordsOf,
-			batch,
 		},
-		run,
-		(records, page) => {
-			// A batch is its records; without one, Simplify off outputs each page as the service sent it.
-			if (!simplify && !batch) output.push(page);
-			else
-				for (const record of records)
-					output.push(
-						!simplify
-							? record
-							: record !== null && typeof record === 'object' && !Array.isArray(record)
-								? withoutOriginal(record)
-								: { value: record },
-					);
-		},
-	);
-	return batch ? [batchItem('records', output, nextCursor)] : output;
+		batchKey: 'records',
+		rawPages: true,
+		// A batch is its records; without one, Simplify off outputs each page as the service sent it.
+		record: (record, simplify) =>
+			!simplify
+				? record
+				: record !== null && typeof record === 'object' && !Array.isArray(record)
+					? withoutOriginal(record)
+					: { value: record },
+	});
 }

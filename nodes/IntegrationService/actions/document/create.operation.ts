@@ -1,16 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	fieldGroup,
-	mappingModeProperties,
-	readBody,
-	shownWhenMappedFromForm,
-} from '../../helpers/fieldMapper';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
-import { shownFor } from '../node.type';
+import { fieldGroup } from '../../helpers/fieldMapper';
+import { createOperation } from '../generic/body';
+import { catalogueResource } from '../generic/entity';
 
 /** The body fields: each parameter is named as its wire field; the first eight are required (spec 2.5, 4.7). */
 const bodyProperties: INodeProperties[] = [
@@ -198,24 +190,8 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(shownFor('document', 'create'), [
-	...mappingModeProperties(bodyProperties),
-	...shownWhenMappedFromForm(bodyProperties),
-]);
-
 /** POST {los}/api/documents (spec 4.7): the new document. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const request = {
-		method: 'POST',
-		host: 'los',
-		path: ['documents'],
-		body,
-		connection: connectionOf(this, itemIndex),
-	} as const;
-	return [await serviceRequest.call(this, itemIndex, request, run)];
-}
+export const { description, execute } = createOperation(catalogueResource('document'), {
+	properties: bodyProperties,
+	mappingModes: true,
+});

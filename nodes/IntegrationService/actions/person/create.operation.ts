@@ -1,18 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { personResource } from '../../../shared/catalogue/person';
-import {
-	fieldGroup,
-	mappingModeProperties,
-	readBody,
-	shownWhenMappedFromForm,
-} from '../../helpers/fieldMapper';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
+import { fieldGroup } from '../../helpers/fieldMapper';
 import { fieldProperties } from '../generic/fields';
-import { shownFor } from '../node.type';
+import { createOperation } from '../generic/body';
 
 /**
  * Every writable field of a person, from the catalogue (nodes/shared/catalogue/person.ts). Create
@@ -33,24 +24,8 @@ const bodyProperties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(shownFor('person', 'create'), [
-	...mappingModeProperties(bodyProperties),
-	...shownWhenMappedFromForm(bodyProperties),
-]);
-
 /** POST {crm}/api/people (spec 4.2): the new person. Every field is checked before anything is sent. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const body = readBody(this, itemIndex, bodyProperties, { mappingModes: true });
-	const connection = connectionOf(this, itemIndex);
-	const person = await serviceRequest.call(
-		this,
-		itemIndex,
-		{ method: 'POST', host: 'crm', path: ['people'], body, connection },
-		run,
-	);
-	return [person];
-}
+export const { description, execute } = createOperation(personResource, {
+	properties: bodyProperties,
+	mappingModes: true,
+});

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../node.type';
+
 import * as create from './create.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
@@ -38,3 +40,6 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...update.description,
 ];
+
+/** The router's table for this resource: every Operation option above, by its value. */
+export const operations: Record<string, OperationModule> = { create, getAll, update };

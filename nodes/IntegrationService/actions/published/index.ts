@@ -1,15 +1,18 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { ResourceSpec } from '../../../shared/catalogue';
 import { listPeopleField } from '../../../shared/catalogue/crmAccount';
 import type { PublishedResource } from '../../../shared/catalogue/published';
 import { PUBLISHED_RESOURCES } from '../../../shared/catalogue/publishedResources';
+import { nounsOf } from '../generic/entity';
+import type { ResourceModule } from '../generic/resource';
+import { genericResource } from '../generic/resource';
 import type { OperationModule } from '../node.type';
-import { createOperation, deleteOperation, membersOperation, updateOperation } from './write';
+import { membersOperation, publishedCreate, publishedDelete, publishedUpdate } from './write';
 
 /**
- * The node's resources of the published endpoints (issue 30): each catalogue entry's write
- * operations, with their Operation option. Get and Get Many come from the catalogue's generic
- * operations (issue 29) once they are merged; until then an entry offers only what is written here.
+ * The node's resources of the published endpoints (issue 30): the catalogue's generic Get and Get
+ * Many, and the write operations written here, under one Operation option in the order of names.
  */
 
 interface Written {
@@ -18,73 +21,54 @@ interface Written {
 	module(resource: PublishedResource): OperationModule;
 }
 
+const members = (operation: string, method: 'POST' | 'DELETE', verb: string): Written => ({
+	name: operation === 'addPeople' ? 'Add People' : 'Remove People',
+	verb,
+	module: (resource) =>
+		membersOperation(resource, { operation, method, more: 'people', verb }, listPeopleField),
+});
+
 const WRITES: Record<string, Written> = {
-	addPeople: {
-		name: 'Add People',
-		verb: 'add people to',
-		module: (resource) =>
-			membersOperation(resource, 'addPeople', 'POST', ['people'], listPeopleField, 'add people to'),
-	},
-	create: { name: 'Create', verb: 'create', module: createOperation },
-	delete: { name: 'Delete', verb: 'delete', module: deleteOperation },
-	removePeople: {
-		name: 'Remove People',
-		verb: 'remove people from',
-		module: (resource) =>
-			membersOperation(
-				resource,
-				'removePeople',
-				'DELETE',
-				['people'],
-				listPeopleField,
-				'remove people from',
-			),
-	},
-	update: { name: 'Update', verb: 'update', module: updateOperation },
+	addPeople: members('addPeople', 'POST', 'add people to'),
+	create: { name: 'Create', verb: 'create', module: publishedCreate },
+	delete: { name: 'Delete', verb: 'delete', module: publishedDelete },
+	removePeople: members('removePeople', 'DELETE', 'remove people from'),
+	update: { name: 'Update', verb: 'update', module: publishedUpdate },
 };
 
 function option(resource: PublishedResource, operation: string): INodePropertyOptions {
-	const one = resource.noun?.one ?? resource.label.toLowerCase();
+	const { one } = nounsOf(resource);
 	const { name, verb } = WRITES[operation];
 	const article = /^[aeiou]/.test(one) ? 'an' : 'a';
 	const sentence = `${verb[0].toUpperCase()}${verb.slice(1)} ${article} ${one}`;
 	return { name, value: operation, description: sentence, action: sentence };
 }
 
-export interface PublishedModule {
-	description: INodeProperties[];
-	operations: Record<string, OperationModule>;
-}
-
-/** A resource's Operation option and operation modules: the written ones the catalogue lists. */
-export function publishedResource(resource: PublishedResource): PublishedModule {
+/** The generic index of the entry with its written operations added, options in the order of names. */
+function publishedResource(resource: PublishedResource): ResourceModule {
+	const generic = genericResource(resource);
 	const names = resource.operations.filter((operation) => operation in WRITES);
-	const operations: Record<string, OperationModule> = {};
+	const operations: Record<string, OperationModule> = { ...generic.operations };
 	for (const name of names) operations[name] = WRITES[name].module(resource);
-	const operation: INodeProperties = {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
-		options: names.map((name) => option(resource, name)),
-		default: '',
-	};
-	// The resource's first operation, as the editor preselects it (the lint wants a literal above).
-	operation.default = names[0] ?? '';
+	const [genericOperation, ...genericFields] = generic.description;
+	const options = [
+		...((genericOperation.options ?? []) as INodePropertyOptions[]),
+		...names.map((name) => option(resource, name)),
+	].sort((a, b) => a.name.localeCompare(b.name, 'en'));
+	const operation: INodeProperties = { ...genericOperation, options };
+	operation.default = options[0]?.value ?? '';
 	return {
-		description: [operation, ...names.flatMap((name) => operations[name].description)],
+		description: [
+			operation,
+			...genericFields,
+			...names.flatMap((name) => operations[name].description),
+		],
 		operations,
 	};
 }
 
-/** Every published resource the node offers now: those with at least one written operation. */
-export const PUBLISHED_MODULES: Record<string, PublishedModule> = Object.fromEntries(
-	PUBLISHED_RESOURCES.filter((resource) =>
-		resource.operations.some((operation) => operation in WRITES),
-	).map((resource) => [resource.value, publishedResource(resource)]),
-);
-
-export const publishedDescription: INodeProperties[] = Object.values(PUBLISHED_MODULES).flatMap(
-	(module) => module.description,
-);
+/** The index of a catalogue resource that has none of its own: published or generic. */
+export function catalogueIndex(resource: ResourceSpec): ResourceModule {
+	const published = PUBLISHED_RESOURCES.find((entry) => entry === resource);
+	return published ? publishedResource(published) : genericResource(resource);
+}

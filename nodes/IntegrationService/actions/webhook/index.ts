@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../node.type';
+
 import * as update from './update.operation';
 
 export const description: INodeProperties[] = [
@@ -21,3 +23,6 @@ export const description: INodeProperties[] = [
 	},
 	...update.description,
 ];
+
+/** The router's table for this resource: every Operation option above, by its value. */
+export const operations: Record<string, OperationModule> = { update };

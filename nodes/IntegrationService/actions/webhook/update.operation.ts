@@ -1,13 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { webhookIdProperty } from '../../../shared/descriptions';
-import { fieldGroup, readBody } from '../../helpers/fieldMapper';
-import { requireId } from '../../helpers/validation';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
-import { connectionOf } from '../common.descriptions';
-import { shownFor } from '../node.type';
+import { fieldGroup } from '../../helpers/fieldMapper';
+import { catalogueResource } from '../generic/entity';
+import { updateOperation } from '../generic/body';
 
 /** The body fields: each parameter is named as its wire field (spec 2.6, 4.8). */
 const bodyProperties: INodeProperties[] = [
@@ -40,37 +36,9 @@ const bodyProperties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(shownFor('webhook', 'update'), [
-	webhookIdProperty,
-	...bodyProperties,
-]);
-
 /** PUT {calendar}/api/webhooks/{id} (spec 4.8): the changed registration. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): Promise<IDataObject[]> {
-	const id = requireId(
-		this,
-		itemIndex,
-		'Webhook ID',
-		this.getNodeParameter('webhookId', itemIndex, ''),
-	);
-	const body = readBody(this, itemIndex, bodyProperties);
-	const path = ['webhooks', { id, field: 'Webhook ID' }];
-	return [
-		await serviceRequest.call(
-			this,
-			itemIndex,
-			{
-				method: 'PUT',
-				host: 'calendar',
-				path,
-				body,
-				connection: connectionOf(this, itemIndex),
-			},
-			run,
-		),
-	];
-}
+export const { description, execute } = updateOperation(
+	catalogueResource('webhook'),
+	webhookIdProperty,
+	{ properties: bodyProperties },
+);

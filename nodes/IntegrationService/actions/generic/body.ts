@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import {
+	mappingModeProperties,
+	readBody,
+	shownWhenMappedFromForm,
+} from '../../helpers/fieldMapper';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
+import type { OperationModule } from '../node.type';
+import { connectionOf, readId } from '../parameters';
+import { entityRequest, shownForResource } from './entity';
+
+/** How an operation's body is offered: with Mapping Mode (Map Automatically) or as form fields only. */
+export interface BodyForm {
+	properties: INodeProperties[];
+	mappingModes?: boolean;
+}
+
+function bodyDescription(form: BodyForm): INodeProperties[] {
+	return form.mappingModes
+		? [...mappingModeProperties(form.properties), ...shownWhenMappedFromForm(form.properties)]
+		: form.properties;
+}
+
+function bodyOf(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
+	return readBody(ctx, itemIndex, form.properties, { mappingModes: form.mappingModes === true });
+}
+
+/** Sends the request on the resource's host; the Connection ID is read for hosts that take one. */
+async function send(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+	request: { resource: ResourceSpec; method: 'POST' | 'PUT'; path: IdPath; body: IDataObject },
+): Promise<IDataObject[]> {
+	const { resource, method, path, body } = request;
+	const connection = resource.host === 'universal' ? undefined : connectionOf(ctx, itemIndex);
+	const call = entityRequest(resource, method, path, connection, { body });
+	return [await serviceRequest.call(ctx, itemIndex, call, run)];
+}
+
+type IdPath = Parameters<typeof entityRequest>[2];
+
+/** Create: POST {host}/api/{path} with the body checked field by field before anything is sent. */
+export function createOperation(resource: ResourceSpec, form: BodyForm): OperationModule {
+	return {
+		description: updateDisplayOptions(shownForResource(resource, 'create'), bodyDescription(form)),
+		async execute(itemIndex, run) {
+			const body = bodyOf(this, itemIndex, form);
+			return await send(this, itemIndex, run, { resource, method: 'POST', path: [], body });
+		},
+	};
+}
+
+/**
+ * Update: PUT {host}/api/{path}/{id}, the ID read (and checked) first; `idProperty` is the field that
+ * asks for it (named as the catalogue's ID), the changed record the one output item.
+ */
+export function updateOperation(
+	resource: ResourceSpec,
+	idProperty: INodeProperties,
+	form: BodyForm,
+): OperationModule {
+	const id = resource.id;
+	if (!id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	return {
+		description: updateDisplayOptions(shownForResource(resource, 'update'), [
+			idProperty,
+			...bodyDescription(form),
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			const body = bodyOf(this, itemIndex, form);
+			return await send(this, itemIndex, run, { resource, method: 'PUT', path: [segment], body });
+		},
+	};
+}

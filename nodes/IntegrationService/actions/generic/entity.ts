@@ -1,0 +1,76 @@
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { resourceSpec } from '../../../shared/catalogue';
+import type { PathSegment, ServiceHost } from '../../../shared/service';
+import type { Connection, ServiceRequest } from '../../transport';
+
+/** How the texts name the system a host stands for. */
+const SYSTEM: Record<ServiceHost, string> = {
+	crm: 'connected CRM',
+	los: 'connected loan origination system',
+	calendar: 'connected calendar',
+	universal: 'Integration Service',
+};
+
+export function systemOf(resource: ResourceSpec): string {
+	return resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
+}
+
+/** The nouns of a resource's texts; its label's words when the catalogue names none. */
+export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
+	const one = resource.label.toLowerCase();
+	return resource.noun ?? { one, many: `${one}s` };
+}
+
+/** Where an operation's own fields show, for any catalogue resource. */
+export function shownForResource(resource: ResourceSpec, operation: string): IDisplayOptions {
+	return { show: { resource: [resource.value], operation: [operation] } };
+}
+
+/** A resource's ID parameter (its label, name and placeholder from the catalogue). */
+export function idProperty(resource: ResourceSpec, verb: string): INodeProperties {
+	const { one } = nounsOf(resource);
+	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	return {
+		displayName: resource.id.label,
+		name: resource.id.name,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: resource.id.placeholder,
+		description: `ID of the ${one} to ${verb}, as the Integration Service returns it in the ${one}'s "ID" field`,
+	};
+}
+
+/**
+ * A request to a catalogue resource's path (and more segments), on its host. A CRM, LOS or calendar
+ * resource without its connection is a defect (the transport's type asks for it on those hosts).
+ */
+export function entityRequest(
+	resource: ResourceSpec,
+	method: IHttpRequestMethods,
+	path: readonly PathSegment[],
+	connection: Connection | undefined,
+	extra: { qs?: IDataObject; body?: IDataObject } = {},
+): ServiceRequest {
+	const { host } = resource;
+	const full = [...resource.path, ...path];
+	if (host === 'universal') return { method, host, path: full, ...extra };
+	if (host === 'chosen' || !connection)
+		throw new ApplicationError(`${resource.value} has no fixed host or no connection`);
+	return { method, host, path: full, connection, ...extra };
+}
+
+/** The catalogue's resource of that value; a resource module naming one the catalogue lacks is a defect. */
+export function catalogueResource(value: string): ResourceSpec {
+	const resource = resourceSpec(value);
+	if (!resource) throw new ApplicationError(`The catalogue has no resource ${value}`);
+	return resource;
+}

@@ -1,0 +1,24 @@
+import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { serviceRequest } from '../../transport';
+import type { OperationModule } from '../node.type';
+import { connectionOf, readId } from '../parameters';
+import { entityRequest, idProperty, shownForResource } from './entity';
+
+/** Get of a catalogue entity: GET {host}/api/{path}/{id}, the record as one item. */
+export function getOperation(resource: ResourceSpec): OperationModule {
+	const id = resource.id;
+	if (!id)
+		throw new ApplicationError(`The catalogue gives ${resource.value} no ID, so it has no Get`);
+	return {
+		description: updateDisplayOptions(shownForResource(resource, 'get'), [
+			idProperty(resource, 'get'),
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			const request = entityRequest(resource, 'GET', [segment], connectionOf(this, itemIndex));
+			return [await serviceRequest.call(this, itemIndex, request, run)];
+		},
+	};
+}

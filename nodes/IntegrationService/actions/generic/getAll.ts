@@ -1,0 +1,95 @@
+import type { IDataObject, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { toWholeNumber } from '../../helpers/validation';
+import { MAX_PAGE_SIZE } from '../../transport';
+import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
+import type { OperationModule } from '../node.type';
+import { connectionOf, readQueryParameters, withoutOriginal } from '../parameters';
+import { entityRequest, nounsOf, shownForResource, systemOf } from './entity';
+import { listBody, readListParameters } from './list';
+
+function properties(resource: ResourceSpec): INodeProperties[] {
+	const { one, many } = nounsOf(resource);
+	return [
+		...listProperties,
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			hint: `On: each ${one} without its bulky "original" record (the data as held in the external system). Off: each ${one} exactly as the service returns it.`,
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Page Size',
+					name: 'pageSize',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+					default: MAX_PAGE_SIZE,
+					description: `How many ${many} to ask for per request (1 to 100). Return All and a Limit larger than this read several pages; the output is the same, only the number of requests changes.`,
+				},
+				{
+					...queryParametersProperty,
+					description: `Extra filters sent as query parameters on the list request, each name and value passed through unchanged. Which filters the ${systemOf(resource)} understands is not documented. The names limit, offset and next are set by paging and cannot be used; each name may appear once.`,
+				},
+			],
+		},
+	];
+}
+
+/** Get Many of a catalogue entity: GET {host}/api/{path}, page by page (spec 3), its records as items. */
+export function getAllOperation(resource: ResourceSpec): OperationModule {
+	const { one } = nounsOf(resource);
+	const listKey = resource.listKey ?? resource.path[resource.path.length - 1];
+	return {
+		description: updateDisplayOptions(shownForResource(resource, 'getAll'), properties(resource)),
+		async execute(itemIndex, run) {
+			const list = readListParameters(this, itemIndex);
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const pageSize =
+				options.pageSize === undefined || options.pageSize === ''
+					? MAX_PAGE_SIZE
+					: toWholeNumber(
+							this,
+							itemIndex,
+							'Options › Page Size',
+							options.pageSize,
+							1,
+							MAX_PAGE_SIZE,
+						);
+			const qs = readQueryParameters(
+				this,
+				itemIndex,
+				'Options › Query Parameters',
+				options.queryParameters,
+				PAGING_PARAMETERS,
+			);
+			const request = entityRequest(resource, 'GET', [], connectionOf(this, itemIndex), {
+				qs,
+			});
+			return await listBody(this, itemIndex, run, list, {
+				page: { request, pageSize, recordsKey: listKey },
+				batchKey: listKey,
+				record: (record, simplify) => {
+					if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+						const message = `The service's answer lists a ${one} that is not an object`;
+						throw new NodeApiError(this.getNode(), { message } as JsonObject, {
+							message,
+							itemIndex,
+						});
+					}
+					return simplify ? withoutOriginal(record) : record;
+				},
+			});
+		},
+	};
+}

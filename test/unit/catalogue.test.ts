@@ -1,0 +1,121 @@
+/**
+ * nodes/shared/catalogue and the node's resource indexes: every Operation option has a module and
+ * every module an option; a catalogue entry alone gives an entity Get and Get Many; the lists the
+ * catalogue drives (Entities to Sync, trigger events, Connection ID) hold what they held.
+ */
+import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { genericResource } from '../../nodes/IntegrationService/actions/generic/resource';
+import { RESOURCE_MODULES } from '../../nodes/IntegrationService/actions/resources';
+import type { ResourceSpec } from '../../nodes/shared/catalogue';
+import {
+	CONNECTION_RESOURCES,
+	EVENT_KINDS,
+	LIST_KEYS,
+	RESOURCES,
+	SYNC_KINDS,
+} from '../../nodes/shared/catalogue';
+
+/** The Operation option values a resource's properties offer. */
+function offered(description: INodeProperties[], resource: string): string[] {
+	const operation = description.find(
+		(property) =>
+			property.name === 'operation' &&
+			property.displayOptions?.show?.resource?.includes(resource) === true,
+	);
+	return ((operation?.options ?? []) as INodePropertyOptions[]).map((option) =>
+		String(option.value),
+	);
+}
+
+/** A read entity only the catalogue knows (the shape the crm helper's entries take). */
+export const SCRATCH: ResourceSpec = {
+	value: 'scratchNote',
+	label: 'Scratch Note',
+	description: 'A note in the connected CRM (test only)',
+	host: 'crm',
+	path: ['scratchNotes'],
+	listKey: 'scratchNotes',
+	id: { label: 'Scratch Note ID', name: 'scratchNoteId', placeholder: 'e.g. n-1' },
+	operations: ['getAll', 'get'],
+};
+
+describe('resource indexes and the router', () => {
+	test.each(Object.keys(RESOURCE_MODULES))(
+		'%s: every Operation option has a module, every module an option',
+		(resource) => {
+			const { description, operations } = RESOURCE_MODULES[resource];
+			expect(offered(description, resource).sort()).toEqual(Object.keys(operations).sort());
+		},
+	);
+
+	test('every catalogue resource has an index, and every index a catalogue entry', () => {
+		expect(Object.keys(RESOURCE_MODULES).sort()).toEqual(RESOURCES.map((r) => r.value).sort());
+	});
+
+	test('every catalogue operation has a module', () => {
+		const missing = RESOURCES.flatMap((resource) =>
+			resource.operations
+				.filter((name) => !(name in RESOURCE_MODULES[resource.value].operations))
+				.map((name) => `${resource.value}.${name}`),
+		);
+		expect(missing).toEqual([]);
+	});
+});
+
+describe('a catalogue entry alone', () => {
+	const scratch = genericResource(SCRATCH);
+
+	test('gets Get and Get Many, with their fields shown only for them', () => {
+		expect(offered(scratch.description, 'scratchNote')).toEqual(['getAll', 'get']);
+		expect(Object.keys(scratch.operations)).toEqual(['getAll', 'get']);
+		const id = scratch.operations.get.description.find((p) => p.name === 'scratchNoteId');
+		expect(id).toMatchObject({
+			displayName: 'Scratch Note ID',
+			required: true,
+			displayOptions: { show: { resource: ['scratchNote'], operation: ['get'] } },
+		});
+		const names = scratch.operations.getAll.description.map((property) => property.name);
+		expect(names).toEqual(['returnAll', 'limit', 'pageAtATime', 'cursor', 'simplify', 'options']);
+	});
+
+	test('an operation with no generic body gets no option (the index test above would name it)', () => {
+		const odd = genericResource({ ...SCRATCH, operations: ['getAll', 'archive'] });
+		expect(offered(odd.description, 'scratchNote')).toEqual(['getAll']);
+	});
+});
+
+describe('what the catalogue drives', () => {
+	test('27 sync flags in spec order; events for people and each of them', () => {
+		expect(SYNC_KINDS).toHaveLength(27);
+		expect(SYNC_KINDS[0]).toBe('appointments');
+		expect(EVENT_KINDS).toEqual(['people', ...SYNC_KINDS]);
+	});
+
+	test('Connection ID shows on every resource that sends it, never on universal-only ones', () => {
+		// Issue 30 adds the published entities (crm, los and calendar hosts): every one sends it.
+		expect([...CONNECTION_RESOURCES].sort()).toEqual(
+			[
+				'borrower',
+				'customApiCall',
+				'document',
+				'person',
+				'webhook',
+				...PUBLISHED_RESOURCES.map((resource) => resource.value),
+			].sort(),
+		);
+	});
+
+	test('the pager knows the list keys of the offered entities', () => {
+		// Issue 30: each published entity's list key, as its 200 line names it.
+		expect([...LIST_KEYS].sort()).toEqual(
+			[
+				'people',
+				'borrowers',
+				'documents',
+				...PUBLISHED_RESOURCES.map((resource) => resource.listKey as string),
+			].sort(),
+		);
+	});
+});
