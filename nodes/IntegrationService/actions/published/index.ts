@@ -25,7 +25,7 @@ const members = (operation: string, method: 'POST' | 'DELETE', verb: string): Wr
 	name: operation === 'addPeople' ? 'Add People' : 'Remove People',
 	verb,
 	module: (resource) =>
-		membersOperation(resource, { operation, method, more: 'people', verb }, listPeopleField),
+		membersOperation(resource, { operation, method, more: ['people'], verb }, listPeopleField),
 });
 
 const WRITES: Record<string, Written> = {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { ResourceSpec } from '../../../shared/catalogue';
 import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
 import type { PathSegment } from '../../../shared/service';
 import { readBody } from '../../helpers/fieldMapper';
@@ -19,7 +20,7 @@ import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
  * are the generic bodies (generic/body.ts) but where the source publishes no fields.
  */
 
-function recordId(resource: PublishedResource): { label: string; name: string } {
+function recordId(resource: ResourceSpec): { label: string; name: string } {
 	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
 	return resource.id;
 }
@@ -29,7 +30,7 @@ async function send(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ServiceRun,
-	call: { resource: PublishedResource; method: 'POST' | 'PUT' | 'DELETE'; path: PathSegment[] },
+	call: { resource: ResourceSpec; method: 'POST' | 'PUT' | 'DELETE'; path: PathSegment[] },
 	body?: IDataObject,
 ): Promise<IDataObject> {
 	const { resource, method, path } = call;
@@ -79,7 +80,7 @@ export function publishedUpdate(resource: PublishedResource): OperationModule {
  * DELETE {host}/api/{path}/{id}: one item `{ id, deleted: true }`. A 404 is the service saying there
  * is no such record: an error of the item, never a success.
  */
-export function publishedDelete(resource: PublishedResource): OperationModule {
+export function publishedDelete(resource: ResourceSpec): OperationModule {
 	return {
 		description: updateDisplayOptions(shownForResource(resource, 'delete'), [
 			idProperty(resource, 'delete'),
@@ -93,12 +94,13 @@ export function publishedDelete(resource: PublishedResource): OperationModule {
 }
 
 /**
- * A change of a record's members: `{field}` names sent to {path}/{id}/{more} (a list's people). At
+ * A change of a record's members: `{field}` names sent to {path}/{id}/{more} (a list's people, a
+ * person's tags). At
  * least one name is required; the service's answer is the output item.
  */
 export function membersOperation(
-	resource: PublishedResource,
-	change: { operation: string; method: 'POST' | 'DELETE'; more: string; verb: string },
+	resource: ResourceSpec,
+	change: { operation: string; method: 'POST' | 'DELETE'; more: readonly string[]; verb: string },
 	field: PublishedField,
 ): OperationModule {
 	const property: INodeProperties = publishedProperty(field);
@@ -112,7 +114,7 @@ export function membersOperation(
 			const names = readBody(this, itemIndex, [property])[field.name];
 			if (!Array.isArray(names) || names.length === 0)
 				throw inputError(this, itemIndex, field.label, 'add at least one value');
-			const call = { resource, method: change.method, path: [segment, change.more] };
+			const call = { resource, method: change.method, path: [segment, ...change.more] };
 			return [await send(this, itemIndex, run, call, { [field.name]: names })];
 		},
 	};
