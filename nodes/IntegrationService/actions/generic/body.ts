@@ -10,7 +10,7 @@ import {
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 import type { OperationModule } from '../node.type';
-import { connectionOf, readId } from '../parameters';
+import { readId } from '../parameters';
 import { entityRequest, shownForResource } from './entity';
 
 /** How an operation's body is offered: with Mapping Mode (Map Automatically) or as form fields only. */
@@ -29,20 +29,17 @@ function bodyOf(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDat
 	return readBody(ctx, itemIndex, form.properties, { mappingModes: form.mappingModes === true });
 }
 
-/** Sends the request on the resource's host; the Connection ID is read for hosts that take one. */
+/** Sends the request on the resource's host (with the item's Connection ID where the host takes one). */
 async function send(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ServiceRun,
-	request: { resource: ResourceSpec; method: 'POST' | 'PUT'; path: IdPath; body: IDataObject },
+	resource: ResourceSpec,
+	call: Parameters<typeof entityRequest>[3],
 ): Promise<IDataObject[]> {
-	const { resource, method, path, body } = request;
-	const connection = resource.host === 'universal' ? undefined : connectionOf(ctx, itemIndex);
-	const call = entityRequest(resource, method, path, connection, { body });
-	return [await serviceRequest.call(ctx, itemIndex, call, run)];
+	const request = entityRequest(ctx, itemIndex, resource, call);
+	return [await serviceRequest.call(ctx, itemIndex, request, run)];
 }
-
-type IdPath = Parameters<typeof entityRequest>[2];
 
 /** Create: POST {host}/api/{path} with the body checked field by field before anything is sent. */
 export function createOperation(resource: ResourceSpec, form: BodyForm): OperationModule {
@@ -50,7 +47,7 @@ export function createOperation(resource: ResourceSpec, form: BodyForm): Operati
 		description: updateDisplayOptions(shownForResource(resource, 'create'), bodyDescription(form)),
 		async execute(itemIndex, run) {
 			const body = bodyOf(this, itemIndex, form);
-			return await send(this, itemIndex, run, { resource, method: 'POST', path: [], body });
+			return await send(this, itemIndex, run, resource, { method: 'POST', body });
 		},
 	};
 }
@@ -74,7 +71,7 @@ export function updateOperation(
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
 			const body = bodyOf(this, itemIndex, form);
-			return await send(this, itemIndex, run, { resource, method: 'PUT', path: [segment], body });
+			return await send(this, itemIndex, run, resource, { method: 'PUT', path: [segment], body });
 		},
 	};
 }

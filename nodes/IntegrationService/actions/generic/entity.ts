@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IDisplayOptions,
 	IHttpRequestMethods,
 	INodeProperties,
@@ -9,7 +10,8 @@ import { ApplicationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { resourceSpec } from '../../../shared/catalogue';
 import type { PathSegment, ServiceHost } from '../../../shared/service';
-import type { Connection, ServiceRequest } from '../../transport';
+import type { ServiceRequest } from '../../transport';
+import { connectionOf } from '../parameters';
 
 /** How the texts name the system a host stands for. */
 const SYSTEM: Record<ServiceHost, string> = {
@@ -50,22 +52,26 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 }
 
 /**
- * A request to a catalogue resource's path (and more segments), on its host. A CRM, LOS or calendar
- * resource without its connection is a defect (the transport's type asks for it on those hosts).
+ * A request to a catalogue resource's path (and more segments), on its host. The item's Connection ID
+ * is read here for every host that takes one, so no catalogue operation can leave it out.
  */
 export function entityRequest(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
 	resource: ResourceSpec,
-	method: IHttpRequestMethods,
-	path: readonly PathSegment[],
-	connection: Connection | undefined,
-	extra: { qs?: IDataObject; body?: IDataObject } = {},
+	call: {
+		method: IHttpRequestMethods;
+		path?: readonly PathSegment[];
+		qs?: IDataObject;
+		body?: IDataObject;
+	},
 ): ServiceRequest {
 	const { host } = resource;
+	const { path = [], ...rest } = call;
 	const full = [...resource.path, ...path];
-	if (host === 'universal') return { method, host, path: full, ...extra };
-	if (host === 'chosen' || !connection)
-		throw new ApplicationError(`${resource.value} has no fixed host or no connection`);
-	return { method, host, path: full, connection, ...extra };
+	if (host === 'universal') return { ...rest, host, path: full };
+	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
+	return { ...rest, host, path: full, connection: connectionOf(ctx, itemIndex) };
 }
 
 /** The catalogue's resource of that value; a resource module naming one the catalogue lacks is a defect. */

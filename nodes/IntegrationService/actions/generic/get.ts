@@ -3,7 +3,7 @@ import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { serviceRequest } from '../../transport';
 import type { OperationModule } from '../node.type';
-import { connectionOf, readId } from '../parameters';
+import { readId } from '../parameters';
 import { entityRequest, idProperty, shownForResource } from './entity';
 
 /** Get of a catalogue entity: GET {host}/api/{path}/{id}, the record as one item. */
@@ -17,7 +17,7 @@ export function getOperation(resource: ResourceSpec): OperationModule {
 		]),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const request = entityRequest(resource, 'GET', [segment], connectionOf(this, itemIndex));
+			const request = entityRequest(this, itemIndex, resource, { method: 'GET', path: [segment] });
 			return [await serviceRequest.call(this, itemIndex, request, run)];
 		},
 	};

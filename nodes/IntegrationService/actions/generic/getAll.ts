@@ -6,7 +6,7 @@ import { toWholeNumber } from '../../helpers/validation';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import type { OperationModule } from '../node.type';
-import { connectionOf, readQueryParameters, withoutOriginal } from '../parameters';
+import { readQueryParameters, withoutOriginal } from '../parameters';
 import { entityRequest, nounsOf, shownForResource, systemOf } from './entity';
 import { listBody, readListParameters } from './list';
 
@@ -73,9 +73,7 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 				options.queryParameters,
 				PAGING_PARAMETERS,
 			);
-			const request = entityRequest(resource, 'GET', [], connectionOf(this, itemIndex), {
-				qs,
-			});
+			const request = entityRequest(this, itemIndex, resource, { method: 'GET', qs });
 			return await listBody(this, itemIndex, run, list, {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
