@@ -11,7 +11,7 @@ import { serviceRequest } from '../../transport';
 import { createOperation, updateOperation } from '../generic/body';
 import { entityRequest, idProperty, shownForResource } from '../generic/entity';
 import type { OperationModule } from '../node.type';
-import { connectionOf, readId } from '../parameters';
+import { readId } from '../parameters';
 import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
 
 /**
@@ -34,7 +34,9 @@ async function send(
 	body?: IDataObject,
 ): Promise<IDataObject> {
 	const { resource, method, path } = call;
-	const request = entityRequest(resource, method, path, connectionOf(ctx, itemIndex), {
+	const request = entityRequest(ctx, itemIndex, resource, {
+		method,
+		path,
 		...(body ? { body } : {}),
 	});
 	return await serviceRequest.call(ctx, itemIndex, request, run);
