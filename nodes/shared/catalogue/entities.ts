@@ -16,7 +16,7 @@ import {
 	taskResource,
 	textMessageResource,
 } from './crmActivity';
-import { calendarEventResource, calendarResource, loanResource } from './loanFile';
+import { calendarEventResource, calendarResource, DOCUMENT_ID, loanResource } from './loanFile';
 import { personResource } from './person';
 import type { EntitySpec, ResourceSpec } from './types';
 
@@ -29,7 +29,8 @@ const borrowerResource: ResourceSpec = {
 	listKey: 'borrowers',
 	id: { label: 'Borrower ID', name: 'borrowerId', placeholder: 'e.g. b-1' },
 	noun: { one: 'borrower', many: 'borrowers' },
-	operations: ['update'],
+	// Delete, Get and Get Many: published endpoints (issue 30).
+	operations: ['delete', 'get', 'getAll', 'update'],
 };
 
 const documentResource: ResourceSpec = {
@@ -39,8 +40,10 @@ const documentResource: ResourceSpec = {
 	host: 'los',
 	path: ['documents'],
 	listKey: 'documents',
+	id: DOCUMENT_ID,
 	noun: { one: 'document', many: 'documents' },
-	operations: ['create'],
+	// Delete, Get and Get Many: published endpoints (issue 30).
+	operations: ['create', 'delete', 'get', 'getAll'],
 };
 
 /** A kind the connection synchronises and the trigger raises events for; no resource of the node yet. */
