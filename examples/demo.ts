@@ -8,6 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../test/harness/engine';
 import { sandboxCredential } from '../test/sandbox/credential';
 import { startSandbox } from '../test/sandbox/server';
+import { PUBLISHED_STEPS } from './demo-published';
 
 interface Step {
 	title: string;
@@ -140,6 +141,7 @@ const steps: Step[] = [
 			},
 		},
 	},
+	...PUBLISHED_STEPS,
 ];
 
 async function main(): Promise<void> {

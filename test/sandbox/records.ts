@@ -15,13 +15,21 @@ export interface Connection {
 	createdPeopleById: Map<string, number>;
 	/** Seeded people changed through PUT, as JSON by id (the seeded strings are shared by connections). */
 	updatedPeople: Map<string, string>;
-	/** Notes created through POST /api/notes (an endpoint beyond the specification, for Custom API Call). */
-	notes: JsonObject[];
+	/** Ids of people deleted through DELETE /api/people/{id} (seeded or created). */
+	deletedPeople: Set<string>;
+	/** Records of the published endpoints beyond the specification (crmEntities.ts), by entity path. */
+	entities: Map<string, EntityTable>;
 	borrowers: Map<string, JsonObject>;
 	documents: Map<string, JsonObject>;
 	webhooks: Map<string, JsonObject>;
 	/** Ids of webhooks registered as delivery targets (a PUT with url and event, or addWebhook with both). */
 	deliveryTargets: Set<string>;
+}
+
+/** One entity's records on one connection, and the number behind the next created id. */
+export interface EntityTable {
+	rows: Map<string, JsonObject>;
+	created: number;
 }
 
 export interface CredentialRecord {
@@ -121,7 +129,8 @@ export class Records {
 				createdPeople: [],
 				createdPeopleById: new Map(),
 				updatedPeople: new Map(),
-				notes: [],
+				deletedPeople: new Set(),
+				entities: new Map(),
 				borrowers: new Map(),
 				documents: new Map(),
 				webhooks: new Map(),
@@ -142,9 +151,7 @@ export class Records {
 					: 0;
 		}
 		const size = (connection: Connection): number =>
-			kind === 'people'
-				? connection.seededPeople + connection.createdPeople.length
-				: connection[kind].size;
+			kind === 'people' ? this.peopleCount(connection) : connection[kind].size;
 		if (credentialId !== undefined) {
 			const connection = this.connections.get(credentialId);
 			return connection ? size(connection) : 0;
@@ -155,25 +162,49 @@ export class Records {
 	}
 
 	peopleCount(connection: Connection): number {
-		return connection.seededPeople + connection.createdPeople.length;
+		return (
+			connection.seededPeople + connection.createdPeople.length - connection.deletedPeople.size
+		);
 	}
 
 	/** JSON strings of the connection's people in [from, to): seeded ones first, then created ones. */
 	peopleJson(connection: Connection, from: number, to: number): string[] {
-		const end = Math.min(to, this.peopleCount(connection));
+		const stored = connection.seededPeople + connection.createdPeople.length;
+		const at = (i: number): string =>
+			i < connection.seededPeople
+				? (connection.updatedPeople.get(`p_${i + 1}`) ?? this.seededPeople[i])
+				: connection.createdPeople[i - connection.seededPeople];
 		const out: string[] = [];
-		for (let i = from; i < end; i++) {
-			const seeded =
-				i < connection.seededPeople
-					? (connection.updatedPeople.get(`p_${i + 1}`) ?? this.seededPeople[i])
-					: undefined;
-			out.push(seeded ?? connection.createdPeople[i - connection.seededPeople]);
+		if (connection.deletedPeople.size === 0) {
+			// The common case, and the benchmark's: no deletions, so positions are indices.
+			for (let i = from; i < Math.min(to, stored); i++) out.push(at(i));
+			return out;
+		}
+		let position = 0;
+		for (let i = 0; i < stored && position < to; i++) {
+			const json = at(i);
+			if (connection.deletedPeople.has(this.idOf(connection, i))) continue;
+			if (position++ >= from) out.push(json);
 		}
 		return out;
 	}
 
+	private idOf(connection: Connection, index: number): string {
+		if (index < connection.seededPeople) return `p_${index + 1}`;
+		return (JSON.parse(connection.createdPeople[index - connection.seededPeople]) as JsonObject)
+			.id as string;
+	}
+
+	/** Deletes a person; false when the connection holds no person with this id. */
+	deletePerson(connection: Connection, id: string): boolean {
+		if (this.personJson(connection, id) === undefined) return false;
+		connection.deletedPeople.add(id);
+		return true;
+	}
+
 	/** JSON of the person with this id on the connection, if it holds one (seeded people are p_1, p_2, ...). */
 	personJson(connection: Connection, id: string): string | undefined {
+		if (connection.deletedPeople.has(id)) return undefined;
 		const created = connection.createdPeopleById.get(id);
 		if (created !== undefined) return connection.createdPeople[created];
 		const seeded = /^p_([1-9]\d*)$/.exec(id);

@@ -1,7 +1,7 @@
 /**
  * What every request to the service passes before its handler runs: the bearer token, an endpoint
  * of this host and method, the X-Service-Credential-Id header (not on the universal host) and, for
- * POST and PUT, a JSON object body. Also the raw-request helpers of the server.
+ * POST, PUT and a DELETE with a body, a JSON object body. Also the raw-request helpers of the server.
  */
 import type * as http from 'http';
 
@@ -97,7 +97,8 @@ export function answerApiRequest(
 		}
 
 		let body: JsonObject = {};
-		if (method === 'POST' || method === 'PUT') {
+		// DELETE /api/lists/{id}/people carries a body too (crm-endpoints.md); other DELETEs have none.
+		if (method === 'POST' || method === 'PUT' || (method === 'DELETE' && rawBody !== '')) {
 			const contentType = headers['content-type'];
 			const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
 			if (mediaType !== 'application/json') {

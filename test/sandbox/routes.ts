@@ -6,6 +6,7 @@
 import * as crypto from 'crypto';
 
 import { crmWebhookRoute } from './crmWebhooks';
+import { EntityApi } from './crmEntities';
 import type { Records } from './records';
 import {
 	AUTHORIZE_FIELDS,
@@ -121,24 +122,29 @@ function listBody(
 	return `{"_metadata":${JSON.stringify(meta)},"${collection}":[${records.join(',')}]}`;
 }
 
-/** Loans every connection has (GET /api/loans): three pages of 100 and a part. */
-export const LOANS = 230;
-
-function makeLoan(n: number): JsonObject {
-	const id = `loan-${n}`;
-	return {
-		id,
-		borrowerId: 'b-1',
-		amount: 100_000 + n * 1000,
-		status: n % 3 === 0 ? 'closed' : 'open',
-		original: { loanNumber: `LN-${n}` },
-	};
-}
+export { LOANS } from './entityTable';
 
 export class Api {
-	constructor(private readonly env: ApiEnvironment) {}
+	/** The published endpoints beyond the specification (crmEntities.ts). */
+	private readonly entities: EntityApi;
 
+	constructor(private readonly env: ApiEnvironment) {
+		this.entities = new EntityApi({
+			records: env.records,
+			urls: env.urls,
+			paged: (...args) => this.pagedList(...args),
+		});
+	}
+
+	/** This host's endpoints at this path: the specification's, and the published ones beside them. */
 	route(host: HostName, path: string): Route | undefined {
+		const specified = this.specifiedRoute(host, path);
+		const published = this.entities.route(host, path);
+		if (!specified || !published) return specified ?? published;
+		return { methods: { ...published.methods, ...specified.methods }, param: specified.param };
+	}
+
+	private specifiedRoute(host: HostName, path: string): Route | undefined {
 		const param = (prefix: string): string | undefined => {
 			if (!path.startsWith(prefix)) return undefined;
 			const rest = path.slice(prefix.length);
@@ -156,9 +162,6 @@ export class Api {
 					return { methods: { GET: (r) => this.listPeople(r), POST: (r) => this.createPerson(r) } };
 				if ((id = param('/api/people/')) !== undefined)
 					return { methods: { PUT: (r) => this.updatePerson(r) }, param: id };
-				// Beyond the specification (the service's public documentation): notes, for Custom API Call.
-				if (path === '/api/notes')
-					return { methods: { GET: (r) => this.listNotes(r), POST: (r) => this.createNote(r) } };
 				return crmWebhookRoute(this.env, path, param);
 			case 'universal':
 				if (path === '/api/oauth/authorize-url')
@@ -180,10 +183,6 @@ export class Api {
 							POST: (r) => this.createDocument(r),
 						},
 					};
-				// Beyond the specification: loans, a paged list in the connection's paging style, and one loan.
-				if (path === '/api/loans') return { methods: { GET: (r) => this.listLoans(r) } };
-				if ((id = param('/api/loans/')) !== undefined)
-					return { methods: { GET: (r) => this.getLoan(r) }, param: id };
 				return undefined;
 			case 'calendar':
 				if ((id = param('/api/webhooks/')) !== undefined)
@@ -281,42 +280,6 @@ export class Api {
 		const json = JSON.stringify(updated);
 		records.replacePerson(connection, request.param, json);
 		return { status: 200, body: json };
-	}
-
-	private listLoans(request: ApiRequest): Reply {
-		const loan = (n: number) => JSON.stringify(makeLoan(n));
-		const slice = (from: number, to: number) =>
-			Array.from({ length: Math.max(0, Math.min(to, LOANS) - from) }, (_v, i) =>
-				loan(from + i + 1),
-			);
-		return this.pagedList(request, 'loans', LOANS, slice, `${this.env.urls.los}/api/loans`);
-	}
-
-	private getLoan(request: ApiRequest): Reply {
-		const n = /^loan-([1-9]\d*)$/.exec(request.param);
-		if (!n || Number(n[1]) > LOANS) throw new HttpError(404, 'loan not found');
-		return jsonReply(200, makeLoan(Number(n[1])));
-	}
-
-	private createNote(request: ApiRequest): Reply {
-		requireNonEmptyString(request.body, 'body');
-		const notes = this.env.records.connection(request.credentialId).notes;
-		const note: JsonObject = { ...request.body, id: `note-${notes.length + 1}`, created: nowIso() };
-		notes.push(note);
-		return jsonReply(201, note);
-	}
-
-	private listNotes(request: ApiRequest): Reply {
-		const notes = this.env.records
-			.connection(request.credentialId)
-			.notes.map((note) => JSON.stringify(note));
-		return this.pagedList(
-			request,
-			'notes',
-			notes.length,
-			(from, to) => notes.slice(from, to),
-			`${this.env.urls.crm}/api/notes`,
-		);
 	}
 
 	/** Borrowers or documents of the connection, filtered by `ids`, paged by offset. */

@@ -3,6 +3,7 @@
  * every module an option; a catalogue entry alone gives an entity Get and Get Many; the lists the
  * catalogue drives (Entities to Sync, trigger events, Connection ID) hold what they held.
  */
+import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { genericResource } from '../../nodes/IntegrationService/actions/generic/resource';
@@ -93,16 +94,28 @@ describe('what the catalogue drives', () => {
 	});
 
 	test('Connection ID shows on every resource that sends it, never on universal-only ones', () => {
-		expect([...CONNECTION_RESOURCES].sort()).toEqual([
-			'borrower',
-			'customApiCall',
-			'document',
-			'person',
-			'webhook',
-		]);
+		// Issue 30 adds the published entities (crm, los and calendar hosts): every one sends it.
+		expect([...CONNECTION_RESOURCES].sort()).toEqual(
+			[
+				'borrower',
+				'customApiCall',
+				'document',
+				'person',
+				'webhook',
+				...PUBLISHED_RESOURCES.map((resource) => resource.value),
+			].sort(),
+		);
 	});
 
 	test('the pager knows the list keys of the offered entities', () => {
-		expect(LIST_KEYS).toEqual(['people', 'borrowers', 'documents']);
+		// Issue 30: each published entity's list key, as its 200 line names it.
+		expect([...LIST_KEYS].sort()).toEqual(
+			[
+				'people',
+				'borrowers',
+				'documents',
+				...PUBLISHED_RESOURCES.map((resource) => resource.listKey as string),
+			].sort(),
+		);
 	});
 });

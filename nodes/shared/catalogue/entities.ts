@@ -1,3 +1,22 @@
+import {
+	customFieldResource,
+	listResource,
+	smartListResource,
+	teamResource,
+	userResource,
+} from './crmAccount';
+import {
+	appointmentOutcomeResource,
+	appointmentResource,
+	appointmentTypeResource,
+	callResource,
+	emailMessageResource,
+	eventResource,
+	noteResource,
+	taskResource,
+	textMessageResource,
+} from './crmActivity';
+import { calendarEventResource, calendarResource, DOCUMENT_ID, loanResource } from './loanFile';
 import { personResource } from './person';
 import type { EntitySpec, ResourceSpec } from './types';
 
@@ -10,7 +29,8 @@ const borrowerResource: ResourceSpec = {
 	listKey: 'borrowers',
 	id: { label: 'Borrower ID', name: 'borrowerId', placeholder: 'e.g. b-1' },
 	noun: { one: 'borrower', many: 'borrowers' },
-	operations: ['update'],
+	// Delete, Get and Get Many: published endpoints (issue 30).
+	operations: ['delete', 'get', 'getAll', 'update'],
 };
 
 const documentResource: ResourceSpec = {
@@ -20,8 +40,10 @@ const documentResource: ResourceSpec = {
 	host: 'los',
 	path: ['documents'],
 	listKey: 'documents',
+	id: DOCUMENT_ID,
 	noun: { one: 'document', many: 'documents' },
-	operations: ['create'],
+	// Delete, Get and Get Many: published endpoints (issue 30).
+	operations: ['create', 'delete', 'get', 'getAll'],
 };
 
 /** A kind the connection synchronises and the trigger raises events for; no resource of the node yet. */
@@ -38,26 +60,26 @@ const synced = (kind: string, resource?: ResourceSpec): EntitySpec => ({
  */
 export const ENTITIES: readonly EntitySpec[] = [
 	{ kind: 'people', syncFlag: false, events: true, resource: personResource },
-	synced('appointments'),
+	synced('appointments', appointmentResource),
 	synced('borrowers', borrowerResource),
-	synced('calls'),
-	synced('calendars'),
-	synced('calendarEvents'),
-	synced('customFields'),
-	synced('events'),
-	synced('lists'),
-	synced('loans'),
-	synced('notes'),
+	synced('calls', callResource),
+	synced('calendars', calendarResource),
+	synced('calendarEvents', calendarEventResource),
+	synced('customFields', customFieldResource),
+	synced('events', eventResource),
+	synced('lists', listResource),
+	synced('loans', loanResource),
+	synced('notes', noteResource),
 	synced('offices'),
 	synced('properties'),
-	synced('smartLists'),
-	synced('tasks'),
+	synced('smartLists', smartListResource),
+	synced('tasks', taskResource),
 	synced('taskTemplates'),
-	synced('teams'),
-	synced('textMessages'),
-	synced('emailMessages'),
-	synced('appointmentOutcomes'),
-	synced('appointmentTypes'),
+	synced('teams', teamResource),
+	synced('textMessages', textMessageResource),
+	synced('emailMessages', emailMessageResource),
+	synced('appointmentOutcomes', appointmentOutcomeResource),
+	synced('appointmentTypes', appointmentTypeResource),
 	synced('stages'),
 	synced('emailThreads'),
 	synced('documents', documentResource),
@@ -65,4 +87,6 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('timeframes'),
 	synced('peopleRelationships'),
 	synced('ponds'),
+	// The CRM's users: published (crm-endpoints.md), neither synced nor raising events.
+	{ kind: 'users', syncFlag: false, events: false, resource: userResource },
 ];

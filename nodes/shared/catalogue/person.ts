@@ -193,6 +193,7 @@ export const personResource: ResourceSpec = {
 	listKey: 'people',
 	id: { label: 'Person ID', name: 'personId', placeholder: 'e.g. p_42' },
 	noun: { one: 'person', many: 'people' },
-	operations: ['create', 'getAll', 'update'],
+	// Get, Delete and the tags: published endpoints (crm-endpoints.md, issue 30).
+	operations: ['addTags', 'create', 'delete', 'get', 'getAll', 'removeTags', 'update'],
 	fields: personFields,
 };

@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
+import type { PathSegment } from '../../../shared/service';
+import { readBody } from '../../helpers/fieldMapper';
+import { inputError } from '../../helpers/validation';
+import type { ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
+import { createOperation, updateOperation } from '../generic/body';
+import { entityRequest, idProperty, shownForResource } from '../generic/entity';
+import type { OperationModule } from '../node.type';
+import { readId } from '../parameters';
+import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
+
+/**
+ * Create, Update and Delete of any published entity, and the changes of a record's members (a
+ * list's people), driven by the catalogue entry: its host, path, ID and fields. Create and Update
+ * are the generic bodies (generic/body.ts) but where the source publishes no fields.
+ */
+
+function recordId(resource: ResourceSpec): { label: string; name: string } {
+	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	return resource.id;
+}
+
+/** Sends one request to the resource's path and more segments, with the item's connection. */
+async function send(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+	call: { resource: ResourceSpec; method: 'POST' | 'PUT' | 'DELETE'; path: PathSegment[] },
+	body?: IDataObject,
+): Promise<IDataObject> {
+	const { resource, method, path } = call;
+	const request = entityRequest(ctx, itemIndex, resource, {
+		method,
+		path,
+		...(body ? { body } : {}),
+	});
+	return await serviceRequest.call(ctx, itemIndex, request, run);
+}
+
+/** Create or Update whose body is one JSON object (no fields published). */
+function jsonBodyOperation(
+	resource: PublishedResource,
+	operation: 'create' | 'update',
+): OperationModule {
+	const update = operation === 'update';
+	const id = update ? [idProperty(resource, 'change')] : [];
+	return {
+		description: updateDisplayOptions(shownForResource(resource, operation), [...id, JSON_BODY]),
+		async execute(itemIndex, run) {
+			const path = update ? [readId(this, itemIndex, recordId(resource))] : [];
+			const body = readBody(this, itemIndex, [JSON_BODY]).jsonBody as IDataObject;
+			const method = update ? 'PUT' : 'POST';
+			return [await send(this, itemIndex, run, { resource, method, path }, body)];
+		},
+	};
+}
+
+/** POST {host}/api/{path}: the created record. Not sent twice (the transport's rule for POST). */
+export function publishedCreate(resource: PublishedResource): OperationModule {
+	if (resource.jsonBody) return jsonBodyOperation(resource, 'create');
+	return createOperation(resource, {
+		properties: bodyProperties(resource, 'create'),
+		mappingModes: true,
+	});
+}
+
+/** PUT {host}/api/{path}/{id}: the changed record; fields not sent stay as they are. */
+export function publishedUpdate(resource: PublishedResource): OperationModule {
+	if (resource.jsonBody) return jsonBodyOperation(resource, 'update');
+	return updateOperation(resource, idProperty(resource, 'change'), {
+		properties: bodyProperties(resource, 'update'),
+		mappingModes: true,
+	});
+}
+
+/**
+ * DELETE {host}/api/{path}/{id}: one item `{ id, deleted: true }`. A 404 is the service saying there
+ * is no such record: an error of the item, never a success.
+ */
+export function publishedDelete(resource: ResourceSpec): OperationModule {
+	return {
+		description: updateDisplayOptions(shownForResource(resource, 'delete'), [
+			idProperty(resource, 'delete'),
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, recordId(resource));
+			await send(this, itemIndex, run, { resource, method: 'DELETE', path: [segment] });
+			return [{ id: typeof segment === 'string' ? segment : segment.id, deleted: true }];
+		},
+	};
+}
+
+/**
+ * A change of a record's members: `{field}` names sent to {path}/{id}/{more} (a list's people, a
+ * person's tags). At
+ * least one name is required; the service's answer is the output item.
+ */
+export function membersOperation(
+	resource: ResourceSpec,
+	change: { operation: string; method: 'POST' | 'DELETE'; more: readonly string[]; verb: string },
+	field: PublishedField,
+): OperationModule {
+	const property: INodeProperties = publishedProperty(field);
+	return {
+		description: updateDisplayOptions(shownForResource(resource, change.operation), [
+			idProperty(resource, change.verb),
+			property,
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, recordId(resource));
+			const names = readBody(this, itemIndex, [property])[field.name];
+			if (!Array.isArray(names) || names.length === 0)
+				throw inputError(this, itemIndex, field.label, 'add at least one value');
+			const call = { resource, method: change.method, path: [segment, ...change.more] };
+			return [await send(this, itemIndex, run, call, { [field.name]: names })];
+		},
+	};
+}

@@ -1,0 +1,198 @@
+import { crmResource, field, type PublishedField, type PublishedResource } from './published';
+
+/**
+ * The CRM account's own records, as crm-endpoints.md publishes them: users, teams, smart lists,
+ * lists (and their people) and custom fields; and the published operations Person gains (get,
+ * delete, tags). Fields in the order of their labels; `required` is what the file marks required
+ * on create.
+ */
+
+const text = (
+	name: string,
+	label: string,
+	description: string,
+	extra: Partial<PublishedField> = {},
+) => field(name, label, 'string', description, extra);
+
+export const userResource = crmResource(
+	'user',
+	'User',
+	'A user (agent) of the connected CRM',
+	'users',
+	'users',
+	{ one: 'user', many: 'users' },
+	[
+		field(
+			'address',
+			'Address',
+			'json',
+			'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
+			{ required: true, only: 'create' },
+		),
+		text('email', 'Email', "The user's email address", {
+			required: true,
+			placeholder: 'e.g. ann@example.com',
+		}),
+		text('firstName', 'First Name', "The user's first name", { required: true }),
+		text('lastName', 'Last Name', "The user's last name", { required: true }),
+		field(
+			'participatingOfficeIds',
+			'Participating Office IDs',
+			'stringList',
+			'IDs of the offices the user works in, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
+			{ placeholder: 'Add Office ID' },
+		),
+		text(
+			'password',
+			'Password',
+			"The user's first password in the CRM. Create only; never shown in the output.",
+			{
+				only: 'create',
+			},
+		),
+		text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
+			required: true,
+		}),
+		text(
+			'role',
+			'Role',
+			"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
+			{
+				required: true,
+			},
+		),
+		text(
+			'status',
+			'Status',
+			"The user's status as the CRM names it (e.g. Active), passed through unchanged",
+			{
+				required: true,
+			},
+		),
+		text(
+			'timezone',
+			'Timezone',
+			"The user's time zone (an IANA name such as America/Chicago is typical)",
+		),
+		text(
+			'type',
+			'Type',
+			'Kind of user as the CRM names it, passed through unchanged. Create only.',
+			{
+				required: true,
+				only: 'create',
+			},
+		),
+		text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
+	],
+);
+
+export const teamResource = crmResource(
+	'team',
+	'Team',
+	'A team of agents in the connected CRM',
+	'teams',
+	'teams',
+	{ one: 'team', many: 'teams' },
+	[
+		text('address', 'Address', "The team's street address"),
+		text('city', 'City', "The team's city"),
+		text('email', 'Email', "The team's email address"),
+		text('name', 'Name', "The team's name", { required: true }),
+		text('phone', 'Phone', "The team's phone number"),
+		text('zip', 'Zip', "The team's postal code"),
+	],
+);
+
+export const smartListResource = crmResource(
+	'smartList',
+	'Smart List',
+	'A saved search of people in the connected CRM',
+	'smart-lists',
+	'smart-lists',
+	{ one: 'smart list', many: 'smart lists' },
+	[
+		field('columns', 'Columns', 'jsonArray', 'Which columns the list shows', {
+			items: [
+				text('name', 'Name', "The column's name", { required: true }),
+				field('enabled', 'Enabled', 'boolean', 'Whether the column is shown', { required: true }),
+				field('width', 'Width', 'number', "The column's width"),
+			],
+		}),
+		field(
+			'conditions',
+			'Conditions',
+			'jsonArray',
+			'Who is in the list: a JSON array of condition groups, each an array of conditions {"fld", "opr", "num", "unit", "val"}, e.g. [[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
+			{ required: true },
+		),
+		text('description', 'Description', 'What the list is for'),
+		field('isFub2', 'Is FUB2', 'boolean', "Whether the list uses the CRM's newer list format"),
+		text('name', 'Name', "The list's name", { required: true }),
+		field('shared', 'Shared', 'boolean', 'Whether other users see the list'),
+		field(
+			'sharedWith',
+			'Shared With',
+			'json',
+			'Who sees the list, as a JSON object with userIds and teamIds, e.g. {"userIds": ["u_1"], "teamIds": []}',
+		),
+		text('sortBy', 'Sort By', 'Name of the column the list is sorted by'),
+		text('userId', 'User ID', 'ID, in the connected CRM, of the user (agent) who owns the list'),
+	],
+);
+
+export const listResource = crmResource(
+	'list',
+	'List',
+	'A list of people in the connected CRM (people are added and removed by ID)',
+	'lists',
+	'lists',
+	{ one: 'list', many: 'lists' },
+	[
+		text('description', 'Description', 'What the list is for'),
+		field('isFavorite', 'Is Favorite', 'boolean', 'Whether the list is marked as a favorite'),
+		text('name', 'Name', "The list's name"),
+	],
+	{ operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'] },
+);
+
+/** The people of List › Add People and Remove People. */
+export const listPeopleField = field(
+	'personIds',
+	'Person IDs',
+	'stringList',
+	'IDs, in the connected CRM, of the people to add to or remove from the list, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
+	{ required: true, placeholder: 'Add Person ID' },
+);
+
+/** The published description shows no fields for custom fields: Create and Update take a JSON body. */
+export const customFieldResource = crmResource(
+	'customField',
+	'Custom Field',
+	'A field the connected CRM adds to its records',
+	'customFields',
+	'customfields',
+	{ one: 'custom field', many: 'custom fields' },
+	undefined,
+	{ jsonBody: true },
+);
+
+export const CRM_ACCOUNT: readonly PublishedResource[] = [
+	userResource,
+	teamResource,
+	smartListResource,
+	listResource,
+	customFieldResource,
+];
+
+/** Person's published operations beside the specification's create, getAll and update. */
+export const PERSON_PUBLISHED_OPERATIONS = ['addTags', 'delete', 'get', 'removeTags'] as const;
+
+/** The tags of Person › Add Tags and Remove Tags. */
+export const personTagsField = field(
+	'tags',
+	'Tags',
+	'stringList',
+	'Tags to add to or remove from the person, one per entry. From an expression: a list of text, or one text with tags separated by commas.',
+	{ required: true, placeholder: 'Add Tag' },
+);

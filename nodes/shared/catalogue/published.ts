@@ -1,0 +1,112 @@
+import type { FieldSpec, FieldType, ResourceSpec } from './types';
+
+/**
+ * What the entries of the service's published endpoints (issue 30: crm-endpoints.md, the LOS and
+ * calendar pages) say beyond a ResourceSpec, and the helpers their family files share.
+ */
+
+/** A field of a published entity. */
+export interface PublishedField extends FieldSpec {
+	/** Sent only on create, or only on update (the published bodies differ); both when absent. */
+	only?: 'create' | 'update';
+	/** A list of objects (type `jsonArray`) offered as a `values` collection of these fields. */
+	items?: readonly FieldSpec[];
+}
+
+/** A resource of the published endpoints, with where its description comes from. */
+export interface PublishedResource extends ResourceSpec {
+	fields?: readonly PublishedField[];
+	/** The published source: `crm-endpoints.md`, or the page decisions.md cites. */
+	source: string;
+	/** Create and Update take the whole body as one JSON object: the source shows no fields. */
+	jsonBody?: boolean;
+}
+
+/** The five operations, in the order of their names (Create, Delete, Get, Get Many, Update). */
+export const CRUD = ['create', 'delete', 'get', 'getAll', 'update'] as const;
+
+export const CRM_SOURCE = 'crm-endpoints.md';
+
+/** A field from its wire name, label, type and description (`required`: on create). */
+export function field(
+	name: string,
+	label: string,
+	type: FieldType,
+	description: string,
+	extra: Partial<PublishedField> = {},
+): PublishedField {
+	return { name, label, type, description, ...extra };
+}
+
+/** The person a record belongs to (most CRM activity names one). */
+export const personIdField = (required: boolean, what: string): PublishedField =>
+	field('personId', 'Person ID', 'string', `ID, in the connected CRM, of the person ${what}`, {
+		placeholder: 'e.g. p_42',
+		...(required ? { required: true } : {}),
+	});
+
+/** The CRM user (agent) a record belongs to. */
+export const userIdField = (what: string): PublishedField =>
+	field('userId', 'User ID', 'string', `ID, in the connected CRM, of the user (agent) ${what}`);
+
+/** Text that is a date and time, sent as written. */
+export const timeField = (
+	name: string,
+	label: string,
+	what: string,
+	extra: Partial<PublishedField> = {},
+): PublishedField =>
+	field(
+		name,
+		label,
+		'dateTime',
+		`${what}, as text passed through unchanged (an ISO 8601 timestamp such as 2024-05-01T15:00:00Z is typical)`,
+		{ placeholder: 'e.g. 2024-05-01T15:00:00Z', ...extra },
+	);
+
+/** Name and email address of a sender or recipient (email messages). */
+export const NAME_AND_EMAIL: readonly FieldSpec[] = [
+	field('name', 'Name', 'string', 'Display name', { required: true }),
+	field('email', 'Email', 'string', 'Email address', { required: true }),
+];
+
+/** A CRM entity's resource: host crm, path and list key as published, ID `<value>Id`. */
+export function crmResource(
+	value: string,
+	label: string,
+	description: string,
+	path: string,
+	listKey: string,
+	noun: { one: string; many: string },
+	fields: readonly PublishedField[] | undefined,
+	extra: Partial<PublishedResource> = {},
+): PublishedResource {
+	return {
+		value,
+		label,
+		description,
+		host: 'crm',
+		path: [path],
+		listKey,
+		id: {
+			label: `${label} ID`,
+			name: `${value}Id`,
+			placeholder: `e.g. ${noun.one.replace(/ /g, '-')}-1`,
+		},
+		noun,
+		operations: CRUD,
+		...(fields ? { fields } : {}),
+		source: CRM_SOURCE,
+		...extra,
+	};
+}
+
+/** The fields an operation sends: create's or update's (required only on create). */
+export function fieldsFor(
+	resource: PublishedResource,
+	operation: 'create' | 'update',
+): readonly PublishedField[] {
+	return (resource.fields ?? [])
+		.filter((spec) => spec.only === undefined || spec.only === operation)
+		.map((spec) => (operation === 'update' && spec.required ? { ...spec, required: false } : spec));
+}

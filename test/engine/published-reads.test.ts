@@ -1,0 +1,84 @@
+/**
+ * Get Many and Get of every published resource (issue 30) through n8n's engine against the sandbox,
+ * driven from the catalogue: the catalogue's generic operations on each entry's host and path, with
+ * the item's Connection ID, the whole wire and the output items asserted.
+ */
+import type { PublishedResource } from '../../nodes/shared/catalogue/published';
+import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
+import { operationRunner, useSandbox } from '../harness/fixtures';
+import { ENTITIES, seedRecord } from '../sandbox/entityTable';
+import type { HostName, Sandbox } from '../sandbox/server';
+
+let sandbox: Sandbox;
+useSandbox((started) => (sandbox = started), { people: 5 });
+
+const offered = (operation: string) =>
+	PUBLISHED_RESOURCES.filter((resource) => resource.operations.includes(operation)).map(
+		(resource) => [resource.value, resource] as const,
+	);
+const entityOf = (resource: PublishedResource) => {
+	const def = ENTITIES.find((entity) => entity.path === resource.path.join('/'));
+	if (!def) throw new Error(`the sandbox serves no ${resource.value}`);
+	return def;
+};
+/** A seeded record as Simplify outputs it (without `original`). */
+function simplified(resource: PublishedResource, n: number): Record<string, unknown> {
+	const { original: _original, ...record } = seedRecord(entityOf(resource), n);
+	return record;
+}
+
+describe('published resources: read', () => {
+	test.each(offered('getAll'))(
+		'%s › Get Many: a Limit of 2, simplified, with the Connection ID',
+		async (_v, resource) => {
+			const result = await operationRunner(
+				() => sandbox,
+				resource.value,
+				'getAll',
+			)({
+				parameters: { limit: 2, credentialId: 'cred-other' },
+			});
+			expect(result.error).toBeUndefined();
+			expect(sandbox.requests).toHaveLength(1);
+			expect(sandbox.requests[0].headers['x-service-credential-id']).toBe('cred-other');
+			expect(sandbox.requests[0]).toMatchObject({
+				host: resource.host as HostName,
+				method: 'GET',
+				url: `/api/${resource.path.join('/')}?limit=2&offset=0`,
+				status: 200,
+			});
+			expect(result.items.map((item) => item.json)).toEqual([
+				simplified(resource, 1),
+				simplified(resource, 2),
+			]);
+		},
+	);
+
+	test.each(offered('get'))('%s › Get: one record by its ID', async (_v, resource) => {
+		const record = seedRecord(entityOf(resource), 1);
+		const id = record.id as string;
+		const result = await operationRunner(
+			() => sandbox,
+			resource.value,
+			'get',
+		)({
+			parameters: { [resource.id?.name ?? '']: id },
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0]).toMatchObject({
+			host: resource.host as HostName,
+			method: 'GET',
+			url: `/api/${resource.path.join('/')}/${id}`,
+			rawBody: '',
+			status: 200,
+		});
+		expect(sandbox.requests[0].headers).toMatchObject({
+			authorization: `Bearer ${sandbox.token}`,
+			'x-service-credential-id': 'cred-default',
+		});
+		expect(result.items).toEqual([
+			{ json: expect.objectContaining({ id }), pairedItem: { item: 0 } },
+		]);
+	});
+});
