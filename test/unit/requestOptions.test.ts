@@ -1,5 +1,5 @@
 /**
- * nodes/IntegrationService/actions/parameters.ts: the Request Options the editor shows are the
+ * nodes/IntegrationService/actions/requestOptions.ts: the Request Options the editor shows are the
  * settings a run uses. n8n's lint wants literal defaults in the UI, so this holds them equal to the
  * transport's DEFAULT_SETTINGS.
  */
@@ -9,7 +9,7 @@ import {
 	readRequestOptions,
 	runsAsTool,
 	TOOL_MAX_ITEM_MS,
-} from '../../nodes/IntegrationService/actions/parameters';
+} from '../../nodes/IntegrationService/actions/requestOptions';
 import { DEFAULT_SETTINGS } from '../../nodes/IntegrationService/transport';
 import { fakeExecuteContext, thrownBy } from './fakes';
 

@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ApplicationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { PathSegment } from '../../shared/service';
 import { describeValue } from '../../shared/service';
@@ -8,15 +7,12 @@ import {
 	optionalText,
 	requireId,
 	toBoolean,
-	toNumber,
 	toWholeNumber,
 } from '../helpers/validation';
-import type { Connection, RequestSettings } from '../transport';
-import { credentialIdOverride, requestOptions } from './common.descriptions';
+import type { Connection } from '../transport';
+import { credentialIdOverride } from './common.descriptions';
 
-/** What reads the shared properties of common.descriptions.ts for an item (or, for Request Options, a run). */
-
-const MEBIBYTE = 1024 * 1024;
+/** What reads the shared properties of common.descriptions.ts for an item (Request Options: requestOptions.ts). */
 
 /** The item's connection: its Connection ID, or the credential's default when that is empty. */
 export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connection {
@@ -41,90 +37,6 @@ export function readId(
 ): PathSegment {
 	const value = requireId(ctx, itemIndex, id.label, ctx.getNodeParameter(id.name, itemIndex, ''));
 	return { id: value, field: id.label };
-}
-
-type OptionName =
-	| 'concurrency'
-	| 'maxRequestsPerSecond'
-	| 'maxAttempts'
-	| 'maxTimePerItem'
-	| 'maxTotalWait'
-	| 'initialRetryDelay'
-	| 'timeout'
-	| 'maxResponseSize';
-
-const WHOLE_NUMBERS: ReadonlySet<OptionName> = new Set(['concurrency', 'maxAttempts']);
-
-/** Each option's label, default and bounds, read from the UI definition (requestOptions): written once. */
-function option(name: OptionName): { label: string; default: number; min: number; max: number } {
-	const property = (requestOptions.options as INodeProperties[]).find(
-		(candidate) => candidate.name === name,
-	);
-	if (!property) throw new ApplicationError(`Unknown request option ${name}`);
-	return {
-		label: property.displayName.replace(/ \(.*\)$/, ''),
-		default: property.default as number,
-		min: property.typeOptions?.minValue as number,
-		max: property.typeOptions?.maxValue as number,
-	};
-}
-
-/**
- * Max Time per Item when it is 0: an AI agent or MCP client that calls the node as a tool gives up on
- * it after a while (the MCP client's default request timeout is 60 s), and asks again; a request that
- * outlives it may create a record twice. In a workflow nobody waits on an item by default, and a Return
- * All of many records legitimately takes minutes: Max Attempts, Max Total Retry Wait and Timeout bound
- * each request there (decisions.md, Deadlines).
- */
-export const TOOL_MAX_ITEM_MS = 45_000;
-
-/**
- * Whether an AI agent or an MCP client calls the node as a tool. n8n 2.41 makes the tool variant a node
- * type whose name ends in "Tool"; the AI Agent runs it as an ordinary node (isToolExecution is false
- * there), the MCP Server Trigger through a context whose isToolExecution() is true.
- */
-export function runsAsTool(ctx: IExecuteFunctions): boolean {
-	const says = typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
-	return says || ctx.getNode().type.endsWith('Tool');
-}
-
-function settingsFrom(value: (name: OptionName) => number, asTool: boolean): RequestSettings {
-	const maxTimePerItem = value('maxTimePerItem');
-	return {
-		maxAttempts: value('maxAttempts'),
-		maxTotalWaitMs: value('maxTotalWait') * 1000,
-		initialDelayMs: value('initialRetryDelay'),
-		timeoutMs: value('timeout') * 1000,
-		maxResponseBytes: Math.round(value('maxResponseSize') * MEBIBYTE),
-		maxRequestsPerSecond: value('maxRequestsPerSecond'),
-		maxItemMs: maxTimePerItem > 0 ? maxTimePerItem * 1000 : asTool ? TOOL_MAX_ITEM_MS : 0,
-	};
-}
-
-/**
- * Reads the Request Options once per run (for the first item: an expression sees that item), checking
- * each against its bounds, so an expression cannot ask for 100,000 attempts or a 5,000-wide burst.
- */
-export function readRequestOptions(ctx: IExecuteFunctions): {
-	settings: RequestSettings;
-	concurrency: number;
-} {
-	const given = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const value = (name: OptionName): number => {
-		const { label, default: fallback, min, max } = option(name);
-		const raw = given[name];
-		if (raw === undefined || raw === null || raw === '') return fallback;
-		const field = `Request Options › ${label}`;
-		const number = toNumber(ctx, 0, field, raw);
-		if (WHOLE_NUMBERS.has(name) && !Number.isInteger(number)) {
-			throw inputError(ctx, 0, field, `must be a whole number, got ${number}`);
-		}
-		if (number < min || number > max) {
-			throw inputError(ctx, 0, field, `must be between ${min} and ${max}, got ${number}`);
-		}
-		return number;
-	};
-	return { settings: settingsFrom(value, runsAsTool(ctx)), concurrency: value('concurrency') };
 }
 
 /** What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time. */

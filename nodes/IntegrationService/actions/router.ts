@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { newRun, startItem, stopRun } from '../transport';
 import type { OperationModule } from './node.type';
-import { readRequestOptions } from './parameters';
+import { readRequestOptions } from './requestOptions';
 import { RESOURCE_MODULES } from './resources';
 
 /** The operation's module, found in its resource's index (resources.ts). */
