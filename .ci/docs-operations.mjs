@@ -36,6 +36,34 @@ function loadNode() {
 	}
 }
 
+/** The operations the interface specification shows; Person › Update is from the service's public docs. */
+const SPECIFIED = new Set([
+	'person.create',
+	'person.getAll',
+	'authorizationLink.create',
+	'credential.create',
+	'credential.update',
+	'borrower.update',
+	'document.create',
+	'webhook.update',
+	'customApiCall.send',
+]);
+
+/** Each resource's host, from the built catalogue: where an endpoint beyond the specification is published. */
+function hostsOf() {
+	const file = join(root, 'dist', 'nodes', 'shared', 'catalogue', 'index.js');
+	return new Map(require(file).RESOURCES.map((resource) => [resource.value, resource.host]));
+}
+
+/** Where an operation's endpoint comes from (decisions.md, "Beyond the specification"). */
+function sourceOf(hosts, resource, operation) {
+	if (SPECIFIED.has(`${resource}.${operation}`)) return 'specification';
+	if (resource === 'person' && operation === 'update') return "service's public documentation";
+	return hosts.get(resource) === 'crm'
+		? 'published endpoint (crm-endpoints.md)'
+		: "service's public pages (decisions.md)";
+}
+
 /** A table cell: one line, pipes escaped. */
 function cell(value) {
 	return String(value ?? '')
@@ -151,6 +179,7 @@ function blocksOf(description) {
 		property.name === 'resource' || property.name === 'operation' || property.type === 'notice';
 	const common = properties.filter((property) => !isSelector(property) && !property.displayOptions);
 	const blocks = new Map();
+	const hosts = hostsOf();
 	const index = [
 		'| Resource | Operation | `resource` / `operation` | Action | Source |',
 		'| --- | --- | --- | --- | --- |',
@@ -162,9 +191,7 @@ function blocksOf(description) {
 				property.displayOptions?.show?.resource?.includes(resource.value),
 		);
 		for (const operation of selector?.options ?? []) {
-			// Where the endpoint comes from (specification or published documentation), when the
-			// description says so; the catalogue fills this column.
-			const source = operation.source ?? '';
+			const source = sourceOf(hosts, resource.value, operation.value);
 			index.push(
 				`| ${resource.name} | ${operation.name} | ${code(`${resource.value}`)} / ${code(operation.value)} | ${cell(operation.action)} | ${cell(source)} |`,
 			);

@@ -31,6 +31,11 @@ export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 	return resource.noun ?? { one, many: `${one}s` };
 }
 
+/** "a note", "an appointment": the noun with its indefinite article. */
+export function withArticle(noun: string): string {
+	return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 /** Where an operation's own fields show, for any catalogue resource. */
 export function shownForResource(resource: ResourceSpec, operation: string): IDisplayOptions {
 	return { show: { resource: [resource.value], operation: [operation] } };

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import type { OperationModule } from '../node.type';
-import { nounsOf, systemOf } from './entity';
+import { nounsOf, systemOf, withArticle } from './entity';
 import { getOperation } from './get';
 import { getAllOperation } from './getAll';
 
@@ -28,7 +28,7 @@ const GENERIC: Record<
 				name: 'Get',
 				value: 'get',
 				description: `Get one ${one} of the ${systemOf(resource)} by its ID`,
-				action: `Get a ${one}`,
+				action: `Get ${withArticle(one)}`,
 			};
 		},
 	},

@@ -4,7 +4,7 @@ import type { ResourceSpec } from '../../../shared/catalogue';
 import { listPeopleField } from '../../../shared/catalogue/crmAccount';
 import type { PublishedResource } from '../../../shared/catalogue/published';
 import { PUBLISHED_RESOURCES } from '../../../shared/catalogue/publishedResources';
-import { nounsOf } from '../generic/entity';
+import { nounsOf, withArticle } from '../generic/entity';
 import type { ResourceModule } from '../generic/resource';
 import { genericResource } from '../generic/resource';
 import type { OperationModule } from '../node.type';
@@ -39,8 +39,7 @@ const WRITES: Record<string, Written> = {
 function option(resource: PublishedResource, operation: string): INodePropertyOptions {
 	const { one } = nounsOf(resource);
 	const { name, verb } = WRITES[operation];
-	const article = /^[aeiou]/.test(one) ? 'an' : 'a';
-	const sentence = `${verb[0].toUpperCase()}${verb.slice(1)} ${article} ${one}`;
+	const sentence = `${verb[0].toUpperCase()}${verb.slice(1)} ${withArticle(one)}`;
 	return { name, value: operation, description: sentence, action: sentence };
 }
 
