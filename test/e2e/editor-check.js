@@ -23,6 +23,16 @@ const { credentialTestChecks } = require('./app-checks');
 const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
 
+/** GET url; a refused or reset connection is tried once more (n8n on a loaded machine, as app-checks.js). */
+async function getOnceMore(url, cookie) {
+	try {
+		return await L.httpRequest(url, { headers: { cookie } }, 30000);
+	} catch {
+		await L.sleep(2000);
+		return L.httpRequest(url, { headers: { cookie } }, 60000);
+	}
+}
+
 async function apiChecks({ base, check }) {
 	// Owner setup returns the session cookie (or, in a re-used user folder, signing in does).
 	const session = await L.ownerSession(base);
@@ -33,7 +43,7 @@ async function apiChecks({ base, check }) {
 		`${session.how} -> ${session.status}${cookie ? ' (session cookie set)' : ' (no cookie)'}`,
 	);
 
-	let res = await L.httpRequest(`${base}/types/nodes.json`, { headers: { cookie } }, 30000);
+	let res = await getOnceMore(`${base}/types/nodes.json`, cookie);
 	const types = res.status === 200 ? await res.json() : [];
 	const ours = types.filter((t) => String(t.name).startsWith(`${L.PACKAGE_NAME}.`));
 	const main = ours.find((t) => t.name === L.NODE_TYPE);
@@ -41,7 +51,7 @@ async function apiChecks({ base, check }) {
 	check('editor', !!main, `/types/nodes.json (${types.length} types) contains ${L.NODE_TYPE}`);
 	check('editor', !!tool, `/types/nodes.json contains ${L.NODE_TYPE}Tool (usableAsTool)`);
 
-	res = await L.httpRequest(`${base}/types/credentials.json`, { headers: { cookie } }, 30000);
+	res = await getOnceMore(`${base}/types/credentials.json`, cookie);
 	const creds = res.status === 200 ? await res.json() : [];
 	// Findable: the editor's node search matches displayName and codex.alias (its search keys), so the
 	// aliases must reach the editor for "crm" and "mortgage" to find the node.
@@ -100,6 +110,26 @@ async function apiChecks({ base, check }) {
 function loadPlaywright(inst) {
 	// playwright-core comes from the n8n install under test, found at run time.
 	return require(inst.playwrightCore);
+}
+
+/** The editor's first load on a loaded 2-core machine (its bundle is large): well past 20 s at times. */
+const PAGE_LOAD_MS = 90000;
+
+/** Window height for the resource list's screenshot: tall enough for every resource at once. */
+const TALL_VIEWPORT = 1500;
+const UNCAPPED_DROPDOWN =
+	'.el-select-dropdown__wrap, .el-select-dropdown .el-scrollbar__wrap { max-height: none !important; }';
+
+/** The text of the open dropdown's entries that lie wholly inside the window. */
+function optionsInView(page) {
+	return page.evaluate(() =>
+		[...document.querySelectorAll('.el-select-dropdown__item, [role="option"]')]
+			.filter((el) => {
+				const r = el.getBoundingClientRect();
+				return r.height > 0 && r.top >= 0 && r.bottom <= document.documentElement.clientHeight;
+			})
+			.map((el) => el.innerText.split('\n')[0].trim()),
+	);
 }
 
 async function uiChecks({ inst, base, check, screenshotsDir, main }) {
@@ -164,7 +194,7 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 	try {
 		// Sign in through the form.
 		let ok = await step('sign in', async () => {
-			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded' });
+			await page.goto(`${base}/signin`, { waitUntil: 'domcontentloaded', timeout: PAGE_LOAD_MS });
 			const email = page
 				.locator('input[name="emailOrLdapLoginId"], input[name="email"], input[type="email"]')
 				.first();
@@ -186,7 +216,10 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 
 		// New workflow, node creator, our node.
 		ok = await step('open a new workflow and add the node', async () => {
-			await page.goto(`${base}/workflow/new`, { waitUntil: 'domcontentloaded' });
+			await page.goto(`${base}/workflow/new`, {
+				waitUntil: 'domcontentloaded',
+				timeout: PAGE_LOAD_MS,
+			});
 			await dismissPopups(page);
 			const addFirst = page
 				.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]')
@@ -307,6 +340,9 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 				? (main.properties.find((p) => p.name === 'resource') || {}).options || []
 				: [];
 		ok = await step('resource list', async () => {
+			// The whole list in one picture: a taller window, and the dropdown without its height cap.
+			await page.setViewportSize({ width: 1440, height: TALL_VIEWPORT });
+			const tall = await page.addStyleTag({ content: UNCAPPED_DROPDOWN });
 			await openDropdown('resource');
 			for (const o of resourceNames.slice(0, 3))
 				await page
@@ -326,6 +362,16 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 				'node-resources.png',
 				`resource list open: ${resourceNames.map((o) => o.name).join(', ')}`,
 			);
+			const inView = await optionsInView(page);
+			const missing = resourceNames.map((o) => o.name).filter((n) => !inView.includes(n));
+			check(
+				'editor',
+				resourceNames.length > 0 && missing.length === 0,
+				`the screenshot shows all ${resourceNames.length} resources in the open list (${inView.length} entries in view${missing.length ? `; not in view: ${missing.join(', ')}` : ''})`,
+			);
+			await closeDropdown();
+			await tall.evaluate((el) => el.remove());
+			await page.setViewportSize({ width: 1440, height: 1000 });
 		});
 		ok =
 			ok &&

@@ -35,6 +35,7 @@ const { DEFAULT_VERSION, versionArg } = require('./versions');
 const L = require('./lib');
 const { triggerScenario, isTriggerWorkflow } = require('./trigger-e2e');
 const { httpRequestScenario } = require('./http-request-e2e');
+const { FAMILY_EXPECTATIONS } = require('./family-expectations');
 
 /**
  * Per-example expectations, keyed by file name (in examples/ or test/e2e/fixtures/).
@@ -124,6 +125,8 @@ const EXPECTATIONS = {
 		minRequests: 2,
 		maxRequests: 2,
 	},
+	// One workflow per resource family of issue 30 (test/e2e/fixtures/): family-expectations.js.
+	...FAMILY_EXPECTATIONS,
 };
 
 const CRED_ID = 'sandboxCred';
@@ -248,7 +251,8 @@ function collectWorkflows() {
 		if (!fs.existsSync(dir)) continue;
 		for (const f of fs.readdirSync(dir).sort()) {
 			if (!f.endsWith('.json')) continue;
-			if (opt.only && !f.includes(opt.only)) continue;
+			// --only a,b: any of the comma-separated parts
+			if (opt.only && !opt.only.split(',').some((part) => f.includes(part))) continue;
 			files.push(path.join(dir, f));
 		}
 	}
