@@ -137,6 +137,35 @@ describe('a CRM host with numeric IDs, odd listings or a lagging listing', () =>
 		expect(deletes).toEqual(['DELETE /api/webhooks/h-1', 'DELETE /api/webhooks/hand-n']);
 	});
 
+	test('the failed create cannot be checked (the second listing refused): the error says so instead of "Nothing was registered"', async () => {
+		const service = await hostile();
+		const receiver = await trigger(service.origin);
+		let posted = false;
+		service.script((request, res) => {
+			if (request.method === 'GET' && posted)
+				return sendJson(res, 400, { errorMessage: 'no listing' });
+			if (request.method === 'GET') return sendJson(res, 200, page([]));
+			posted = true;
+			sendJson(res, 500, { errorMessage: 'boom' });
+		});
+
+		const failure = receiver.activate();
+		await expect(failure).rejects.toThrow(
+			"Could not create the trigger's webhooks on the CRM host",
+		);
+		await failure.catch((error: { description?: string }) =>
+			expect(error.description).toBe(
+				'The CRM host could not be listed to find a webhook the failed create for peopleCreated may have made (0 deleted again); check its webhooks',
+			),
+		);
+		expect(wire(service)).toEqual([
+			'GET /api/webhooks',
+			'GET /api/webhooks',
+			'POST /api/webhooks',
+			'GET /api/webhooks',
+		]);
+	});
+
 	test('entries that are no object (null, a number, text, a list) are skipped: activation creates ours, no internal error', async () => {
 		const service = await hostile();
 		const receiver = await trigger(service.origin);
