@@ -11,7 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { EVENT_KINDS } from '../shared/catalogue';
-import { CREDENTIAL_TYPE, hostOfUrl, originOf } from '../shared/service';
+import { CREDENTIAL_TYPE } from '../shared/service';
 import {
 	eventSelected,
 	MAX_BODY_BYTES,
@@ -22,6 +22,7 @@ import {
 	SIGNATURE_HEADER,
 	signatureMatches,
 } from './delivery';
+import { eventUriHost } from './eventUri';
 import { fetchRecords } from './records';
 import { managesWebhooks, pointWebhook, REGISTRATION_PROPERTIES } from './registration';
 import { createWebhooks, deleteWebhooks, webhooksExist } from './webhooks';
@@ -190,13 +191,9 @@ export class IntegrationServiceTrigger implements INodeType {
 					return answer(400, { error: 'The event has no "uri" to fetch its records from' });
 				}
 				const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
-				const host = hostOfUrl(credentials, event.uri);
-				if (!host) {
-					return answer(422, {
-						error: `The event's uri is on ${originOf(event.uri)}, which is none of the credential's hosts; it is not read with your token`,
-					});
-				}
-				const records = await fetchRecords(this, host, event.uri);
+				const target = eventUriHost(credentials, event.uri);
+				if ('refused' in target) return answer(422, { error: target.refused });
+				const records = await fetchRecords(this, target.host, event.uri);
 				// No record left (deleted since): the event itself starts the workflow, so nothing is lost silently.
 				if (records.length > 0) items = records.map((json) => ({ json }));
 			}

@@ -13,10 +13,16 @@ export const DEDUP_CAPACITY = 1000;
  */
 export const MAX_KEPT_ID_LENGTH = 128;
 
-/** What is remembered of an event ID: itself, or `sha256:<hex>` when it is longer than MAX_KEPT_ID_LENGTH. */
+const HASHED = 'sha256:';
+
+/**
+ * What is remembered of an event ID: itself, or `sha256:<hex>` when it is longer than MAX_KEPT_ID_LENGTH
+ * or itself starts with `sha256:`. So a kept ID never starts with `sha256:` and no ID can pass for the
+ * hash of another (a literal `sha256:<hex of X>` is hashed too); a plain ID is kept as before.
+ */
 export function eventKey(eventId: string): string {
-	if (eventId.length <= MAX_KEPT_ID_LENGTH) return eventId;
-	return `sha256:${createHash('sha256').update(eventId, 'utf8').digest('hex')}`;
+	if (eventId.length <= MAX_KEPT_ID_LENGTH && !eventId.startsWith(HASHED)) return eventId;
+	return `${HASHED}${createHash('sha256').update(eventId, 'utf8').digest('hex')}`;
 }
 
 export const SIGNATURE_HEADER = 'x-service-signature';

@@ -106,7 +106,16 @@ export function ownUrl(ctx: IHookFunctions): string {
 	return url;
 }
 
-/** Every page of the CRM host's webhooks, through the transport's pager and its bounds. */
+/** A webhook ID as the CRM host writes it: non-empty text, or a whole number as its decimal text. */
+export function webhookIdOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+	return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
+}
+
+/**
+ * Every page of the CRM host's webhooks, through the transport's pager and its bounds. An entry that
+ * is no object, or has no readable ID, event or URL, is skipped: it cannot be ours.
+ */
 export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listed[]> {
 	const listed: Listed[] = [];
 	await serviceRequestPages.call(
@@ -119,10 +128,12 @@ export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promis
 		},
 		run,
 		(page) => {
-			for (const webhook of page) {
-				const { id, event, url } = webhook;
-				if (typeof id === 'string' && typeof event === 'string' && typeof url === 'string')
-					listed.push({ id, event, url });
+			for (const webhook of page as unknown[]) {
+				if (webhook === null || typeof webhook !== 'object' || Array.isArray(webhook)) continue;
+				const { id, event, url } = webhook as IDataObject;
+				const read = webhookIdOf(id);
+				if (read !== undefined && typeof event === 'string' && typeof url === 'string')
+					listed.push({ id: read, event, url });
 			}
 			if (listed.length > MAX_LISTED_WEBHOOKS) {
 				throw new NodeOperationError(
@@ -157,7 +168,7 @@ export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
 
 /**
  * Creates a webhook for each selected CRM event that has none at this URL, and keeps their IDs. On a
- * failure, what this call created is deleted again (also one a failed POST may have created, found by
+ * failure, what this call created is deleted again (also one the failed POST may have created, found by
  * listing again), and the error says what, if anything, could not be.
  */
 export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
@@ -168,9 +179,12 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	const before = await listWebhooks(ctx, run);
 	const mine = owned(ctx);
 	const made: Array<[string, string]> = [];
+	// The event whose create is under way: when it fails, the CRM host may have made one we have no ID of.
+	let pending: string | undefined;
 	try {
 		for (const event of events) {
 			if (before.some((w) => matches(w, url, event))) continue;
+			pending = event;
 			const body: IDataObject = { url, event };
 			if (filters !== undefined) body.filters = filters;
 			const answer = await serviceRequest.call(
@@ -179,45 +193,58 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 				{ method: 'POST', host: 'crm', path: ['webhooks'], body, connection: CREDENTIAL_DEFAULT },
 				run,
 			);
-			if (typeof answer.id !== 'string' || answer.id.trim() === '')
+			const id = webhookIdOf(answer.id);
+			if (id === undefined)
 				throw new NodeOperationError(
 					ctx.getNode(),
 					`The CRM host answered no webhook ID for ${event}`,
 				);
-			made.push([event, answer.id]);
+			made.push([event, id]);
+			pending = undefined;
 		}
 	} catch (error) {
-		await undoCreate(ctx, error as Error, events, url, before, made);
+		await undoCreate(ctx, error as Error, { url, before, made, pending });
 	}
 	keep(ctx, { ...mine, ...Object.fromEntries(made) });
 }
 
-async function undoCreate(
-	ctx: IHookFunctions,
-	error: Error,
-	events: string[],
-	url: string,
-	before: Listed[],
-	made: Array<[string, string]>,
-): Promise<never> {
+interface Attempt {
+	url: string;
+	before: Listed[];
+	made: Array<[string, string]>;
+	pending?: string;
+}
+
+/**
+ * Deletes the IDs the creates returned, and, for the event whose create failed without one, what is at
+ * our URL for that event now and was not in the first listing (a POST cut off, answered 5xx or without
+ * a readable ID may have made it). Nothing else: a webhook another listing shows late is not ours.
+ */
+async function undoCreate(ctx: IHookFunctions, error: Error, attempt: Attempt): Promise<never> {
+	const { url, before, made, pending } = attempt;
 	const run = hookRun();
-	const ids = new Set(made.map(([, id]) => id));
-	try {
-		// A POST cut off or answered 5xx may have created a webhook nobody knows the ID of.
-		for (const w of await listWebhooks(ctx, run)) {
-			const isNew = !before.some((b) => b.id === w.id);
-			if (isNew && events.some((event) => matches(w, url, event))) ids.add(w.id);
+	const ids = made.map(([, id]) => id);
+	let unchecked = false;
+	if (pending !== undefined) {
+		try {
+			for (const w of await listWebhooks(ctx, run)) {
+				const isNew = !before.some((b) => b.id === w.id) && !ids.includes(w.id);
+				if (isNew && matches(w, url, pending)) ids.push(w.id);
+			}
+		} catch {
+			unchecked = true; // Listing failed too: delete what is known, and say what could not be checked.
 		}
-	} catch {
-		// Listing failed too: delete what is known.
 	}
-	const left = await deleteIds(ctx, [...ids], run);
+	const left = await deleteIds(ctx, ids, run);
+	const deleted = ids.length - left.length;
 	const description =
 		left.length > 0
 			? `These webhooks it created could not be deleted again; delete them on the CRM host: ${left.join(', ')}`
-			: ids.size > 0
-				? `The ${ids.size} webhook(s) it had created were deleted again: nothing is left registered`
-				: 'Nothing was registered';
+			: unchecked
+				? `The CRM host could not be listed to find a webhook the failed create for ${pending} may have made (${deleted} deleted again); check its webhooks`
+				: deleted > 0
+					? `The ${deleted} webhook(s) it had created were deleted again: nothing is left registered`
+					: 'Nothing was registered';
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`Could not create the trigger's webhooks on the CRM host: ${error.message}`,

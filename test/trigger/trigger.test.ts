@@ -436,6 +436,32 @@ describe('Fetch Records', () => {
 		},
 	);
 
+	test.each([
+		['an encoded ".." segment', '/api/%2e%2e/__sandbox/counts', 'it has a "." or ".." segment'],
+		['a ".." segment', '/api/people/../../__sandbox/requests', 'it has a "." or ".." segment'],
+		['a mixed-case ".%2E" segment', '/api/people/.%2E/.%2e/__sandbox/counts', 'it has a'],
+		['a double-encoded segment', '/api/people/%252e%252e/x', 'it has a "." or ".." segment'],
+		['an encoded separator', '/api/people%2F..%2F..%2F__sandbox', 'it has a "." or ".." segment'],
+		['a path outside /api', '/__sandbox/counts', 'its path is not under /api/'],
+		['a path next to /api', '/apix/people', 'its path is not under /api/'],
+	])(
+		'a uri on the right origin with %s is refused with 422; nothing is sent',
+		async (_label, path, reason) => {
+			const trigger = await receiver({ fetchRecords: true });
+			const body = eventBody({ uri: `${sandbox.urls.crm}${path}` });
+
+			const delivery = await trigger.deliver(body, signed(body));
+
+			expect(delivery.status).toBe(422);
+			const error = (delivery.body as IDataObject).error as string;
+			expect(error).toContain(`The event's uri on ${new URL(sandbox.urls.crm).origin} is refused`);
+			expect(error).toContain(reason);
+			expect(error).not.toContain('__sandbox');
+			expect(delivery.workflowData).toBeUndefined();
+			expect(sandbox.requests).toHaveLength(0);
+		},
+	);
+
 	test('a Deleted event is not fetched: the event itself is the item', async () => {
 		const trigger = await receiver({ events: ['peopleDeleted'], fetchRecords: true });
 		const body = eventBody({ event: 'peopleDeleted' });

@@ -1,6 +1,7 @@
 /**
  * The trigger's own webhooks against a hostile CRM host (docs/decisions.md, threats): forged and
- * endless listings, a create refused midway, deletes answered 500. Through n8n-core's real HookContext.
+ * endless listings, a create refused midway, deletes answered 500 (numeric IDs, odd and lagging
+ * listings: webhooks-ids.test.ts). Through n8n-core's real HookContext.
  */
 import type { IDataObject } from 'n8n-workflow';
 
