@@ -9,6 +9,18 @@ const MANAGE_DESCRIPTION =
 	"Whether activating the workflow creates a webhook on the CRM host for each selected CRM event (at this trigger's production URL, with the Filters) and deactivating deletes them. A webhook already pointing here for an event is used, and one made by hand is never deleted.";
 
 /** How the trigger's webhooks come to point at it: created and deleted on the CRM host, or an existing one pointed here. */
+/** The Filters sent with a webhook: one property, shown for registering or for creating webhooks. */
+function filtersProperty(sentWith: string, show: Record<string, boolean[]>): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'json',
+		default: '{}',
+		description: `Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`,
+		displayOptions: { show },
+	};
+}
+
 export const REGISTRATION_PROPERTIES: INodeProperties[] = [
 	{
 		displayName: 'Create and Delete Webhooks',
@@ -56,24 +68,8 @@ export const REGISTRATION_PROPERTIES: INodeProperties[] = [
 			"ID of the service's webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name",
 		displayOptions: { show: { registerWebhook: [true] } },
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'json',
-		default: '{}',
-		description:
-			'Conditions an event must meet to be delivered, as a JSON object sent unchanged with the registration, e.g. {"stage": "Lead"}',
-		displayOptions: { show: { registerWebhook: [true] } },
-	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'json',
-		default: '{}',
-		description:
-			'Conditions an event must meet to be delivered, as a JSON object sent unchanged with each webhook created, e.g. {"stage": "Lead"}',
-		displayOptions: { show: { manageWebhooks: [true], registerWebhook: [false] } },
-	},
+	filtersProperty('the registration', { registerWebhook: [true] }),
+	filtersProperty('each webhook created', { manageWebhooks: [true], registerWebhook: [false] }),
 ];
 
 /** The trigger creates and deletes its CRM webhooks itself (not with Register Webhook on Activation). */

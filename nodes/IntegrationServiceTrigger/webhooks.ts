@@ -11,30 +11,9 @@ import {
 	startItem,
 	type ServiceRun,
 } from '../IntegrationService/transport';
+import { CRM_EVENT_KINDS } from '../shared/catalogue';
 import { parseFilters } from './records';
-
-/**
- * Entity kinds whose records the CRM host publishes (crm-endpoints.md): the CRM host's
- * `POST /api/webhooks` registers their events. Events of other kinds (borrowers, documents, loans,
- * calendars, …) cannot be registered there.
- */
-export const CRM_EVENT_KINDS: readonly string[] = [
-	'people',
-	'appointments',
-	'appointmentOutcomes',
-	'appointmentTypes',
-	'calls',
-	'customFields',
-	'emailMessages',
-	'events',
-	'lists',
-	'notes',
-	'smartLists',
-	'tasks',
-	'teams',
-	'textMessages',
-];
-
+/** Whether the CRM host can register the event (the catalogue's CRM kinds). */
 export function isCrmEvent(event: string): boolean {
 	const match = /^(.+)(Created|Updated|Deleted)$/.exec(event);
 	return match !== null && CRM_EVENT_KINDS.includes(match[1]);

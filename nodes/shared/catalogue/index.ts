@@ -26,6 +26,11 @@ export const EVENT_KINDS: readonly string[] = ENTITIES.filter((entity) => entity
 	(entity) => entity.kind,
 );
 
+/** The kinds whose events the CRM host's `POST /api/webhooks` registers: those it publishes records of. */
+export const CRM_EVENT_KINDS: readonly string[] = ENTITIES.filter(
+	(entity) => entity.events && entity.resource?.host === 'crm',
+).map((entity) => entity.kind);
+
 /** The list keys of the entities the node offers, people first: an answer that is only one of them is a page. */
 export const LIST_KEYS: readonly string[] = ENTITIES.flatMap((entity) =>
 	entity.resource?.listKey ? [entity.resource.listKey] : [],
