@@ -161,9 +161,9 @@ describe('published resources: delete', () => {
 			const again = await run(resource, 'delete')({ parameters, onError: 'continueRegularOutput' });
 			expect(sandbox.requests).toHaveLength(2);
 			expect(again.items).toHaveLength(1);
-			expect(String(again.items[0].json.error)).toMatch(
-				/^Not found \(HTTP 404\).*not found.*\(item 0\)$/,
-			);
+			// The service's own words, from its {errorMessage} (CRM) or {error} body, not the raw JSON.
+			const noun = ENTITIES.find((entity) => entity.path === resource.path.join('/'))?.noun;
+			expect(again.items[0].json.error).toBe(`Not found (HTTP 404): ${noun} not found (item 0)`);
 		},
 	);
 

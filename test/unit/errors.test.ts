@@ -112,6 +112,9 @@ describe('statusFailure', () => {
 		['{"error": {"message": "nested words", "code": 7}}', 'nested words'],
 		['{"error": "first", "message": "second"}', 'first'],
 		['{"error": {"code": 7}, "message": "outer words"}', 'outer words'],
+		// The published CRM endpoints' errors (crm-endpoints.md).
+		['{"errorMessage": "note not found"}', 'note not found'],
+		['{"errorMessage": 5}', '{"errorMessage": 5}'],
 		['{"error": 5}', '{"error": 5}'],
 		['[1, 2]', '[1, 2]'],
 		['plain   text\nover lines', 'plain text over lines'],
@@ -138,6 +141,10 @@ describe('statusFailure', () => {
 
 	it('takes secrets out of the service’s words and shortens them', () => {
 		const forms = secretForms({ accessToken: 'token-123456' });
+		expect(
+			statusFailure(404, '{"errorMessage":"no note for token-123456"}', undefined, 'GET', forms)
+				.message,
+		).toBe(`Not found (HTTP 404): no note for ${R}`);
 		expect(
 			statusFailure(401, '{"error": "token token-123456 expired"}', undefined, 'GET', forms)
 				.message,

@@ -81,17 +81,22 @@ export function htmlText(html: string): string {
 	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
 }
 
-/** The service's own words for an error: {"error": "..."} or {"message": "..."}, else the body's text. */
+/**
+ * The service's own words for an error: {"error": "..."}, {"message": "..."} or, on the published
+ * CRM endpoints, {"errorMessage": "..."}; else the body's text.
+ */
 function serviceErrorText(body: string, secretForms: readonly string[]): string {
 	const text = body.trim();
 	if (text === '') return '';
 	try {
 		const parsed = JSON.parse(text) as unknown;
 		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			const { error, message } = parsed as { error?: unknown; message?: unknown };
+			const { error, message, errorMessage } = parsed as Record<string, unknown>;
 			const nested =
 				error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
-			const words = [error, nested, message].find((candidate) => typeof candidate === 'string');
+			const words = [error, nested, message, errorMessage].find(
+				(candidate) => typeof candidate === 'string',
+			);
 			if (typeof words === 'string') return shorten(words, secretForms);
 		}
 	} catch {
