@@ -83,7 +83,7 @@ const notRead = ({ request, unread }: Drawn) =>
 	unread === true || (request.closedAt ?? Infinity) - request.readAt >= TIMEOUT_S * 1000 - 100;
 const TIMED_OUT = /within \d+ s \(timeout\)/;
 
-/** No write sent twice: nothing after a whole answer; no POST or PATCH after one that may have been processed. */
+/** No write sent twice: nothing after a whole answer; no POST, PATCH or DELETE after one that may have been processed. */
 function sentOnce(run: RunRecord): void {
 	for (const [key, attempts] of attemptsByKey(run.drawn)) {
 		attempts.slice(0, -1).forEach((attempt) => {
@@ -91,7 +91,7 @@ function sentOnce(run: RunRecord): void {
 			if (TRAITS[fault].final && !notRead(attempt))
 				fail(`${key} was sent again after a whole answer ("${fault}")`);
 			if (
-				(request.method === 'POST' || request.method === 'PATCH') &&
+				['POST', 'PATCH', 'DELETE'].includes(request.method) &&
 				TRAITS[fault].mayHaveBeenProcessed
 			)
 				fail(`${key} (${request.method}) was sent again after "${fault}"`);

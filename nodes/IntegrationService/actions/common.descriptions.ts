@@ -83,7 +83,7 @@ export const requestOptions: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 20 },
 			default: 5,
 			description:
-				'How many times to send a request at most. 429 and 409 are retried for every method; server errors, timeouts and dropped connections for GET and PUT, and for POST only when it never reached the service.',
+				'How many times to send a request at most. 429 and 409 are retried for every method; server errors, timeouts and dropped connections for GET and PUT, and for POST, PATCH and DELETE only when they never reached the service.',
 		},
 		{
 			displayName: 'Max Requests Per Second',

@@ -117,7 +117,7 @@ class AttemptEnded extends Error {}
  * Redirects are never followed: our token and body never reach a host the credential does not name.
  */
 export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
-	const { method, timeoutMs } = request;
+	const { timeoutMs } = request;
 	const attempt = new AbortController();
 	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
 	const cancel = cancelSignal(ctx);
@@ -168,8 +168,7 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	} catch (error) {
 		// Whatever arrives after the attempt ended is dropped unread.
 		if (answer === undefined) pending.then(discard, () => undefined);
-		const failure = failureAfterThrow(error, request, answer, timedOut);
-		return { failure: processedWrite(method, answer?.statusCode, failure) };
+		return { failure: failureAfterThrow(error, request, answer, timedOut) };
 	} finally {
 		timer.abort(SETTLED);
 		cancel?.removeEventListener('abort', endAttempt);
@@ -185,7 +184,8 @@ function failureAfterThrow(
 	timedOut: boolean,
 ): AttemptFailure {
 	const { method, timeoutMs, maxResponseBytes } = request;
-	if (timedOut) return timeoutFailure(method, timeoutMs, answer !== undefined);
+	const status = answer?.statusCode;
+	if (timedOut) return processedWrite(method, status, timeoutFailure(method, timeoutMs, !!answer));
 	if (error instanceof TooLarge) {
 		const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
 		const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
@@ -204,21 +204,22 @@ function failureAfterThrow(
 			mayHaveBeenProcessed: method !== 'GET',
 		};
 	const failure = thrownFailure(error, method, timeoutMs);
+	if (answer === undefined) return failure;
 	// Headers came, then the body broke off: a network fault, never a "refused" that proves nothing was sent.
-	if (answer !== undefined)
-		return uncertainFailure(
-			method,
-			'The answer was cut off midway (the connection closed before the whole body came)',
-			{ description: failure.description, status: answer.statusCode },
-		);
-	return failure;
+	const cutOff = uncertainFailure(
+		method,
+		'The answer was cut off midway (the connection closed before the whole body came)',
+		{ description: failure.description, status },
+	);
+	return processedWrite(method, status, cutOff);
 }
 
 /**
  * A write whose answer began with a 2xx status was processed, whatever then happened to its body (cut
  * off, silent, not inflating): sending it again could delete, overwrite or create twice, and would
  * report the processed request by the second answer (a DELETE's 404). A failure that is not
- * retried already (a POST's) keeps its words.
+ * retried already (a POST's) keeps its words; a DELETE's (errors.ts: never retried once sent) still
+ * says the 2xx meant it was processed. Only for faults of the connection, not the size bound or a stop.
  */
 function processedWrite(
 	method: IHttpRequestMethods,
@@ -226,8 +227,8 @@ function processedWrite(
 	failure: AttemptFailure,
 ): AttemptFailure {
 	const read = method === 'GET' || method === 'HEAD';
-	if (read || !failure.retryable || status === undefined || status < 200 || status >= 300)
-		return failure;
+	const told = !failure.retryable && method !== 'DELETE';
+	if (read || told || status === undefined || status < 200 || status >= 300) return failure;
 	return {
 		...failure,
 		message: `${failure.message}, after the service answered HTTP ${status}: it processed the request`,

@@ -17,7 +17,7 @@ export interface AttemptFailure {
 	description?: string;
 	retryable: boolean;
 	retryAfterMs?: number;
-	/** A Create that failed this way may have been processed: it is not repeated, and the message says so. */
+	/** A Create or Delete that failed this way may have been processed: it is not repeated, and the message says so. */
 	mayHaveBeenProcessed?: boolean;
 	/** Why retrying stopped before Max Attempts. */
 	gaveUp?: string;
@@ -29,9 +29,12 @@ export function formatSeconds(ms: number): string {
 		: `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** decisions.md: 429 and 409 on every method; 5xx and network errors only where a repeat is harmless. */
+/**
+ * decisions.md: 429 and 409 on every method; 5xx and network errors only where a repeat is harmless.
+ * Not DELETE: a repeat of a processed one answers 404, which would hide that the first one deleted.
+ */
 export function isIdempotent(method: IHttpRequestMethods): boolean {
-	return method === 'GET' || method === 'PUT' || method === 'DELETE' || method === 'HEAD';
+	return method === 'GET' || method === 'PUT' || method === 'HEAD';
 }
 
 /** A failure after which the request may or may not have been processed: repeated only where harmless. */
@@ -78,17 +81,22 @@ export function htmlText(html: string): string {
 	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
 }
 
-/** The service's own words for an error: {"error": "..."} or {"message": "..."}, else the body's text. */
+/**
+ * The service's own words for an error: {"error": "..."}, {"message": "..."} or, on the published
+ * CRM endpoints, {"errorMessage": "..."}; else the body's text.
+ */
 function serviceErrorText(body: string, secretForms: readonly string[]): string {
 	const text = body.trim();
 	if (text === '') return '';
 	try {
 		const parsed = JSON.parse(text) as unknown;
 		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			const { error, message } = parsed as { error?: unknown; message?: unknown };
+			const { error, message, errorMessage } = parsed as Record<string, unknown>;
 			const nested =
 				error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
-			const words = [error, nested, message].find((candidate) => typeof candidate === 'string');
+			const words = [error, nested, message, errorMessage].find(
+				(candidate) => typeof candidate === 'string',
+			);
 			if (typeof words === 'string') return shorten(words, secretForms);
 		}
 	} catch {
@@ -145,7 +153,7 @@ export function statusFailure(
 		status,
 		message: `${statusMeaning(status)} (HTTP ${status})${text ? `: ${text}` : ''}`,
 		retryable: status === 429 || status === 409 || (status >= 500 && isIdempotent(method)),
-		// A server fault may come after the work was done: a Create is not repeated.
+		// A server fault may come after the work was done: a Create or Delete is not repeated.
 		mayHaveBeenProcessed: status >= 500 && !isIdempotent(method),
 		retryAfterMs: parseRetryAfter(retryAfter),
 	};
