@@ -132,7 +132,7 @@ describe('a hostile CRM host', () => {
 		expect(owned(receiver) ?? {}).toEqual({});
 	});
 
-	test('a delete answered 500 (each attempt): deactivation fails naming the webhook, which stays kept and is deleted on the next deactivation; 404 counts as deleted', async () => {
+	test('a delete answered 500 (sent once): deactivation fails naming the webhook, which stays kept and is deleted on the next deactivation; 404 counts as deleted', async () => {
 		const service = await hostile();
 		const receiver = await trigger(service.origin);
 		receiver.seedStaticData({
@@ -151,7 +151,8 @@ describe('a hostile CRM host', () => {
 		);
 		expect(owned(receiver)).toEqual({ peopleCreated: 'h-1' });
 		const deletes = service.received.map((r) => `${r.method} ${r.url}`);
-		expect(deletes.filter((d) => d === 'DELETE /api/webhooks/h-1')).toHaveLength(3);
+		// Sent once: a DELETE answered 5xx may have been processed, so it is not sent again (the transport's rule).
+		expect(deletes.filter((d) => d === 'DELETE /api/webhooks/h-1')).toHaveLength(1);
 
 		failing = false;
 		expect(await receiver.deactivate()).toBe(true);
