@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import {
@@ -11,7 +11,7 @@ import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
-import { entityRequest, shownForResource } from './entity';
+import { entityRequest, idOf, shownForResource } from './entity';
 
 /** How an operation's body is offered: with Mapping Mode (Map Automatically) or as form fields only. */
 export interface BodyForm {
@@ -61,8 +61,7 @@ export function updateOperation(
 	idProperty: INodeProperties,
 	form: BodyForm,
 ): OperationModule {
-	const id = resource.id;
-	if (!id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	const id = idOf(resource);
 	return {
 		description: updateDisplayOptions(shownForResource(resource, 'update'), [
 			idProperty,

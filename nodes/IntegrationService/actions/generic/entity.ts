@@ -41,17 +41,23 @@ export function shownForResource(resource: ResourceSpec, operation: string): IDi
 	return { show: { resource: [resource.value], operation: [operation] } };
 }
 
+/** A resource's ID (label, parameter name): an operation on one record needs it in the catalogue. */
+export function idOf(resource: ResourceSpec): NonNullable<ResourceSpec['id']> {
+	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	return resource.id;
+}
+
 /** A resource's ID parameter (its label, name and placeholder from the catalogue). */
 export function idProperty(resource: ResourceSpec, verb: string): INodeProperties {
 	const { one } = nounsOf(resource);
-	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	const id = idOf(resource);
 	return {
-		displayName: resource.id.label,
-		name: resource.id.name,
+		displayName: id.label,
+		name: id.name,
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: resource.id.placeholder,
+		placeholder: id.placeholder,
 		description: `ID of the ${one} to ${verb}, as the Integration Service returns it in the ${one}'s "ID" field`,
 	};
 }

@@ -1,16 +1,14 @@
-import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { serviceRequest } from '../../transport';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
-import { entityRequest, idProperty, shownForResource } from './entity';
+import { entityRequest, idOf, idProperty, shownForResource } from './entity';
 
 /** Get of a catalogue entity: GET {host}/api/{path}/{id}, the record as one item. */
 export function getOperation(resource: ResourceSpec): OperationModule {
-	const id = resource.id;
-	if (!id)
-		throw new ApplicationError(`The catalogue gives ${resource.value} no ID, so it has no Get`);
+	const id = idOf(resource);
 	return {
 		description: updateDisplayOptions(shownForResource(resource, 'get'), [
 			idProperty(resource, 'get'),

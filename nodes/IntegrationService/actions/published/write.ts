@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ApplicationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
@@ -9,7 +9,7 @@ import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { serviceRequest } from '../../transport';
 import { createOperation, updateOperation } from '../generic/body';
-import { entityRequest, idProperty, shownForResource } from '../generic/entity';
+import { entityRequest, idOf, idProperty, shownForResource } from '../generic/entity';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
 import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
@@ -19,11 +19,6 @@ import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
  * list's people), driven by the catalogue entry: its host, path, ID and fields. Create and Update
  * are the generic bodies (generic/body.ts) but where the source publishes no fields.
  */
-
-function recordId(resource: ResourceSpec): { label: string; name: string } {
-	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
-	return resource.id;
-}
 
 /** Sends one request to the resource's path and more segments, with the item's connection. */
 async function send(
@@ -52,7 +47,7 @@ function jsonBodyOperation(
 	return {
 		description: updateDisplayOptions(shownForResource(resource, operation), [...id, JSON_BODY]),
 		async execute(itemIndex, run) {
-			const path = update ? [readId(this, itemIndex, recordId(resource))] : [];
+			const path = update ? [readId(this, itemIndex, idOf(resource))] : [];
 			const body = readBody(this, itemIndex, [JSON_BODY]).jsonBody as IDataObject;
 			const method = update ? 'PUT' : 'POST';
 			return [await send(this, itemIndex, run, { resource, method, path }, body)];
@@ -88,7 +83,7 @@ export function publishedDelete(resource: ResourceSpec): OperationModule {
 			idProperty(resource, 'delete'),
 		]),
 		async execute(itemIndex, run) {
-			const segment = readId(this, itemIndex, recordId(resource));
+			const segment = readId(this, itemIndex, idOf(resource));
 			await send(this, itemIndex, run, { resource, method: 'DELETE', path: [segment] });
 			return [{ id: typeof segment === 'string' ? segment : segment.id, deleted: true }];
 		},
@@ -112,7 +107,7 @@ export function membersOperation(
 			property,
 		]),
 		async execute(itemIndex, run) {
-			const segment = readId(this, itemIndex, recordId(resource));
+			const segment = readId(this, itemIndex, idOf(resource));
 			const names = readBody(this, itemIndex, [property])[field.name];
 			if (!Array.isArray(names) || names.length === 0)
 				throw inputError(this, itemIndex, field.label, 'add at least one value');
