@@ -7,11 +7,9 @@ import {
 	readBody,
 	shownWhenMappedFromForm,
 } from '../../helpers/fieldMapper';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
-import { entityRequest, idOf, shownForResource } from './entity';
+import { idOf, sendToEntity, shownForResource } from './entity';
 
 /** How an operation's body is offered: with Mapping Mode (Map Automatically) or as form fields only. */
 export interface BodyForm {
@@ -29,25 +27,13 @@ function bodyOf(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDat
 	return readBody(ctx, itemIndex, form.properties, { mappingModes: form.mappingModes === true });
 }
 
-/** Sends the request on the resource's host (with the item's Connection ID where the host takes one). */
-async function send(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-	resource: ResourceSpec,
-	call: Parameters<typeof entityRequest>[3],
-): Promise<IDataObject[]> {
-	const request = entityRequest(ctx, itemIndex, resource, call);
-	return [await serviceRequest.call(ctx, itemIndex, request, run)];
-}
-
 /** Create: POST {host}/api/{path} with the body checked field by field before anything is sent. */
 export function createOperation(resource: ResourceSpec, form: BodyForm): OperationModule {
 	return {
 		description: updateDisplayOptions(shownForResource(resource, 'create'), bodyDescription(form)),
 		async execute(itemIndex, run) {
 			const body = bodyOf(this, itemIndex, form);
-			return await send(this, itemIndex, run, resource, { method: 'POST', body });
+			return [await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body })];
 		},
 	};
 }
@@ -70,7 +56,13 @@ export function updateOperation(
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
 			const body = bodyOf(this, itemIndex, form);
-			return await send(this, itemIndex, run, resource, { method: 'PUT', path: [segment], body });
+			return [
+				await sendToEntity(this, itemIndex, run, resource, {
+					method: 'PUT',
+					path: [segment],
+					body,
+				}),
+			];
 		},
 	};
 }

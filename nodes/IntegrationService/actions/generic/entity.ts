@@ -10,7 +10,8 @@ import { ApplicationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { resourceSpec } from '../../../shared/catalogue';
 import type { PathSegment, ServiceHost } from '../../../shared/service';
-import type { ServiceRequest } from '../../transport';
+import type { ServiceRequest, ServiceRun } from '../../transport';
+import { serviceRequest } from '../../transport';
 import { connectionOf } from '../parameters';
 
 /** How the texts name the system a host stands for. */
@@ -83,6 +84,22 @@ export function entityRequest(
 	if (host === 'universal') return { ...rest, host, path: full };
 	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
 	return { ...rest, host, path: full, connection: connectionOf(ctx, itemIndex) };
+}
+
+/** Sends one request to a catalogue resource (entityRequest): the service's answer. */
+export async function sendToEntity(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+	resource: ResourceSpec,
+	call: Parameters<typeof entityRequest>[3],
+): Promise<IDataObject> {
+	return await serviceRequest.call(
+		ctx,
+		itemIndex,
+		entityRequest(ctx, itemIndex, resource, call),
+		run,
+	);
 }
 
 /** The catalogue's resource of that value; a resource module naming one the catalogue lacks is a defect. */

@@ -1,10 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
-import { serviceRequest } from '../../transport';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
-import { entityRequest, idOf, idProperty, shownForResource } from './entity';
+import { idOf, idProperty, sendToEntity, shownForResource } from './entity';
 
 /** Get of a catalogue entity: GET {host}/api/{path}/{id}, the record as one item. */
 export function getOperation(resource: ResourceSpec): OperationModule {
@@ -15,8 +14,9 @@ export function getOperation(resource: ResourceSpec): OperationModule {
 		]),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const request = entityRequest(this, itemIndex, resource, { method: 'GET', path: [segment] });
-			return [await serviceRequest.call(this, itemIndex, request, run)];
+			return [
+				await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path: [segment] }),
+			];
 		},
 	};
 }

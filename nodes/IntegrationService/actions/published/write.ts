@@ -1,15 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
-import type { PathSegment } from '../../../shared/service';
 import { readBody } from '../../helpers/fieldMapper';
 import { inputError } from '../../helpers/validation';
-import type { ServiceRun } from '../../transport';
-import { serviceRequest } from '../../transport';
 import { createOperation, updateOperation } from '../generic/body';
-import { entityRequest, idOf, idProperty, shownForResource } from '../generic/entity';
+import { idOf, idProperty, sendToEntity, shownForResource } from '../generic/entity';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
 import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
@@ -19,23 +16,6 @@ import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
  * list's people), driven by the catalogue entry: its host, path, ID and fields. Create and Update
  * are the generic bodies (generic/body.ts) but where the source publishes no fields.
  */
-
-/** Sends one request to the resource's path and more segments, with the item's connection. */
-async function send(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-	call: { resource: ResourceSpec; method: 'POST' | 'PUT' | 'DELETE'; path: PathSegment[] },
-	body?: IDataObject,
-): Promise<IDataObject> {
-	const { resource, method, path } = call;
-	const request = entityRequest(ctx, itemIndex, resource, {
-		method,
-		path,
-		...(body ? { body } : {}),
-	});
-	return await serviceRequest.call(ctx, itemIndex, request, run);
-}
 
 /** Create or Update whose body is one JSON object (no fields published). */
 function jsonBodyOperation(
@@ -50,7 +30,7 @@ function jsonBodyOperation(
 			const path = update ? [readId(this, itemIndex, idOf(resource))] : [];
 			const body = readBody(this, itemIndex, [JSON_BODY]).jsonBody as IDataObject;
 			const method = update ? 'PUT' : 'POST';
-			return [await send(this, itemIndex, run, { resource, method, path }, body)];
+			return [await sendToEntity(this, itemIndex, run, resource, { method, path, body })];
 		},
 	};
 }
@@ -84,7 +64,7 @@ export function publishedDelete(resource: ResourceSpec): OperationModule {
 		]),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, idOf(resource));
-			await send(this, itemIndex, run, { resource, method: 'DELETE', path: [segment] });
+			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
 			return [{ id: typeof segment === 'string' ? segment : segment.id, deleted: true }];
 		},
 	};
@@ -111,8 +91,12 @@ export function membersOperation(
 			const names = readBody(this, itemIndex, [property])[field.name];
 			if (!Array.isArray(names) || names.length === 0)
 				throw inputError(this, itemIndex, field.label, 'add at least one value');
-			const call = { resource, method: change.method, path: [segment, ...change.more] };
-			return [await send(this, itemIndex, run, call, { [field.name]: names })];
+			const call = {
+				method: change.method,
+				path: [segment, ...change.more],
+				body: { [field.name]: names },
+			};
+			return [await sendToEntity(this, itemIndex, run, resource, call)];
 		},
 	};
 }
