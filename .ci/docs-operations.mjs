@@ -76,9 +76,11 @@ function code(value) {
 	return value === '' ? '' : `\`${String(value).replace(/`/g, "'")}\``;
 }
 
+/** The default as JSON; a long one (Record (JSON)'s `$fromAI` listing every field) cut, its description telling the rest. */
 function defaultOf(property) {
 	if (property.default === undefined || property.default === '') return '';
-	return code(JSON.stringify(property.default));
+	const text = JSON.stringify(property.default);
+	return code(text.length > 60 ? `${text.slice(0, 40)}…` : text);
 }
 
 /** The show/hide conditions other than resource and operation: `mappingMode: defineBelow`. */
@@ -128,7 +130,7 @@ function rows(property, path = [], names = []) {
 	const label = [...path, property.displayName].join(' › ');
 	const name = [...names, property.name].join('.');
 	const own = [
-		`| ${cell(label)} | ${code(name)} | ${property.type} | ${defaultOf(property)} | ${property.required ? 'yes' : ''} | ${shownWhen(property)} | ${describe(property)} |`,
+		`| ${cell(label)} | ${code(name)} | ${property.type}${property.validateType ? ` (${property.validateType})` : ''} | ${defaultOf(property)} | ${property.required ? 'yes' : ''} | ${shownWhen(property)} | ${describe(property)} |`,
 	];
 	if (property.type === 'collection' && !isFlagSet(property)) {
 		for (const option of property.options ?? []) {

@@ -176,7 +176,8 @@ describe('readBody from the form', () => {
 			'Rating: must be a number, got "twelve"',
 		);
 		expect(formError([rating], { rating: true })).toBe('Rating: must be a number, got true');
-		expect(formError([rating], { rating: '   ' })).toBe('Rating: must be a number, got "   "');
+		// Blanks say nothing, as "" does: not sent (issue 32: a model's text-typed $fromAI that knows no number).
+		expect(fromForm([rating], { rating: '   ' })).toEqual({});
 	});
 
 	it('applies the minimum value', () => {
@@ -441,6 +442,7 @@ describe('Map Automatically', () => {
 		expect(mode.options?.map((option) => ('value' in option ? option.value : undefined))).toEqual([
 			'autoMapInputData',
 			'defineBelow',
+			'jsonRecord',
 		]);
 		expect(notice).toMatchObject({
 			name: 'mappingModeNotice',
@@ -493,7 +495,7 @@ describe('Map Automatically', () => {
 				`Map Automatically: the input item has none of the fields this operation sends (${WIRE.join(', ')})`,
 			);
 			expect(error.description).toBe(
-				'Name the input fields as the service does, or choose Map Each Field Below',
+				'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Record (JSON))',
 			);
 		}
 	});

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { isFieldGroup, UPDATE_FIELDS } from './fieldGroups';
 import { setIfDefined, wireValue } from './fieldValue';
-import { bodyFromInput, MAPPING_MODE } from './mappingModes';
+import { bodyFromInput, bodyFromRecord, MAPPING_MODE } from './mappingModes';
 import { inputError } from './validation';
 
 /**
@@ -10,7 +10,8 @@ import { inputError } from './validation';
  * properties: the parameter name is the wire field, the display name labels errors, the type (and
  * `required`, `minValue`, `multipleValues`, a JSON default of `[]`) says how the value is checked. A field
  * inside a collection is labelled `Collection › Field`, the same in every operation. How one value is
- * read is in fieldValue.ts, the compound fields in fields/, Map Automatically in mappingModes.ts.
+ * read is in fieldValue.ts, the compound fields in fields/, Map Automatically and Record (JSON) in
+ * mappingModes.ts.
  */
 
 // The names operations and tests import from here, kept where they were.
@@ -49,7 +50,7 @@ function bodyFromForm(
 
 /**
  * The request body of one item. Every check runs here, before anything is sent. With `mappingModes`,
- * the item's Mapping Mode says whether the body comes from the form or from the input item.
+ * the item's Mapping Mode says whether the body comes from the form, the input item or Record (JSON).
  */
 export function readBody(
 	ctx: IExecuteFunctions,
@@ -61,6 +62,7 @@ export function readBody(
 		? ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.fromForm)
 		: MAPPING_MODE.fromForm;
 	if (mode === MAPPING_MODE.fromInput) return bodyFromInput(ctx, itemIndex, properties);
+	if (mode === MAPPING_MODE.fromRecord) return bodyFromRecord(ctx, itemIndex, properties);
 	const body = bodyFromForm(ctx, itemIndex, properties);
 	const updateGroup = properties.find((property) => property.name === UPDATE_FIELDS);
 	if (updateGroup && Object.keys(body).length === 0) {

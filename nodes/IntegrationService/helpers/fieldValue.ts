@@ -17,6 +17,40 @@ function isUnset(raw: unknown): boolean {
 	return raw === undefined || raw === null || raw === '';
 }
 
+/**
+ * A value of a number, boolean or JSON field that says nothing: unset, or text of blanks only (what a
+ * model's text-typed `$fromAI` gives when it does not know). Text fields keep blanks as written.
+ */
+function isUnsetValue(raw: unknown): boolean {
+	return isUnset(raw) || (typeof raw === 'string' && raw.trim() === '');
+}
+
+/**
+ * An optional number offered as text that holds a number. n8n's "let the model define this parameter"
+ * writes `$fromAI(key, description, <the parameter's type>)` and makes every key a required value of
+ * that type: a number parameter makes the model give a number (0 when it knows none), a text one lets
+ * it give "" (not set). n8n's editor checks typed text with `validateType`; the node checks it when it
+ * runs (`ignoreValidationDuringExecution`, so its own messages and the "not set" rule apply).
+ */
+export function optionalNumberProperty(
+	property: Omit<INodeProperties, 'type' | 'default'>,
+): INodeProperties {
+	return {
+		...property,
+		type: 'string',
+		default: '',
+		validateType: 'number',
+		ignoreValidationDuringExecution: true,
+	};
+}
+
+/** A parameter whose value is a number: a number parameter, or text that holds one (above). */
+function isNumberField(property: INodeProperties): boolean {
+	return (
+		property.type === 'number' || (property.type === 'string' && property.validateType === 'number')
+	);
+}
+
 function isEmpty(value: IDataObject | IDataObject[]): boolean {
 	return Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
 }
@@ -74,11 +108,13 @@ export function wireValue(
 ): unknown {
 	const compound = COMPOUND_READERS[property.name];
 	if (compound) return compoundValue(ctx, itemIndex, property, label, raw, compound);
-	if (
-		property.required &&
-		property.type === 'json' &&
-		(isUnset(raw) || (typeof raw === 'string' && raw.trim() === ''))
-	) {
+	if (isNumberField(property)) {
+		if (!isUnsetValue(raw))
+			return numberValue(ctx, itemIndex, label, raw, property.typeOptions?.minValue);
+		if (property.required) throw inputError(ctx, itemIndex, label, 'is required but empty');
+		return undefined;
+	}
+	if (property.required && property.type === 'json' && isUnsetValue(raw)) {
 		throw inputError(
 			ctx,
 			itemIndex,
@@ -88,15 +124,13 @@ export function wireValue(
 	}
 	if (property.required && property.type === 'string' && !property.typeOptions?.multipleValues)
 		return requireText(ctx, itemIndex, label, raw);
-	if (isUnset(raw)) return undefined;
+	if (property.type === 'string' ? isUnset(raw) : isUnsetValue(raw)) return undefined;
 	switch (property.type) {
 		case 'string': {
 			if (!property.typeOptions?.multipleValues) return optionalText(ctx, itemIndex, label, raw);
 			const list = toStringList(ctx, itemIndex, label, raw);
 			return list.length ? list : undefined;
 		}
-		case 'number':
-			return numberValue(ctx, itemIndex, label, raw, property.typeOptions?.minValue);
 		case 'boolean':
 			return toBoolean(ctx, itemIndex, label, raw);
 		case 'json':

@@ -42,6 +42,15 @@ function textOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value:
 	throw inputError(ctx, itemIndex, field, `must be text, got a ${typeof value}`);
 }
 
+/**
+ * A wrong value as a message shows it: its JSON, cut after 100 characters with its length, so a huge
+ * value (a model's runaway output) names itself without flooding the message and the model's context.
+ */
+function shown(value: unknown): string {
+	const text = JSON.stringify(value) ?? String(value);
+	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
+}
+
 const isBlank = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
@@ -90,7 +99,7 @@ export function toNumber(
 ): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
-		throw inputError(ctx, itemIndex, field, `must be a number, got ${JSON.stringify(value)}`);
+		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
 	}
 	return number;
 }
@@ -105,7 +114,7 @@ export function toBoolean(
 	if (typeof value === 'boolean') return value;
 	if (value === 'true') return true;
 	if (value === 'false') return false;
-	throw inputError(ctx, itemIndex, field, `must be true or false, got ${JSON.stringify(value)}`);
+	throw inputError(ctx, itemIndex, field, `must be true or false, got ${shown(value)}`);
 }
 
 type JsonShape = 'object' | 'arrayOfObjects';

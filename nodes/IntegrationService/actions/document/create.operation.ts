@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { fieldGroup } from '../../helpers/fieldMapper';
+import { optionalNumberProperty } from '../../helpers/fieldValue';
 import { createOperation } from '../generic/body';
 import { catalogueResource } from '../generic/entity';
 
@@ -98,14 +99,12 @@ const bodyProperties: INodeProperties[] = [
 			description:
 				'When the document was created, passed through unchanged (the format is up to the connected system)',
 		},
-		{
+		optionalNumberProperty({
 			displayName: 'File Size',
 			name: 'fileSize',
-			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 0,
 			description: 'Size of the file in bytes',
-		},
+		}),
 		{
 			displayName: 'Is Active',
 			name: 'isActive',

@@ -6,6 +6,7 @@ import {
 	communicationsConsentProperty,
 	contactValuesProperty,
 } from '../../helpers/compoundFields';
+import { optionalNumberProperty } from '../../helpers/fieldValue';
 
 /** The plain part of a field's parameter; the compound kinds come from their builders. */
 function plainProperty(field: FieldSpec): INodeProperties {
@@ -17,7 +18,10 @@ function plainProperty(field: FieldSpec): INodeProperties {
 	};
 	switch (field.type) {
 		case 'number':
-			return { ...base, type: 'number', default: 0, ...shown };
+			// Optional: text that holds a number, so a model can leave it empty (helpers/fieldValue.ts).
+			return field.required
+				? { ...base, type: 'number', default: 0, ...shown }
+				: optionalNumberProperty({ ...base, ...shown });
 		case 'boolean':
 			return { ...base, type: 'boolean', default: false, ...shown };
 		case 'stringList':
