@@ -8,7 +8,8 @@
  * client (@modelcontextprotocol/sdk: Client + StreamableHTTPClientTransport) then calls the tool the way
  * an agent does (mcp-scenarios.js): the listing, a healthy create, a service text that echoes the
  * token, a 429 with Retry-After: 50 at the client's default 60 s timeout, and an answer held past the
- * client's timeout. Each create must reach the service once.
+ * client's timeout. Each create must reach the service once. A second workflow offers what a model
+ * puts in (mcp-input-scenarios.js): Map From a JSON Record and an optional number left empty.
  *
  * The sandbox runs in this process (build/test/sandbox/server.js, from `npm run build:tools`): the
  * scenarios read its request log and records directly.
@@ -24,6 +25,7 @@ const path = require('node:path');
 const { ensureInstalled, SkipError, PINS } = require('./install-n8n');
 const L = require('./lib');
 const { mcpScenarios } = require('./mcp-scenarios');
+const { MCP_INPUT_PATH, inputWorkflow, mcpInputScenarios } = require('./mcp-input-scenarios');
 
 const WEBHOOK_ID = '3c8e5a1f-7b2d-4e6a-9f0c-1d2e3f4a5b6c';
 const MCP_PATH = 'integration-service-e2e';
@@ -146,6 +148,21 @@ async function createWorkflow(base, sandboxData) {
 		published.active === true || !!published.activeVersionId,
 		`credentials ${cred.id} (${L.CREDENTIAL_TYPE}) and ${mcpCred.id} (httpBearerAuth) created; workflow ${created.id} published`,
 	);
+	const input = await rest(
+		base,
+		cookie,
+		'POST',
+		'workflows',
+		inputWorkflow({
+			packageName: L.PACKAGE_NAME,
+			credentialType: L.CREDENTIAL_TYPE,
+			credential: { id: cred.id, name: CRED.name },
+			mcpCredential: { id: mcpCred.id, name: MCP_CRED.name },
+		}),
+	);
+	await rest(base, cookie, 'POST', `workflows/${input.id}/activate`, {
+		versionId: input.versionId,
+	});
 }
 
 /**
@@ -208,6 +225,9 @@ async function main() {
 			log,
 			check,
 		});
+		const inputUrl = `${n8n.base}/mcp/${MCP_INPUT_PATH}`;
+		await waitForEndpoint(inputUrl);
+		await mcpInputScenarios({ url: inputUrl, token: MCP_TOKEN, sandbox, log, check });
 	} catch (e) {
 		check('mcp: runner', false, `${e.stack || e.message}`);
 		console.log(n8n.output().slice(-4000));

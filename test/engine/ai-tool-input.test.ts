@@ -243,6 +243,16 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
+	test('a required number stays a number parameter, and a record without it is refused before sending', async () => {
+		const result = await call(
+			'agent',
+			{ resource: 'appointmentType', ...RECORD_CREATE },
+			{ record: { name: 'Showing', orderWeight: '' } },
+		);
+		expect(result.error).toBe('Record (JSON) › orderWeight: is required but empty (item 0)');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
 	test('a JSON string instead of an object is read as the object it holds', async () => {
 		const result = await call('agent', RECORD_CREATE, {
 			record: '{"firstName": "Ada", "averageBeds": "3"}',

@@ -1,0 +1,154 @@
+'use strict';
+/**
+ * What a model puts into the node (issue 32), in the real application through n8n's MCP Server Trigger
+ * and the official MCP client (run by mcp-e2e.js): a second published workflow, on its own MCP path,
+ * offers Person › Create twice: with Mapping Mode › Map From a JSON Record left at its default (one
+ * `$fromAI('record', …, 'json')`), and with Average Price set up as the editor's "let the model define
+ * this parameter" writes it for a text field that holds a number. Asserted on the sandbox's request log.
+ */
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const {
+	StreamableHTTPClientTransport,
+} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const MCP_INPUT_PATH = 'integration-service-e2e-input';
+const WEBHOOK_ID = '7d1f0b6e-2c4a-4e8b-9a3d-5f6e7a8b9c0d';
+const RECORD_TOOL = 'Create person from record';
+const PRICE_TOOL = 'Create person with price';
+
+/** The workflow: the MCP Server Trigger (Bearer) and the two tools. */
+function inputWorkflow({ packageName, credentialType, credential, mcpCredential }) {
+	const tool = (name, parameters, x) => ({
+		parameters: { resource: 'person', operation: 'create', ...parameters },
+		id: name,
+		name,
+		type: `${packageName}.integrationServiceTool`,
+		typeVersion: 1,
+		position: [x, 200],
+		credentials: { [credentialType]: credential },
+	});
+	const toTrigger = { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] };
+	return {
+		name: 'MCP Server Trigger: what a model puts in',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				parameters: { authentication: 'bearerAuth', path: MCP_INPUT_PATH },
+				id: 'i1',
+				name: 'MCP Server Trigger',
+				type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+				typeVersion: 2.1,
+				position: [0, 0],
+				webhookId: WEBHOOK_ID,
+				credentials: { httpBearerAuth: mcpCredential },
+			},
+			tool(RECORD_TOOL, { mappingMode: 'jsonRecord' }, 0),
+			// What n8n 2.41's button writes: the label as key, no description, the parameter's type (text).
+			tool(
+				PRICE_TOOL,
+				{
+					lastName: "={{ $fromAI('Last_Name', ``, 'string') }}",
+					additionalFields: { averagePrice: "={{ $fromAI('Average_Price', ``, 'string') }}" },
+				},
+				200,
+			),
+		],
+		connections: { [RECORD_TOOL]: toTrigger, [PRICE_TOOL]: toTrigger },
+	};
+}
+
+const creates = (sandbox) =>
+	sandbox.requests.filter((q) => q.method === 'POST' && q.path === '/api/people');
+const textOf = (result) =>
+	((result && result.content) || []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One call; the bodies it made reach the service (none when it was refused). */
+async function sent(ctx, client, name, args) {
+	const before = creates(ctx.sandbox).length;
+	const result = await client
+		.callTool({ name: name.replace(/ /g, '_'), arguments: args })
+		.catch((error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+	return {
+		result,
+		text: textOf(result),
+		bodies: creates(ctx.sandbox)
+			.slice(before)
+			.map((q) => q.body),
+	};
+}
+
+/** ctx: { url, token, sandbox, log, check }. */
+async function mcpInputScenarios(ctx) {
+	const group = 'mcp: what a model puts in';
+	const client = new Client({ name: 'n8n-nodes-integration-service-e2e-input', version: '1.0.0' });
+	await client.connect(
+		new StreamableHTTPClientTransport(new URL(ctx.url), {
+			requestInit: { headers: { Authorization: `Bearer ${ctx.token}` } },
+		}),
+	);
+	try {
+		const { tools } = await client.listTools();
+		const schemaOf = (name) =>
+			(tools.find((t) => t.name === name.replace(/ /g, '_')) || {}).inputSchema || {};
+		const record = (schemaOf(RECORD_TOOL).properties || {}).record || {};
+		ctx.check(
+			group,
+			/averagePrice \(number\)/.test(record.description || '') &&
+				(schemaOf(RECORD_TOOL).required || []).includes('record'),
+			`Record (JSON) reaches the model as one required argument naming every field: ${JSON.stringify(record).slice(0, 300)}…`,
+		);
+		const price = (schemaOf(PRICE_TOOL).properties || {}).Average_Price || {};
+		ctx.check(
+			group,
+			price.type === 'string',
+			`Average Price reaches the model as text: ${JSON.stringify(price)}`,
+		);
+
+		const ada = {
+			firstName: 'Ada',
+			averagePrice: '450000',
+			emails: [{ value: 'ada@example.test' }],
+		};
+		let call = await sent(ctx, client, RECORD_TOOL, { record: ada });
+		const adaBody = { ...ada, averagePrice: 450000 };
+		ctx.check(
+			group,
+			!call.result.isError && same(call.bodies, [adaBody]),
+			`a record: sent once as ${JSON.stringify(call.bodies)}`,
+		);
+
+		call = await sent(ctx, client, RECORD_TOOL, { record: { firstName: 'Ada', avgPrice: 1 } });
+		ctx.check(
+			group,
+			call.result.isError &&
+				call.text.includes('Record (JSON): "avgPrice" is not one of') &&
+				call.bodies.length === 0,
+			`a misspelt key: refused, nothing sent: ${JSON.stringify(call.text.slice(0, 200))}`,
+		);
+		call = await sent(ctx, client, RECORD_TOOL, { record: '{"firstName": "Ada"}' });
+		ctx.check(
+			group,
+			call.result.isError && call.bodies.length === 0,
+			`the record as JSON text: refused by n8n's schema check, nothing sent: ${JSON.stringify(call.text.slice(0, 200))}`,
+		);
+
+		call = await sent(ctx, client, PRICE_TOOL, { Last_Name: 'NoPrice', Average_Price: '' });
+		ctx.check(
+			group,
+			same(call.bodies, [{ lastName: 'NoPrice' }]),
+			`no price known: ${JSON.stringify(call.bodies)}`,
+		);
+		call = await sent(ctx, client, PRICE_TOOL, { Last_Name: 'Priced', Average_Price: '450000' });
+		ctx.check(
+			group,
+			same(call.bodies, [{ lastName: 'Priced', averagePrice: 450000 }]),
+			`a price as text: ${JSON.stringify(call.bodies)}`,
+		);
+	} finally {
+		await client.close();
+	}
+}
+
+module.exports = { MCP_INPUT_PATH, inputWorkflow, mcpInputScenarios };
