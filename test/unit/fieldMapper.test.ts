@@ -495,7 +495,7 @@ describe('Map Automatically', () => {
 				`Map Automatically: the input item has none of the fields this operation sends (${WIRE.join(', ')})`,
 			);
 			expect(error.description).toBe(
-				'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Record (JSON))',
+				'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Map From a JSON Record)',
 			);
 		}
 	});

@@ -61,7 +61,7 @@ export function bodyFromInput(
 			itemIndex,
 			'Map Automatically',
 			`the input item has none of the fields this operation sends (${namesOf(fields)})`,
-			'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Record (JSON))',
+			'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Map From a JSON Record)',
 		);
 	}
 	return body;
