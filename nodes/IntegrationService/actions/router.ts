@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { newRun, startItem, stopRun } from '../transport';
+import { INPUT_NEXT_STEP, newRun, startItem, stopRun } from '../transport';
 import type { OperationModule } from './node.type';
-import { readRequestOptions } from './requestOptions';
+import { boundForModel } from './output';
+import { readRequestOptions, runsAsTool } from './requestOptions';
 import { RESOURCE_MODULES } from './resources';
 
 /** The operation's module, found in its resource's index (resources.ts). */
@@ -29,14 +30,22 @@ function errorText(error: unknown): { message: string; description?: string; htt
 	};
 }
 
-/** The one place that says which item an error belongs to, in its text and in its context. */
-function tagWithItem(error: unknown, itemIndex: number): void {
+/**
+ * The one place that says which item an error belongs to, in its text and in its context. A model
+ * calling the node as a tool sends one item: no "(item 0)" for it, and in place of the description
+ * (which names the request's URL) what to do next (transport/errors.ts `nextStep`).
+ */
+function tagWithItem(error: unknown, itemIndex: number, asTool: boolean): void {
 	if (error && typeof error === 'object') {
-		const tagged = error as { message?: string; context?: IDataObject };
+		const tagged = error as { message?: string; description?: string; context?: IDataObject };
 		const suffix = ` (item ${itemIndex})`;
-		if (typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
+		if (!asTool && typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
 			tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
+		if (asTool) {
+			const next = tagged.context?.nextStep;
+			tagged.description = typeof next === 'string' ? next : INPUT_NEXT_STEP;
+		}
 	}
 }
 
@@ -104,7 +113,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		settings = readRequestOptions(this);
 	} catch (failure) {
 		// Node-wide options are read for the first item (an expression sees that item).
-		tagWithItem(failure, 0);
+		tagWithItem(failure, 0, runsAsTool(this));
 		const error = asNodeError(this, failure, 0);
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
@@ -119,6 +128,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const run = newRun(settings.settings);
 	const continueOnFail = this.continueOnFail();
+	const asTool = runsAsTool(this);
 
 	const perItem = await mapInOrder(
 		items.length,
@@ -127,12 +137,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			let failure: unknown;
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
-				const records = await module.execute.call(this, itemIndex, startItem(run));
+				const found = await module.execute.call(this, itemIndex, startItem(run));
+				// A model reads the whole answer: bounded in characters (actions/output.ts).
+				const records = asTool ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {
 				failure = error;
 			}
-			tagWithItem(failure, itemIndex);
+			tagWithItem(failure, itemIndex, asTool);
 			const error = asNodeError(this, failure, itemIndex);
 			if (!continueOnFail) throw error;
 			const { message, description, httpCode } = errorText(error);
