@@ -50,7 +50,7 @@ describe.each(['mcp', 'agent'] as const)('%s: a read is one bounded page', (via)
 		);
 		expect(page).toMatchObject({ count: TOOL_PAGE_LIMIT, done: false });
 		expect(page.nextCursor).toMatch(/^isc1\./);
-		expect(page.more).toContain('narrow the request');
+		expect(page.more).toContain('this tool cannot page: narrow the request');
 		expect((page.people as IDataObject[]).every((p) => !('original' in p))).toBe(true);
 		expect(call.response!.length).toBeLessThan(TOOL_MAX_CHARS);
 		expect(listRequests()).toHaveLength(1);
@@ -170,7 +170,7 @@ describe('errors a model can act on', () => {
 			expect(call.error).not.toContain('(item 0)');
 			if (via === 'mcp') {
 				expect(call.error).toContain(
-					'It may have been processed: check (for example with Get or Get Many) before retrying',
+					'It may have been processed: look it up (Get or Get Many) before calling again',
 				);
 			}
 			expect(call.error).not.toContain('/api/people');

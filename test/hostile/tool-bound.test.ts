@@ -79,3 +79,53 @@ describe('a huge record', () => {
 		expect(result.items[0].json).toEqual(huge('p_1'));
 	});
 });
+
+describe('secrets in what a model reads', () => {
+	const TOKEN = 'token-123456';
+
+	test('mcp: Fields to Return naming a field that holds the token gets it redacted', async () => {
+		service.script((_request, res) =>
+			sendJson(res, 200, { id: 'p_1', note: `the key is ${TOKEN}`, password: TOKEN }),
+		);
+		const call = await callAsTool(
+			'mcp',
+			{
+				parameters: { ...GET, output: { fields: 'note, password, accessToken' } },
+				credentials: credentialsFor(service.origin),
+			},
+			{ personId: 'p_1' },
+		);
+
+		expect(call.response).not.toContain(TOKEN);
+		expect(JSON.parse(call.response!)).toEqual([
+			{ note: 'the key is [redacted]', password: '[redacted]' },
+		]);
+	});
+
+	test('mcp: an error whose text echoes the token reads the next step, not the token or the URL', async () => {
+		service.script((_request, res) =>
+			sendJson(res, 400, { error: `lastName is required (you sent ${TOKEN})` }),
+		);
+		const call = await callAsTool(
+			'mcp',
+			{
+				parameters: {
+					resource: 'person',
+					operation: 'create',
+					mappingMode: 'defineBelow',
+					firstName: "={{ $fromAI('firstName', 'The first name', 'string') }}",
+				},
+				credentials: credentialsFor(service.origin),
+			},
+			{ firstName: 'Ada' },
+		);
+
+		expect(call.error).toContain('lastName is required (you sent [redacted])');
+		expect(call.error).toContain(
+			'The service refused the values sent: correct what the message names and call again.',
+		);
+		expect(call.error).not.toContain(TOKEN);
+		expect(call.error).not.toContain(service.origin);
+		expect(call.error).not.toContain('(item 0)');
+	});
+});

@@ -243,7 +243,7 @@ export function thrownFailure(
 export function nextStep(failure: AttemptFailure): string {
 	const status = failure.status;
 	if (failure.mayHaveBeenProcessed)
-		return 'It may have been processed: check (for example with Get or Get Many) before retrying, or it may be done twice.';
+		return 'It may have been processed: look it up (Get or Get Many) before calling again, or it may be done twice.';
 	if (status === 429)
 		return 'The service is limiting the rate: wait a minute before calling again.';
 	if (status === 401 || status === 403)

@@ -24,7 +24,7 @@ const FROM_AI = /\$from(AI|Ai|ai)\(/;
 function moreText(canContinue: boolean): string {
 	return canContinue
 		? 'More records follow: call again with the cursor set to nextCursor.'
-		: `More records follow than one call returns (at most ${TOOL_PAGE_LIMIT}): narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.`;
+		: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
 }
 
 /**
