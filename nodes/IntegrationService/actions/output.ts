@@ -78,59 +78,67 @@ export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObj
 	return result;
 }
 
-/** Steps from none to strong: the longest text and list kept whole at each step. */
+/** Steps from none to strong: the longest text and list, and the deepest nesting, kept at each step. */
 const SHORTENING = [
-	{ text: 2000, list: 100 },
-	{ text: 300, list: 20 },
-	{ text: 60, list: 5 },
+	{ text: 2000, list: 100, depth: 20 },
+	{ text: 300, list: 20, depth: 10 },
+	{ text: 60, list: 5, depth: 5 },
 ];
+type Step = (typeof SHORTENING)[number];
 
-/** Keys whose value must reach the model whole (the cursor continues the list). */
-const WHOLE = new Set(['nextCursor', 'done', 'count', 'more']);
+/** The longest cursor (transport/cursor.ts) and the other keys of a page that reach the model whole. */
+const MAX_CURSOR = 16_384;
+const MAX_MORE = 500;
 
-function shortened(value: unknown, step: { text: number; list: number }, cut: string[]): unknown {
+/** A page's own key a model needs whole (the cursor continues the list); a record's are shortened. */
+function keptWhole(key: string, value: unknown): boolean {
+	if (key === 'nextCursor') return typeof value === 'string' && value.length <= MAX_CURSOR;
+	if (key === 'more') return typeof value === 'string' && value.length <= MAX_MORE;
+	if (key === 'done') return typeof value === 'boolean';
+	return key === 'count' && typeof value === 'number';
+}
+
+function shortened(value: unknown, step: Step, depth: number): unknown {
 	if (typeof value === 'string') {
 		if (value.length <= step.text) return value;
-		cut.push('text');
 		return `${value.slice(0, step.text)}… (${value.length - step.text} more characters)`;
 	}
+	if (value === null || typeof value !== 'object') return value;
+	if (depth >= step.depth) return '… (nested deeper)';
 	if (Array.isArray(value)) {
-		const kept = value.slice(0, step.list).map((entry) => shortened(entry, step, cut));
-		if (value.length > step.list) {
-			cut.push('list');
-			kept.push(`… (${value.length - step.list} more entries)`);
-		}
+		const kept = value.slice(0, step.list).map((entry) => shortened(entry, step, depth + 1));
+		if (value.length > step.list) kept.push(`… (${value.length - step.list} more entries)`);
 		return kept;
 	}
-	if (value && typeof value === 'object') {
-		const result: IDataObject = {};
-		for (const [key, entry] of Object.entries(value as IDataObject)) {
-			result[key] = WHOLE.has(key) ? entry : (shortened(entry, step, cut) as IDataObject);
-		}
-		return result;
+	const result: IDataObject = {};
+	for (const [key, entry] of Object.entries(value as IDataObject)) {
+		const kept = depth === 0 && keptWhole(key, entry) ? entry : shortened(entry, step, depth + 1);
+		// A service may send an own "__proto__" key: defined, never assigned.
+		Object.defineProperty(result, key, { value: kept, enumerable: true, writable: true });
 	}
-	return value;
+	return result;
 }
 
 /**
- * A tool's whole answer within TOOL_MAX_CHARS: as it is when it fits, else with long texts and lists
- * shortened (and said so in `truncated`), else one item that says what to ask for instead.
+ * A tool's whole answer within TOOL_MAX_CHARS: as it is when it fits, else with long texts, long
+ * lists and deep nesting shortened (and said so in `truncated`), else one item per item that says what
+ * to ask for instead, with the page's cursor.
  */
 export function boundForModel(items: IDataObject[]): IDataObject[] {
 	if (JSON.stringify(items).length <= TOOL_MAX_CHARS) return items;
+	const note = `Long texts and lists were cut to keep the answer under ${TOOL_MAX_CHARS} characters; ask for fewer fields (Fields to Return) or fewer records.`;
 	for (const step of SHORTENING) {
-		const cut: string[] = [];
-		const bounded = items.map((item) => shortened(item, step, cut) as IDataObject);
-		const note = `Long texts and lists were cut to keep the answer under ${TOOL_MAX_CHARS} characters; ask for fewer fields (Fields to Return) or fewer records.`;
-		const marked = bounded.map((item) => ({ ...item, truncated: note }));
+		const marked = items.map((item) => ({
+			...(shortened(item, step, 0) as IDataObject),
+			truncated: note,
+		}));
 		if (JSON.stringify(marked).length <= TOOL_MAX_CHARS) return marked;
 	}
 	return items.map((item) => {
-		const whole: IDataObject = {};
-		for (const key of WHOLE) if (key in item) whole[key] = item[key];
-		return {
+		const whole: IDataObject = {
 			error: `The answer is too large for a tool (over ${TOOL_MAX_CHARS} characters even shortened): ask for fewer fields (Fields to Return) or fewer records.`,
-			...whole,
 		};
+		for (const [key, value] of Object.entries(item)) if (keptWhole(key, value)) whole[key] = value;
+		return whole;
 	});
 }
