@@ -82,6 +82,23 @@ describe.each(['mcp', 'agent'] as const)('%s: a read is one bounded page', (via)
 	});
 });
 
+test('mcp: Custom API Call GET with Return All is one page of 20 records too', async () => {
+	const call = await tool('mcp', {
+		resource: 'customApiCall',
+		operation: 'send',
+		host: 'crm',
+		method: 'GET',
+		path: 'people',
+		returnAll: true,
+	});
+	const [page] = answer(call);
+	expect(page).toMatchObject({ count: TOOL_PAGE_LIMIT, done: false });
+	expect((page.records as IDataObject[]).map((p) => p.id)).toEqual(
+		Array.from({ length: TOOL_PAGE_LIMIT }, (_, i) => `p_${i + 1}`),
+	);
+	expect(listRequests()).toHaveLength(1);
+});
+
 describe('Fields to Return and the form', () => {
 	test('a workflow keeps its output: Get Many without Output returns every simplified field', async () => {
 		const result = await runNode({
