@@ -204,6 +204,34 @@ describe('errors a model can act on', () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
+	test.each([
+		[
+			'Limit',
+			{ ...GET_MANY, limit: "={{ $fromAI('howMany', 'How many people', 'string') }}" },
+			{ howMany: 'lots' },
+			'howMany',
+		],
+		[
+			'Additional Fields › Average Price',
+			{
+				...CREATE,
+				additionalFields: { averagePrice: "={{ $fromAI('price', 'Price', 'string') }}" },
+			},
+			{ firstName: 'Ada', lastName: 'Price', price: 'cheap' },
+			'price',
+		],
+	])(
+		'mcp: an input error in %s names the argument behind it',
+		async (label, parameters, args, key) => {
+			const call = await tool('mcp', parameters as INodeParameters, args);
+			expect(call.error).toContain(`${label}: `);
+			expect(call.error).toContain(
+				`Nothing was sent: correct the value the message names and call again. The arguments behind that field: ${key}.`,
+			);
+			expect(sandbox.requests).toHaveLength(0);
+		},
+	);
+
 	test('a workflow keeps "(item N)" and the request in the description', async () => {
 		sandbox.inject({ status: 500, count: 1, match: { method: 'POST' } });
 		const result = await runNode({

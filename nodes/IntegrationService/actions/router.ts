@@ -1,10 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { INPUT_NEXT_STEP, newRun, startItem, stopRun } from '../transport';
+import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import type { OperationModule } from './node.type';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './requestOptions';
+import { argumentsBehind } from './toolArguments';
+
+/** The node's own properties besides the operations' (IntegrationService.node.ts). */
+const NODE_WIDE_PROPERTIES = [credentialIdOverride, outputProperty, requestOptions];
 import { RESOURCE_MODULES } from './resources';
 
 /** The operation's module, found in its resource's index (resources.ts). */
@@ -30,23 +40,45 @@ function errorText(error: unknown): { message: string; description?: string; htt
 	};
 }
 
+/** Who reads an error: a person at the form, or a model (the tool's properties, to name its arguments). */
+type Reader = { asTool: false } | { asTool: true; properties: INodeProperties[] };
+
+/** What a model should do after an error: the transport's next step, or, for an input error, which arguments to fix. */
+function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INodeProperties[]) {
+	const next = error.context?.nextStep;
+	if (typeof next === 'string') return next;
+	const keys = argumentsBehind(ctx.getNode(), properties, error.message ?? '');
+	return keys.length === 0
+		? INPUT_NEXT_STEP
+		: `${INPUT_NEXT_STEP} The arguments behind that field: ${keys.join(', ')}.`;
+}
+
+type ErrorFields = { message?: string; description?: string; context?: IDataObject };
+
 /**
  * The one place that says which item an error belongs to, in its text and in its context. A model
  * calling the node as a tool sends one item: no "(item 0)" for it, and in place of the description
  * (which names the request's URL) what to do next (transport/errors.ts `nextStep`).
  */
-function tagWithItem(error: unknown, itemIndex: number, asTool: boolean): void {
+function tagWithItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	reader: Reader,
+): void {
 	if (error && typeof error === 'object') {
-		const tagged = error as { message?: string; description?: string; context?: IDataObject };
+		const tagged = error as ErrorFields;
 		const suffix = ` (item ${itemIndex})`;
-		if (!asTool && typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
+		if (!reader.asTool && typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
 			tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
-		if (asTool) {
-			const next = tagged.context?.nextStep;
-			tagged.description = typeof next === 'string' ? next : INPUT_NEXT_STEP;
-		}
+		if (reader.asTool) tagged.description = nextStepFor(ctx, tagged, reader.properties);
 	}
+}
+
+function readerOf(ctx: IExecuteFunctions, module: OperationModule): Reader {
+	if (!runsAsTool(ctx)) return { asTool: false };
+	return { asTool: true, properties: [...module.description, ...NODE_WIDE_PROPERTIES] };
 }
 
 /** Keeps n8n's own errors as they are (with their HTTP code); anything else becomes a NodeOperationError. */
@@ -113,7 +145,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		settings = readRequestOptions(this);
 	} catch (failure) {
 		// Node-wide options are read for the first item (an expression sees that item).
-		tagWithItem(failure, 0, runsAsTool(this));
+		tagWithItem(this, failure, 0, readerOf(this, module));
 		const error = asNodeError(this, failure, 0);
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
@@ -128,7 +160,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const run = newRun(settings.settings);
 	const continueOnFail = this.continueOnFail();
-	const asTool = runsAsTool(this);
+	const reader = readerOf(this, module);
+	const asTool = reader.asTool;
 
 	const perItem = await mapInOrder(
 		items.length,
@@ -144,7 +177,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			} catch (error) {
 				failure = error;
 			}
-			tagWithItem(failure, itemIndex, asTool);
+			tagWithItem(this, failure, itemIndex, reader);
 			const error = asNodeError(this, failure, itemIndex);
 			if (!continueOnFail) throw error;
 			const { message, description, httpCode } = errorText(error);
