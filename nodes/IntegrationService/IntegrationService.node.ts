@@ -7,7 +7,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from '../shared/catalogue';
-import { credentialIdOverride, requestOptions } from './actions/common.descriptions';
+import {
+	credentialIdOverride,
+	outputProperty,
+	requestOptions,
+} from './actions/common.descriptions';
 import { RESOURCE_MODULES } from './actions/resources';
 import { router } from './actions/router';
 
@@ -44,6 +48,7 @@ export class IntegrationService implements INodeType {
 			},
 			...Object.values(RESOURCE_MODULES).flatMap((resource) => resource.description),
 			credentialIdOverride,
+			outputProperty,
 			requestOptions,
 		],
 	};

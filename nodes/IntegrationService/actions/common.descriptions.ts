@@ -221,3 +221,55 @@ export const listProperties: INodeProperties[] = [
 	pageAtATimeProperty,
 	cursorProperty,
 ];
+
+/** The record operations whose output Output shapes (actions/output.ts reads it). */
+export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update'];
+
+/** Which fields of each record come back, and in which form: less for a model to read. */
+export const outputProperty: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'collection',
+	placeholder: 'Add Output Option',
+	default: {},
+	displayOptions: { show: { operation: OUTPUT_OPERATIONS } },
+	options: [
+		{
+			displayName: 'Fields to Return',
+			name: 'fields',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. firstName, lastName, emails',
+			description:
+				'Top-level fields of each record to return, separated by commas; empty returns every field. A name the record does not have is left out.',
+			hint: 'Keeps an AI agent\'s answers short: a person is about 1,000 characters, its "id, firstName, lastName" about 80',
+		},
+		{
+			displayName: 'Form',
+			name: 'form',
+			type: 'options',
+			options: [
+				{
+					name: 'Automatic',
+					value: 'auto',
+					description:
+						'The full record in a workflow; without "original" when an AI agent calls the node as a tool',
+				},
+				{
+					name: 'Compact',
+					value: 'compact',
+					description:
+						'Without the bulky "original" record (the data as held in the external system)',
+				},
+				{
+					name: 'Full',
+					value: 'full',
+					description: 'The record exactly as the service returns it',
+				},
+			],
+			default: 'auto',
+			description: 'Whether the record comes back with or without its bulky "original"',
+			displayOptions: { show: { '/operation': ['get', 'create', 'update'] } },
+		},
+	],
+};

@@ -1,9 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { newRun, startItem, stopRun } from '../transport';
+import { INPUT_NEXT_STEP, newRun, startItem, stopRun } from '../transport';
+import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import type { OperationModule } from './node.type';
-import { readRequestOptions } from './requestOptions';
+import { boundForModel } from './output';
+import { readRequestOptions, runsAsTool } from './requestOptions';
+import { argumentsBehind } from './toolArguments';
+
+/** The node's own properties besides the operations' (IntegrationService.node.ts). */
+const NODE_WIDE_PROPERTIES = [credentialIdOverride, outputProperty, requestOptions];
 import { RESOURCE_MODULES } from './resources';
 
 /** The operation's module, found in its resource's index (resources.ts). */
@@ -29,15 +40,45 @@ function errorText(error: unknown): { message: string; description?: string; htt
 	};
 }
 
-/** The one place that says which item an error belongs to, in its text and in its context. */
-function tagWithItem(error: unknown, itemIndex: number): void {
+/** Who reads an error: a person at the form, or a model (the tool's properties, to name its arguments). */
+type Reader = { asTool: false } | { asTool: true; properties: INodeProperties[] };
+
+/** What a model should do after an error: the transport's next step, or, for an input error, which arguments to fix. */
+function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INodeProperties[]) {
+	const next = error.context?.nextStep;
+	if (typeof next === 'string') return next;
+	const keys = argumentsBehind(ctx.getNode(), properties, error.message ?? '');
+	return keys.length === 0
+		? INPUT_NEXT_STEP
+		: `${INPUT_NEXT_STEP} The arguments behind that field: ${keys.join(', ')}.`;
+}
+
+type ErrorFields = { message?: string; description?: string; context?: IDataObject };
+
+/**
+ * The one place that says which item an error belongs to, in its text and in its context. A model
+ * calling the node as a tool sends one item: no "(item 0)" for it, and in place of the description
+ * (which names the request's URL) what to do next (transport/errors.ts `nextStep`).
+ */
+function tagWithItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	reader: Reader,
+): void {
 	if (error && typeof error === 'object') {
-		const tagged = error as { message?: string; context?: IDataObject };
+		const tagged = error as ErrorFields;
 		const suffix = ` (item ${itemIndex})`;
-		if (typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
+		if (!reader.asTool && typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
 			tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
+		if (reader.asTool) tagged.description = nextStepFor(ctx, tagged, reader.properties);
 	}
+}
+
+function readerOf(ctx: IExecuteFunctions, module: OperationModule): Reader {
+	if (!runsAsTool(ctx)) return { asTool: false };
+	return { asTool: true, properties: [...module.description, ...NODE_WIDE_PROPERTIES] };
 }
 
 /** Keeps n8n's own errors as they are (with their HTTP code); anything else becomes a NodeOperationError. */
@@ -104,7 +145,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		settings = readRequestOptions(this);
 	} catch (failure) {
 		// Node-wide options are read for the first item (an expression sees that item).
-		tagWithItem(failure, 0);
+		tagWithItem(this, failure, 0, readerOf(this, module));
 		const error = asNodeError(this, failure, 0);
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
@@ -119,6 +160,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const run = newRun(settings.settings);
 	const continueOnFail = this.continueOnFail();
+	const reader = readerOf(this, module);
+	const asTool = reader.asTool;
 
 	const perItem = await mapInOrder(
 		items.length,
@@ -127,12 +170,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			let failure: unknown;
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
-				const records = await module.execute.call(this, itemIndex, startItem(run));
+				const found = await module.execute.call(this, itemIndex, startItem(run));
+				// A model reads the whole answer: bounded in characters (actions/output.ts).
+				const records = asTool ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {
 				failure = error;
 			}
-			tagWithItem(failure, itemIndex);
+			tagWithItem(this, failure, itemIndex, reader);
 			const error = asNodeError(this, failure, itemIndex);
 			if (!continueOnFail) throw error;
 			const { message, description, httpCode } = errorText(error);

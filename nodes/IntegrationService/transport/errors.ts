@@ -235,3 +235,29 @@ export function thrownFailure(
 	// Not a network failure (for example the credential refused to sign a token): repeating cannot help.
 	return { message: error instanceof Error ? error.message : String(error), retryable: false };
 }
+
+/**
+ * What a caller that decides alone (an AI model calling the node as a tool) should do after a failed
+ * request: the router puts it where the request's URL was, so the model reads an action, not a path.
+ */
+export function nextStep(failure: AttemptFailure): string {
+	const status = failure.status;
+	if (failure.mayHaveBeenProcessed)
+		return 'It may have been processed: look it up (Get or Get Many) before calling again, or it may be done twice.';
+	if (status === 429)
+		return 'The service is limiting the rate: wait a minute before calling again.';
+	if (status === 401 || status === 403)
+		return 'Not authorised: retrying will not help; the user must check the credential or the Connection ID.';
+	if (status === 404)
+		return 'Not found: check the ID (find the record first); the same ID will fail again.';
+	if (status === 409)
+		return 'It conflicts with the record as it is now: read it again, then decide.';
+	if (status !== undefined && status >= 400 && status < 500)
+		return 'The service refused the values sent: correct what the message names and call again.';
+	if (failure.retryable) return 'A passing failure: calling again later may work.';
+	return 'Calling again unchanged will fail the same way.';
+}
+
+/** The next step after an input error: nothing was sent. */
+export const INPUT_NEXT_STEP =
+	'Nothing was sent: correct the value the message names and call again.';

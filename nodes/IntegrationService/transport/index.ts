@@ -9,3 +9,4 @@ export type { Connection, ServiceRequest } from './request';
 export { CREDENTIAL_DEFAULT, serviceRequest } from './request';
 export type { RequestSettings, ServiceRun } from './run';
 export { DEFAULT_SETTINGS, newRun, startItem, stopRun } from './run';
+export { INPUT_NEXT_STEP } from './errors';

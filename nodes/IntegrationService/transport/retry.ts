@@ -10,7 +10,7 @@ import type { ServiceHost } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
-import { formatSeconds } from './errors';
+import { formatSeconds, nextStep } from './errors';
 import type { PacedRequest } from './pace';
 import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
 import type { ServiceRun } from './run';
@@ -280,5 +280,6 @@ function failedRequest(
 	);
 	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
 	error.message = message;
+	error.context.nextStep = nextStep(final);
 	return error;
 }

@@ -8,6 +8,7 @@ import {
 	shownWhenMappedFromForm,
 } from '../../helpers/fieldMapper';
 import type { OperationModule } from '../node.type';
+import { readOutput, shapeRecord } from '../output';
 import { readId } from '../parameters';
 import { idOf, sendToEntity, shownForResource } from './entity';
 
@@ -33,7 +34,9 @@ export function createOperation(resource: ResourceSpec, form: BodyForm): Operati
 		description: updateDisplayOptions(shownForResource(resource, 'create'), bodyDescription(form)),
 		async execute(itemIndex, run) {
 			const body = bodyOf(this, itemIndex, form);
-			return [await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body })];
+			const choice = readOutput(this, itemIndex);
+			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body });
+			return [shapeRecord(record, choice)];
 		},
 	};
 }
@@ -56,13 +59,13 @@ export function updateOperation(
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
 			const body = bodyOf(this, itemIndex, form);
-			return [
-				await sendToEntity(this, itemIndex, run, resource, {
-					method: 'PUT',
-					path: [segment],
-					body,
-				}),
-			];
+			const choice = readOutput(this, itemIndex);
+			const record = await sendToEntity(this, itemIndex, run, resource, {
+				method: 'PUT',
+				path: [segment],
+				body,
+			});
+			return [shapeRecord(record, choice)];
 		},
 	};
 }

@@ -2,6 +2,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import type { OperationModule } from '../node.type';
+import { readOutput, shapeRecord } from '../output';
 import { readId } from '../parameters';
 import { idOf, idProperty, sendToEntity, shownForResource } from './entity';
 
@@ -14,9 +15,12 @@ export function getOperation(resource: ResourceSpec): OperationModule {
 		]),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			return [
-				await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path: [segment] }),
-			];
+			const choice = readOutput(this, itemIndex);
+			const record = await sendToEntity(this, itemIndex, run, resource, {
+				method: 'GET',
+				path: [segment],
+			});
+			return [shapeRecord(record, choice)];
 		},
 	};
 }

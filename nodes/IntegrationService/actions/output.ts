@@ -1,0 +1,144 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError } from '../helpers/validation';
+import { runsAsTool } from './requestOptions';
+
+/**
+ * What a record operation outputs (decisions.md, "The node as an AI tool"): the fields asked for, the
+ * compact or full form, and, when a model called the node as a tool, a bounded answer.
+ */
+
+/** The most records one list call returns to a model; the rest is reached with the cursor. */
+export const TOOL_PAGE_LIMIT = 20;
+/** The most characters of JSON one tool call returns to a model (about 10,000 tokens). */
+export const TOOL_MAX_CHARS = 40_000;
+/** The most names Fields to Return takes, and the longest name: a field name, not a document. */
+const MAX_FIELDS = 50;
+const MAX_NAME = 100;
+
+export interface OutputChoice {
+	/** Top-level fields to keep; undefined keeps every field. */
+	fields?: string[];
+	/** Leave the bulky `original` (the record as held in the external system) out. */
+	compact: boolean;
+	asTool: boolean;
+}
+
+function readFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string[] | undefined {
+	const label = 'Output › Fields to Return';
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
+	if (!list || list.some((name) => typeof name !== 'string')) {
+		throw inputError(ctx, itemIndex, label, 'must be field names separated by commas');
+	}
+	const names = [...new Set((list as string[]).map((name) => name.trim()).filter(Boolean))];
+	if (names.length === 0) return undefined;
+	if (names.length > MAX_FIELDS || names.some((name) => name.length > MAX_NAME)) {
+		throw inputError(
+			ctx,
+			itemIndex,
+			label,
+			`takes at most ${MAX_FIELDS} names of at most ${MAX_NAME} characters`,
+		);
+	}
+	return names;
+}
+
+/**
+ * The item's output choice. Form "auto" is full in a workflow (as before) and compact for a model;
+ * Get Many keeps its Simplify (`simplify` given), which decides the form there.
+ */
+export function readOutput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	simplify?: boolean,
+): OutputChoice {
+	const asTool = runsAsTool(ctx);
+	const given = ctx.getNodeParameter('output', itemIndex, {}) as IDataObject;
+	const output = given && typeof given === 'object' ? given : {};
+	const form = output.form ?? 'auto';
+	if (form !== 'auto' && form !== 'compact' && form !== 'full') {
+		throw inputError(ctx, itemIndex, 'Output › Form', 'must be auto, compact or full');
+	}
+	const compact = simplify ?? (form === 'compact' || (form === 'auto' && asTool));
+	return { fields: readFields(ctx, itemIndex, output.fields), compact, asTool };
+}
+
+/** One record as chosen: only the named fields that it has, and without `original` when compact. */
+export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObject {
+	const keep = (key: string) =>
+		choice.fields ? choice.fields.includes(key) : !(choice.compact && key === 'original');
+	if (Object.keys(record).every(keep)) return record;
+	const result: IDataObject = {};
+	for (const key of Object.keys(record)) {
+		// A service may send an own "__proto__" key: defined, never assigned (no prototype change).
+		if (keep(key))
+			Object.defineProperty(result, key, { value: record[key], enumerable: true, writable: true });
+	}
+	return result;
+}
+
+/** Steps from none to strong: the longest text and list, and the deepest nesting, kept at each step. */
+const SHORTENING = [
+	{ text: 2000, list: 100, depth: 20 },
+	{ text: 300, list: 20, depth: 10 },
+	{ text: 60, list: 5, depth: 5 },
+];
+type Step = (typeof SHORTENING)[number];
+
+/** The longest cursor (transport/cursor.ts) and the other keys of a page that reach the model whole. */
+const MAX_CURSOR = 16_384;
+const MAX_MORE = 500;
+
+/** A page's own key a model needs whole (the cursor continues the list); a record's are shortened. */
+function keptWhole(key: string, value: unknown): boolean {
+	if (key === 'nextCursor') return typeof value === 'string' && value.length <= MAX_CURSOR;
+	if (key === 'more') return typeof value === 'string' && value.length <= MAX_MORE;
+	if (key === 'done') return typeof value === 'boolean';
+	return key === 'count' && typeof value === 'number';
+}
+
+function shortened(value: unknown, step: Step, depth: number): unknown {
+	if (typeof value === 'string') {
+		if (value.length <= step.text) return value;
+		return `${value.slice(0, step.text)}… (${value.length - step.text} more characters)`;
+	}
+	if (value === null || typeof value !== 'object') return value;
+	if (depth >= step.depth) return '… (nested deeper)';
+	if (Array.isArray(value)) {
+		const kept = value.slice(0, step.list).map((entry) => shortened(entry, step, depth + 1));
+		if (value.length > step.list) kept.push(`… (${value.length - step.list} more entries)`);
+		return kept;
+	}
+	const result: IDataObject = {};
+	for (const [key, entry] of Object.entries(value as IDataObject)) {
+		const kept = depth === 0 && keptWhole(key, entry) ? entry : shortened(entry, step, depth + 1);
+		// A service may send an own "__proto__" key: defined, never assigned.
+		Object.defineProperty(result, key, { value: kept, enumerable: true, writable: true });
+	}
+	return result;
+}
+
+/**
+ * A tool's whole answer within TOOL_MAX_CHARS: as it is when it fits, else with long texts, long
+ * lists and deep nesting shortened (and said so in `truncated`), else one item per item that says what
+ * to ask for instead, with the page's cursor.
+ */
+export function boundForModel(items: IDataObject[]): IDataObject[] {
+	if (JSON.stringify(items).length <= TOOL_MAX_CHARS) return items;
+	const note = `Long texts and lists were cut to keep the answer under ${TOOL_MAX_CHARS} characters; ask for fewer fields (Fields to Return) or fewer records.`;
+	for (const step of SHORTENING) {
+		const marked = items.map((item) => ({
+			...(shortened(item, step, 0) as IDataObject),
+			truncated: note,
+		}));
+		if (JSON.stringify(marked).length <= TOOL_MAX_CHARS) return marked;
+	}
+	return items.map((item) => {
+		const whole: IDataObject = {
+			error: `The answer is too large for a tool (over ${TOOL_MAX_CHARS} characters even shortened): ask for fewer fields (Fields to Return) or fewer records.`,
+		};
+		for (const [key, value] of Object.entries(item)) if (keptWhole(key, value)) whole[key] = value;
+		return whole;
+	});
+}

@@ -1,0 +1,95 @@
+/**
+ * nodes/IntegrationService/actions/output.ts: whatever a service answers, what a model reads stays
+ * under TOOL_MAX_CHARS and a page's cursor reaches it whole; Fields to Return only ever selects.
+ */
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	boundForModel,
+	shapeRecord,
+	TOOL_MAX_CHARS,
+} from '../../nodes/IntegrationService/actions/output';
+
+const size = (items: unknown) => JSON.stringify(items).length;
+const record = fc.dictionary(
+	fc.string({ maxLength: 30 }),
+	fc.jsonValue({ maxDepth: 6 }) as fc.Arbitrary<IDataObject[string]>,
+	{ maxKeys: 40 },
+);
+
+describe('boundForModel', () => {
+	it('an answer that fits is returned as it is (the same objects)', () => {
+		const items = [{ id: 'p_1', name: 'Ada' }];
+		expect(boundForModel(items)).toBe(items);
+	});
+
+	it('any records, with huge texts, lists, keys and nesting, stay under the bound', () => {
+		const huge = fc.oneof(
+			fc.constant('x'.repeat(100_000)),
+			fc.constant(Array.from({ length: 20_000 }, (_, i) => i)),
+			fc.constant(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key${i}`, i]))),
+			fc.constant(JSON.parse('{"a":'.repeat(500) + '1' + '}'.repeat(500)) as IDataObject),
+		);
+		fc.assert(
+			fc.property(fc.array(record, { maxLength: 20 }), huge, (records, big) => {
+				const items = [...records, { id: 'big', big }];
+				expect(size(boundForModel(items))).toBeLessThanOrEqual(TOOL_MAX_CHARS);
+			}),
+			{ seed: 32, numRuns: 60 },
+		);
+	});
+
+	it("a page's cursor, done, count and more are never cut; a record's own huge nextCursor is", () => {
+		const cursor = `isc1.${'c'.repeat(16_000)}`;
+		const people = Array.from({ length: 20 }, (_, i) => ({
+			id: `p_${i}`,
+			notes: 'n'.repeat(50_000),
+		}));
+		const [page] = boundForModel([
+			{ people, count: 20, nextCursor: cursor, done: false, more: 'More records follow.' },
+		]);
+		expect(page).toMatchObject({
+			count: 20,
+			nextCursor: cursor,
+			done: false,
+			more: 'More records follow.',
+		});
+		expect(page.truncated).toContain('ask for fewer fields');
+
+		const [hostile] = boundForModel([{ id: 'p_1', nextCursor: 'x'.repeat(1_000_000) }]);
+		expect(size([hostile])).toBeLessThanOrEqual(TOOL_MAX_CHARS);
+	});
+
+	it('a service\'s own "__proto__" key stays data', () => {
+		const item = JSON.parse(`{"__proto__": {"polluted": true}, "notes": "${'x'.repeat(50_000)}"}`);
+		const [bounded] = boundForModel([item]);
+		expect(Object.getPrototypeOf(bounded)).toBe(Object.prototype);
+		expect(({} as IDataObject).polluted).toBeUndefined();
+	});
+});
+
+describe('shapeRecord', () => {
+	it('keeps only named fields the record has, never adds one', () => {
+		fc.assert(
+			fc.property(
+				record,
+				fc.array(fc.string({ maxLength: 10 }), { maxLength: 10 }),
+				(given, fields) => {
+					const shaped = shapeRecord(given, { fields, compact: false, asTool: true });
+					for (const key of Object.keys(shaped)) {
+						expect(fields).toContain(key);
+						expect(shaped[key]).toBe(given[key]);
+					}
+				},
+			),
+			{ seed: 32, numRuns: 200 },
+		);
+	});
+
+	it('compact leaves only "original" out; no choice returns the record itself', () => {
+		const person = { id: 'p_1', original: { big: true } };
+		expect(shapeRecord(person, { compact: true, asTool: false })).toEqual({ id: 'p_1' });
+		expect(shapeRecord(person, { compact: false, asTool: false })).toBe(person);
+	});
+});
