@@ -617,7 +617,7 @@ async function main() {
 			const w = prepareWorkflow(file);
 			if (w.aiTools) {
 				log(
-					`not run here: ${w.rel} starts from an MCP client or a chat (AI tools); npm run test:e2e:mcp imports and runs it`,
+					`not run here: ${w.rel} starts from an MCP client or a chat (AI tools): npm run test:e2e:mcp imports it (and runs the MCP one)`,
 				);
 				continue;
 			}
