@@ -140,6 +140,8 @@ const AGENT_PAUSE_MS = 10000;
 /** How long nothing more may arrive once the scenario's calls are over. */
 const SETTLE_MS = 5000;
 
+/** Characters of each answer the model read, for the run's closing line (issue 32's before/after table). */
+const sizes = [];
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const creates = (sandbox) => sent(sandbox, 'POST', '/api/people');
 const sent = (sandbox, method, path) =>
@@ -251,6 +253,7 @@ async function modelCreate(ctx, client, c) {
 	const posts = creates(ctx.sandbox);
 	const made = ctx.sandbox.count('people') - before;
 	const wire = `${posts.length}: ${posts.map((q) => `${q.status} ${q.rawBody}`).join(', ')}`;
+	if (!c.pending) sizes.push(`${CREATE_TOOL} (${c.label}) ${text.length}`);
 	if (c.pending) {
 		const known = !!o.result && o.result.isError === true && text.includes(c.pending.error);
 		ctx.check(
@@ -281,6 +284,7 @@ async function otherWrites(ctx, client) {
 		ctx.sandbox.reset();
 		const o = await call(client, w.tool, w.args);
 		const writes = ctx.sandbox.requests.filter((q) => q.method !== 'GET');
+		sizes.push(`${w.tool} ${o.result ? textOf(o.result).length : 0}`);
 		ctx.check(
 			group,
 			!!o.result && !o.result.isError,
@@ -327,6 +331,7 @@ async function boundedRead(ctx, client) {
 		const records = find(answer, READ.records) || [];
 		const next = find(answer, READ.continuation);
 		pages.push({ records, next });
+		sizes.push(`${READ.tool} (call ${i + 1}, ${records.length} records) ${text.length}`);
 		ctx.log(
 			`${READ.tool} ${JSON.stringify(args)}: ${text.length} chars, ${records.length} records, ${READ.continuation} ${JSON.stringify(next)}`,
 		);
@@ -463,6 +468,7 @@ async function mcpScenarios(ctx) {
 		for (const c of CREATES) await modelCreate(ctx, client, c);
 		await otherWrites(ctx, client);
 		await boundedRead(ctx, client);
+		ctx.log(`characters per answer: ${sizes.join('; ')}`);
 		await echoedToken(ctx, client);
 		await rateLimited(ctx, client);
 		await slowAnswer(ctx, client);
