@@ -26,10 +26,10 @@ const { ensureInstalled, SkipError, PINS } = require('./install-n8n');
 const L = require('./lib');
 const { mcpScenarios } = require('./mcp-scenarios');
 const { MCP_INPUT_PATH, inputWorkflow, mcpInputScenarios } = require('./mcp-input-scenarios');
+const { mcpExampleWorkflow, agentExampleCheck, MCP_EXAMPLE } = require('./mcp-examples');
 
 const WEBHOOK_ID = '3c8e5a1f-7b2d-4e6a-9f0c-1d2e3f4a5b6c';
 const MCP_PATH = 'integration-service-e2e';
-const TOOL_NODE = 'Create person';
 const CRED = { name: 'Integration Service sandbox' };
 const MCP_CRED = { name: 'MCP clients (Bearer)' };
 /** The Bearer token MCP clients must send: random per run, so that its absence from errors means something. */
@@ -50,50 +50,6 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 		cleanup();
 		process.exit(signal === 'SIGINT' ? 130 : 143);
 	});
-
-/** A $fromAI() expression; n8n's parser takes no quote inside the description. */
-const fromAI = (key, description) => `={{ $fromAI('${key}', '${description}', 'string') }}`;
-
-function workflow(credential, mcpCredential) {
-	return {
-		name: 'MCP Server Trigger: Integration Service as a tool',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				parameters: { authentication: 'bearerAuth', path: MCP_PATH },
-				id: 'm1',
-				name: 'MCP Server Trigger',
-				type: '@n8n/n8n-nodes-langchain.mcpTrigger',
-				typeVersion: 2.1,
-				position: [0, 0],
-				webhookId: WEBHOOK_ID,
-				credentials: { httpBearerAuth: mcpCredential },
-			},
-			{
-				// As a new user adds it: Person › Create, the description left to n8n (auto), defaults kept.
-				parameters: {
-					resource: 'person',
-					operation: 'create',
-					firstName: fromAI('firstName', 'First (given) name of the new person'),
-					lastName: fromAI('lastName', 'Last (family) name of the new person'),
-					additionalFields: {
-						companyName: fromAI('companyName', 'The company the person works for'),
-					},
-				},
-				id: 'm2',
-				name: TOOL_NODE,
-				type: `${L.PACKAGE_NAME}.integrationServiceTool`,
-				typeVersion: 1,
-				position: [0, 200],
-				credentials: { [L.CREDENTIAL_TYPE]: credential },
-			},
-		],
-		connections: {
-			[TOOL_NODE]: { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
-		},
-	};
-}
 
 /** The in-process sandbox, from the compiled tests (npm run build:tools). */
 async function startSandbox() {
@@ -138,7 +94,14 @@ async function createWorkflow(base, sandboxData) {
 		type: 'httpBearerAuth',
 		data: { token: MCP_TOKEN },
 	});
-	const wf = workflow({ id: cred.id, name: CRED.name }, { id: mcpCred.id, name: MCP_CRED.name });
+	// The example as a user imports it; only the credentials, the path and the webhook id are this run's.
+	const credential = { id: cred.id, name: CRED.name };
+	const wf = mcpExampleWorkflow({
+		credential,
+		mcpCredential: { id: mcpCred.id, name: MCP_CRED.name },
+		mcpPath: MCP_PATH,
+		webhookId: WEBHOOK_ID,
+	});
 	const created = await rest(base, cookie, 'POST', 'workflows', wf);
 	const published = await rest(base, cookie, 'POST', `workflows/${created.id}/activate`, {
 		versionId: created.versionId,
@@ -146,7 +109,7 @@ async function createWorkflow(base, sandboxData) {
 	check(
 		group,
 		published.active === true || !!published.activeVersionId,
-		`credentials ${cred.id} (${L.CREDENTIAL_TYPE}) and ${mcpCred.id} (httpBearerAuth) created; workflow ${created.id} published`,
+		`credentials ${cred.id} (${L.CREDENTIAL_TYPE}) and ${mcpCred.id} (httpBearerAuth) created; ${path.relative(L.REPO, MCP_EXAMPLE)} imported as workflow ${created.id} and published`,
 	);
 	const input = await rest(
 		base,
@@ -163,6 +126,15 @@ async function createWorkflow(base, sandboxData) {
 	await rest(base, cookie, 'POST', `workflows/${input.id}/activate`, {
 		versionId: input.versionId,
 	});
+	// Its own group: a failure there leaves the MCP scenarios to run.
+	await agentExampleCheck({
+		base,
+		cookie,
+		credential,
+		rest: (method, route, body) => rest(base, cookie, method, route, body),
+		check,
+		log,
+	}).catch((e) => check('mcp: AI Agent example imports', false, e.stack || e.message));
 }
 
 /**
@@ -219,7 +191,6 @@ async function main() {
 		await mcpScenarios({
 			url,
 			token: MCP_TOKEN,
-			toolNode: TOOL_NODE,
 			sandbox,
 			secrets: [MCP_TOKEN, sandbox.token],
 			log,

@@ -135,6 +135,14 @@ const CLIENT_CRED_ID = 'sandboxClientCred';
 const CLIENT_CRED_NAME = 'Integration Service sandbox (client ID and secret)';
 const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 const STARTING_TRIGGERS = new Set([MANUAL_TRIGGER, 'n8n-nodes-base.executeWorkflowTrigger']);
+/**
+ * Started by an MCP client or a chat, not by `n8n execute`: the examples of the node as an AI tool
+ * (examples/ai-tools-*.json). mcp-e2e.js (npm run test:e2e:mcp) imports both and runs the MCP one.
+ */
+const AI_TRIGGERS = new Set([
+	'@n8n/n8n-nodes-langchain.mcpTrigger',
+	'@n8n/n8n-nodes-langchain.chatTrigger',
+]);
 const REPLACEABLE_TRIGGERS = new Set([
 	'n8n-nodes-base.scheduleTrigger',
 	'n8n-nodes-base.cron',
@@ -268,6 +276,8 @@ function prepareWorkflow(file) {
 	if (!Array.isArray(wf.nodes)) throw new Error('no "nodes" array');
 	// Started by deliveries, not by `n8n execute`: trigger-e2e.js activates it in a running n8n.
 	const trigger = isTriggerWorkflow(wf);
+	const aiTools = wf.nodes.some((n) => AI_TRIGGERS.has(n.type) && !n.disabled);
+	if (aiTools) return { file, base: path.basename(file), rel, aiTools };
 	const hasStart = wf.nodes.some((n) => STARTING_TRIGGERS.has(n.type) && !n.disabled);
 	if (!hasStart && !trigger) {
 		const toReplace = wf.nodes.filter((n) => REPLACEABLE_TRIGGERS.has(n.type));
@@ -605,6 +615,12 @@ async function main() {
 	for (const file of collectWorkflows()) {
 		try {
 			const w = prepareWorkflow(file);
+			if (w.aiTools) {
+				log(
+					`not run here: ${w.rel} starts from an MCP client or a chat (AI tools): npm run test:e2e:mcp imports it (and runs the MCP one)`,
+				);
+				continue;
+			}
 			// Fixtures that call the sandbox directly (the HTTP Request node) name its CRM host as __CRM_URL__.
 			w.wf = JSON.parse(JSON.stringify(w.wf).split('__CRM_URL__').join(sb.urls.crm));
 			if (w.trigger) {
