@@ -39,6 +39,16 @@ function sample(field: PublishedField): { parameter: NodeParameterValueType; wir
 				parameter: '[{"name": "Bo", "email": "bo@example.test"}]',
 				wire: [{ name: 'Bo', email: 'bo@example.test' }],
 			};
+		case 'objectList':
+		case 'conditionGroups': {
+			// One entry of the `values` collection, each part sampled as its own field.
+			const parts = (field.items ?? []).map((part) => [part.name, sample(part)] as const);
+			const entry = Object.fromEntries(parts.map(([name, value]) => [name, value.parameter]));
+			const wire = Object.fromEntries(parts.map(([name, value]) => [name, value.wire]));
+			return field.type === 'objectList'
+				? { parameter: { values: [entry] }, wire: [wire] }
+				: { parameter: { values: [{ group: 1, ...entry }] }, wire: [[wire]] };
+		}
 		default:
 			return { parameter: `${field.name} text`, wire: `${field.name} text` };
 	}

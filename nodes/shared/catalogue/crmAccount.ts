@@ -112,7 +112,8 @@ export const smartListResource = crmResource(
 	'smart-lists',
 	{ one: 'smart list', many: 'smart lists' },
 	[
-		field('columns', 'Columns', 'jsonArray', 'Which columns the list shows', {
+		field('columns', 'Columns', 'objectList', 'Which columns the list shows', {
+			placeholder: 'Add Column',
 			items: [
 				text('name', 'Name', "The column's name", { required: true }),
 				field('enabled', 'Enabled', 'boolean', 'Whether the column is shown', { required: true }),
@@ -122,9 +123,32 @@ export const smartListResource = crmResource(
 		field(
 			'conditions',
 			'Conditions',
-			'jsonArray',
-			'Who is in the list: a JSON array of condition groups, each an array of conditions {"fld", "opr", "num", "unit", "val"}, e.g. [[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
-			{ required: true },
+			'conditionGroups',
+			'Who is in the list: conditions on a field of the person (e.g. stage is Lead), in groups. As one JSON value: a list of groups, each a list of conditions, e.g. [[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
+			{
+				required: true,
+				placeholder: 'Add Condition',
+				items: [
+					text(
+						'fld',
+						'Field',
+						'Name of the field the condition tests, as the CRM names it (e.g. stage)',
+						{
+							required: true,
+						},
+					),
+					text('opr', 'Operator', 'How the field is compared, as the CRM names it (e.g. is)', {
+						required: true,
+					}),
+					text('num', 'Number', 'A number the comparison uses, as text; empty is sent as null'),
+					text(
+						'unit',
+						'Unit',
+						'Unit of Number as the CRM names it (e.g. days); empty is sent as ""',
+					),
+					text('val', 'Value', 'The value compared with (e.g. Lead)', { required: true }),
+				],
+			},
 		),
 		text('description', 'Description', 'What the list is for'),
 		field('isFub2', 'Is FUB2', 'boolean', "Whether the list uses the CRM's newer list format"),

@@ -262,12 +262,9 @@ export const emailMessageResource = crmResource(
 		field(
 			'recipients',
 			'Recipients',
-			'jsonArray',
+			'objectList',
 			'Who the email went to: a name and an email address each',
-			{
-				required: true,
-				items: NAME_AND_EMAIL,
-			},
+			{ required: true, placeholder: 'Add Recipient', items: NAME_AND_EMAIL },
 		),
 		field(
 			'sender',

@@ -26,13 +26,40 @@ const loanFields: readonly PublishedField[] = [
 		'ID of the loan officer the loan is assigned to. Update only.',
 		'update',
 	),
-	field(
-		'borrowers',
-		'Borrowers',
-		'jsonArray',
-		'Borrowers to create with the loan, as a JSON array of objects with name, taxId, role, type, emails, phones, addresses and bio, e.g. [{"name": "Jane Doe", "role": "primary"}]. Create only.',
-		{ only: 'create' },
-	),
+	field('borrowers', 'Borrowers', 'objectList', 'Borrowers to create with the loan. Create only.', {
+		only: 'create',
+		placeholder: 'Add Borrower',
+		items: [
+			text('name', 'Name', "The borrower's full name (or an entity's name)"),
+			text('taxId', 'Tax ID', "The borrower's tax identification number, sent as entered"),
+			text('role', 'Role', "The borrower's role on the loan as the LOS names it (e.g. primary)"),
+			text('type', 'Type', 'Kind of borrower as the LOS names it (e.g. individual)'),
+			field(
+				'emails',
+				'Emails',
+				'jsonArray',
+				'Email addresses as a JSON list, e.g. [{"value": "jane@example.com"}]',
+			),
+			field(
+				'phones',
+				'Phones',
+				'jsonArray',
+				'Phone numbers as a JSON list, e.g. [{"value": "+15551234567"}]',
+			),
+			field(
+				'addresses',
+				'Addresses',
+				'jsonArray',
+				'Postal addresses as a JSON list, e.g. [{"city": "Austin"}]',
+			),
+			field(
+				'bio',
+				'Bio',
+				'json',
+				'Biographical details as a JSON object, e.g. {"maritalStatus": "married"}',
+			),
+		],
+	}),
 	date('closingDate', 'Closing Date', 'When the loan closes'),
 	field(
 		'escrowIncluded',

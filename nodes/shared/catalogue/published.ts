@@ -9,8 +9,6 @@ import type { FieldSpec, FieldType, ResourceSpec } from './types';
 export interface PublishedField extends FieldSpec {
 	/** Sent only on create, or only on update (the published bodies differ); both when absent. */
 	only?: 'create' | 'update';
-	/** A list of objects (type `jsonArray`) offered as a `values` collection of these fields. */
-	items?: readonly FieldSpec[];
 }
 
 /** A resource of the published endpoints, with where its description comes from. */

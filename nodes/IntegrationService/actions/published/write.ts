@@ -9,7 +9,8 @@ import { createOperation, updateOperation } from '../generic/body';
 import { idOf, idProperty, sendToEntity, shownForResource } from '../generic/entity';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
-import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
+import { fieldProperty } from '../generic/fields';
+import { bodyProperties, JSON_BODY } from './properties';
 
 /**
  * Create, Update and Delete of any published entity, and the changes of a record's members (a
@@ -80,7 +81,7 @@ export function membersOperation(
 	change: { operation: string; method: 'POST' | 'DELETE'; more: readonly string[]; verb: string },
 	field: PublishedField,
 ): OperationModule {
-	const property: INodeProperties = publishedProperty(field);
+	const property: INodeProperties = fieldProperty(field);
 	return {
 		description: updateDisplayOptions(shownForResource(resource, change.operation), [
 			idProperty(resource, change.verb),

@@ -1,0 +1,93 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { inputError, refuseUnknownKeys } from '../validation';
+import { entriesReader } from './entries';
+
+/**
+ * A list of objects whose keys are published (an email's recipients, a smart list's columns): a
+ * `values` collection like Person's emails, one entry per object, its parts the object's keys. Read
+ * from the form (`{ values: [...] }`), an input item or one JSON value (a list), each entry checked as
+ * its parts' own fields would be.
+ */
+
+/** How one part of an entry is read: the field mapper's reader of a single value, given by it. */
+export type PartReader = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: INodeProperties,
+	label: string,
+	raw: unknown,
+) => unknown;
+
+/** The repeatable collection of a list field; the button says `placeholder` (e.g. Add Recipient). */
+export function objectListProperty(
+	field: { name: string; label: string; description: string; placeholder?: string },
+	parts: INodeProperties[],
+): INodeProperties {
+	const placeholder = field.placeholder ?? 'Add Entry';
+	return {
+		displayName: field.label,
+		name: field.name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder,
+		default: {},
+		description: field.description,
+		options: [{ displayName: placeholder.replace(/^Add /, ''), name: 'values', values: parts }],
+	};
+}
+
+/** The parts of one entry, as the collection declares them. */
+export function entryParts(property: INodeProperties): INodeProperties[] {
+	const [entry] = (property.options ?? []) as Array<{ values?: INodeProperties[] }>;
+	return entry?.values ?? [];
+}
+
+const isEmptyJson = (value: unknown) =>
+	typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+
+/** One entry's wire object: each part read as its field, unknown keys and an empty entry refused. */
+export function readEntry(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	entry: IDataObject,
+	place: { field: string; number: number; label: string },
+	parts: { list: INodeProperties[]; read: PartReader },
+): IDataObject {
+	refuseUnknownKeys(
+		ctx,
+		itemIndex,
+		place.label,
+		entry,
+		parts.list.map((part) => part.name),
+	);
+	const object: IDataObject = {};
+	for (const part of parts.list) {
+		const label = `${place.label} › ${part.displayName}`;
+		const value = parts.read(ctx, itemIndex, part, label, entry[part.name]);
+		// n8n fills a JSON part's default ({} or []) into every entry: empty is not set.
+		if (value !== undefined && !isEmptyJson(value)) {
+			object[part.name] = value as IDataObject[keyof IDataObject];
+		} else if (part.required) throw inputError(ctx, itemIndex, label, 'is required but empty');
+	}
+	if (Object.keys(object).length === 0) {
+		throw inputError(ctx, itemIndex, place.field, `entry ${place.number} is empty`);
+	}
+	return object;
+}
+
+const readers = new WeakMap<INodeProperties, ReturnType<typeof entriesReader>>();
+
+/** The reader of a list field, made once per property. */
+export function objectListReader(property: INodeProperties, read: PartReader) {
+	let reader = readers.get(property);
+	if (!reader) {
+		const list = entryParts(property);
+		reader = entriesReader(
+			{ list: 'entries', entry: 'must be an object' },
+			(ctx, i, entry, place) => readEntry(ctx, i, entry, place, { list, read }),
+		);
+		readers.set(property, reader);
+	}
+	return reader;
+}
