@@ -71,13 +71,9 @@ export function wholeValue(
 	if (typeof value === 'string' && value.trim() !== '') {
 		try {
 			value = JSON.parse(value);
-		} catch (error) {
-			throw inputError(
-				ctx,
-				itemIndex,
-				labels.companion,
-				`is not valid JSON (${(error as Error).message})`,
-			);
+		} catch {
+			// The parser's message quotes the text, which may hold anything: it is left out.
+			throw inputError(ctx, itemIndex, labels.companion, 'is not valid JSON');
 		}
 	}
 	if (isEmptyValue(value)) return undefined;

@@ -1,4 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { describeValue } from '../../../shared/service';
 
 import { inputError, refuseUnknownKeys } from '../validation';
 import { entriesReader } from './entries';
@@ -46,6 +49,29 @@ export function entryParts(property: INodeProperties): INodeProperties[] {
 const isEmptyJson = (value: unknown) =>
 	typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 
+/**
+ * One part's value. Its error never echoes the value: a list often comes whole from another system
+ * (an input row, a model) and may carry anything, a secret included; the error names the part and
+ * the kind of value instead.
+ */
+function readPart(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	part: INodeProperties,
+	label: string,
+	raw: unknown,
+	read: PartReader,
+): unknown {
+	try {
+		return read(ctx, itemIndex, part, label, raw);
+	} catch (error) {
+		if (error instanceof NodeOperationError && typeof raw === 'string' && raw !== '') {
+			error.message = error.message.split(JSON.stringify(raw)).join(describeValue(raw));
+		}
+		throw error;
+	}
+}
+
 /** One entry's wire object: each part read as its field, unknown keys and an empty entry refused. */
 export function readEntry(
 	ctx: IExecuteFunctions,
@@ -64,7 +90,7 @@ export function readEntry(
 	const object: IDataObject = {};
 	for (const part of parts.list) {
 		const label = `${place.label} › ${part.displayName}`;
-		const value = parts.read(ctx, itemIndex, part, label, entry[part.name]);
+		const value = readPart(ctx, itemIndex, part, label, entry[part.name], parts.read);
 		// n8n fills a JSON part's default ({} or []) into every entry: empty is not set.
 		if (value !== undefined && !isEmptyJson(value)) {
 			object[part.name] = value as IDataObject[keyof IDataObject];
