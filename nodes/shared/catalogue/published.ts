@@ -101,7 +101,7 @@ export function crmResource(
 
 /** The fields an operation sends: create's or update's (required only on create). */
 export function fieldsFor(
-	resource: PublishedResource,
+	resource: { fields?: readonly PublishedField[] },
 	operation: 'create' | 'update',
 ): readonly PublishedField[] {
 	return (resource.fields ?? [])

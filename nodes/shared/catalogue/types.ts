@@ -49,6 +49,10 @@ export interface FieldSpec {
 	description: string;
 	/** Text kinds: an example; `stringList`, `objectList`: the add button's text (e.g. "Add Tag"). */
 	placeholder?: string;
+	/** `number`: the lowest value accepted. */
+	min?: number;
+	/** `boolean`: the value the toggle shows when the field is added (off unless given). */
+	initial?: boolean;
 	/** `objectList`, `conditionGroups`: the parts of one entry, each a plain field. */
 	items?: readonly FieldSpec[];
 }

@@ -19,10 +19,12 @@ function plainProperty(field: FieldSpec): INodeProperties {
 		description: field.description,
 	};
 	switch (field.type) {
-		case 'number':
-			return { ...base, type: 'number', default: 0, ...shown };
+		case 'number': {
+			const min = field.min !== undefined ? { typeOptions: { minValue: field.min } } : {};
+			return { ...base, type: 'number', ...min, default: 0, ...shown };
+		}
 		case 'boolean':
-			return { ...base, type: 'boolean', default: false, ...shown };
+			return { ...base, type: 'boolean', default: field.initial ?? false, ...shown };
 		case 'stringList':
 			return {
 				...base,

@@ -21,12 +21,16 @@ export const JSON_BODY: INodeProperties = {
  * Update (every field in Update Fields), as the catalogue lists them.
  */
 export function bodyProperties(
-	resource: PublishedResource,
+	resource: Pick<PublishedResource, 'fields' | 'jsonBody'>,
 	operation: 'create' | 'update',
 ): INodeProperties[] {
 	if (resource.jsonBody) return [JSON_BODY];
 	const fields = fieldsFor(resource, operation);
-	if (operation === 'update') return [fieldGroup('update', fieldProperties(fields))];
+	if (operation === 'update') {
+		// Update Fields in the order of their labels (a document's required fields come first on create).
+		const byLabel = [...fields].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+		return [fieldGroup('update', fieldProperties(byLabel))];
+	}
 	// A required list's companion stays beside it, outside Additional Fields.
 	const optional = fieldProperties(fields.filter((field) => !field.required));
 	return [

@@ -20,7 +20,7 @@ import { bodyProperties, JSON_BODY } from './properties';
 
 /** Create or Update whose body is one JSON object (no fields published). */
 function jsonBodyOperation(
-	resource: PublishedResource,
+	resource: ResourceSpec,
 	operation: 'create' | 'update',
 ): OperationModule {
 	const update = operation === 'update';
@@ -36,8 +36,11 @@ function jsonBodyOperation(
 	};
 }
 
+/** A catalogue entry with its body fields, published or of the specification. */
+type WithFields = ResourceSpec & Pick<PublishedResource, 'fields' | 'jsonBody'>;
+
 /** POST {host}/api/{path}: the created record. Not sent twice (the transport's rule for POST). */
-export function publishedCreate(resource: PublishedResource): OperationModule {
+export function publishedCreate(resource: WithFields): OperationModule {
 	if (resource.jsonBody) return jsonBodyOperation(resource, 'create');
 	return createOperation(resource, {
 		properties: bodyProperties(resource, 'create'),
@@ -46,7 +49,7 @@ export function publishedCreate(resource: PublishedResource): OperationModule {
 }
 
 /** PUT {host}/api/{path}/{id}: the changed record; fields not sent stay as they are. */
-export function publishedUpdate(resource: PublishedResource): OperationModule {
+export function publishedUpdate(resource: WithFields): OperationModule {
 	if (resource.jsonBody) return jsonBodyOperation(resource, 'update');
 	return updateOperation(resource, idProperty(resource, 'change'), {
 		properties: bodyProperties(resource, 'update'),

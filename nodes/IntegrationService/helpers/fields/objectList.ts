@@ -65,10 +65,13 @@ function readPart(
 	try {
 		return read(ctx, itemIndex, part, label, raw);
 	} catch (error) {
-		if (error instanceof NodeOperationError && typeof raw === 'string' && raw !== '') {
-			error.message = error.message.split(JSON.stringify(raw)).join(describeValue(raw));
-		}
-		throw error;
+		const message = (error as Error).message;
+		const shown =
+			typeof raw === 'string' && raw !== ''
+				? message.split(JSON.stringify(raw)).join(describeValue(raw))
+				: message;
+		const description = (error as NodeOperationError).description ?? undefined;
+		throw new NodeOperationError(ctx.getNode(), shown, { itemIndex, description });
 	}
 }
 
