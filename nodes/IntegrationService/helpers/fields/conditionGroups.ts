@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { inputError, toEntries, toWholeNumber } from '../validation';
-import { entryParts, readEntry, type PartReader } from './objectList';
+import { entryParts, readEntry, type EntryRead, type PartReader } from './objectList';
 
 /**
  * A list of lists of objects (a smart list's conditions, `{fld, opr, num, unit, val}[][]`). The form is
@@ -27,90 +27,77 @@ const FILLED: IDataObject = { num: null, unit: '' };
 /** At most this many groups, as at most this many entries in one list (validation.ts). */
 const MAX_GROUPS = 100;
 
-function condition(
+type Parts = EntryRead['parts'];
+
+/** One condition: `val` may be a list (checked here), the other parts read as their fields. */
+function condition(entry: IDataObject, at: EntryRead): IDataObject {
+	const { val, ...rest } = entry;
+	if (!Array.isArray(val)) return { ...FILLED, ...readEntry(entry, at) };
+	if (!val.every((one) => typeof one === 'string' || Number.isFinite(one))) {
+		const label = `${at.place.label} › val`;
+		throw inputError(at.ctx, at.itemIndex, label, 'must be text or a list of numbers or texts');
+	}
+	const list = at.parts.list.filter((part) => part.name !== 'val');
+	const read = readEntry(rest, { ...at, parts: { list, read: at.parts.read } });
+	return { ...FILLED, ...read, val: val as IDataObject[keyof IDataObject] };
+}
+
+const CONDITIONS = { list: 'conditions', entry: 'must be an object' };
+
+/** The form: entries with a Group number, grouped, the groups in the order of their numbers. */
+function fromForm(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	entry: IDataObject,
-	place: { field: string; number: number; label: string },
-	parts: { list: INodeProperties[]; read: PartReader },
-): IDataObject {
-	const { val, ...rest } = entry;
-	const list = Array.isArray(val);
-	if (list && !val.every((one) => typeof one === 'string' || Number.isFinite(one))) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			`${place.label} › val`,
-			'must be text or a list of numbers or texts',
-		);
+	field: string,
+	raw: unknown,
+	parts: Parts,
+) {
+	const groups = new Map<number, IDataObject[]>();
+	toEntries(ctx, itemIndex, field, raw, CONDITIONS).forEach((entry, position) => {
+		const place = { field, number: position + 1, label: `${field} › entry ${position + 1}` };
+		const { group, ...rest } = entry;
+		const label = `${place.label} › Group`;
+		const number = toWholeNumber(ctx, itemIndex, label, group ?? 1, 1, MAX_GROUPS);
+		const one = condition(rest, { ctx, itemIndex, place, parts });
+		groups.set(number, [...(groups.get(number) ?? []), one]);
+	});
+	return [...groups.keys()].sort((a, b) => a - b).map((key) => groups.get(key) ?? []);
+}
+
+/** A list of groups (an input item, one JSON value), each a non-empty list of conditions. */
+function fromLists(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	raw: unknown[],
+	parts: Parts,
+) {
+	if (raw.length > MAX_GROUPS) {
+		const problem = `has ${raw.length} groups; at most ${MAX_GROUPS} are sent`;
+		throw inputError(ctx, itemIndex, field, problem);
 	}
-	// A list in `val` is checked above; the other parts are read as their fields.
-	const own = list
-		? { list: parts.list.filter((part) => part.name !== 'val'), read: parts.read }
-		: parts;
-	const filled = { ...FILLED, ...readEntry(ctx, itemIndex, list ? rest : entry, place, own) };
-	if (list) filled.val = val as IDataObject[keyof IDataObject];
-	return filled;
+	return raw.map((group, g) => {
+		const groupLabel = `${field} › group ${g + 1}`;
+		if (!Array.isArray(group) || group.length === 0) {
+			throw inputError(ctx, itemIndex, field, `group ${g + 1} must be a list of conditions`);
+		}
+		return toEntries(ctx, itemIndex, groupLabel, group, CONDITIONS).map((entry, position) => {
+			const place = {
+				field: groupLabel,
+				number: position + 1,
+				label: `${groupLabel} › entry ${position + 1}`,
+			};
+			return condition(entry, { ctx, itemIndex, place, parts });
+		});
+	});
 }
 
 /** The reader of a condition-groups field; `read` reads one part as its field. */
 export function conditionGroupsReader(property: INodeProperties, read: PartReader) {
-	const all = entryParts(property);
-	const parts = { list: all.filter((part) => part.name !== GROUP_PART.name), read };
-	return (
-		ctx: IExecuteFunctions,
-		itemIndex: number,
-		field: string,
-		raw: unknown,
-	): IDataObject[] => {
-		const wording = { list: 'condition groups', entry: 'must be a list of conditions' };
-		if (!Array.isArray(raw)) {
-			// The form: entries with a Group number.
-			const groups = new Map<number, IDataObject[]>();
-			toEntries(ctx, itemIndex, field, raw, {
-				list: 'conditions',
-				entry: 'must be an object',
-			}).forEach((entry, position) => {
-				const label = `${field} › entry ${position + 1}`;
-				const { group, ...rest } = entry;
-				const number = toWholeNumber(ctx, itemIndex, `${label} › Group`, group ?? 1, 1, MAX_GROUPS);
-				const place = { field, number: position + 1, label };
-				groups.set(number, [
-					...(groups.get(number) ?? []),
-					condition(ctx, itemIndex, rest, place, parts),
-				]);
-			});
-			return [...groups.keys()]
-				.sort((a, b) => a - b)
-				.map((key) => groups.get(key) ?? []) as unknown as IDataObject[];
-		}
-		if (raw.length > MAX_GROUPS)
-			throw inputError(
-				ctx,
-				itemIndex,
-				field,
-				`has ${raw.length} groups; at most ${MAX_GROUPS} are sent`,
-			);
-		return raw.map((group, g) => {
-			const groupLabel = `${field} › group ${g + 1}`;
-			if (!Array.isArray(group) || group.length === 0)
-				throw inputError(ctx, itemIndex, field, `group ${g + 1} ${wording.entry}`);
-			return toEntries(ctx, itemIndex, groupLabel, group, {
-				list: 'conditions',
-				entry: 'must be an object',
-			}).map((entry, position) =>
-				condition(
-					ctx,
-					itemIndex,
-					entry,
-					{
-						field: groupLabel,
-						number: position + 1,
-						label: `${groupLabel} › entry ${position + 1}`,
-					},
-					parts,
-				),
-			);
-		}) as unknown as IDataObject[];
-	};
+	const list = entryParts(property).filter((part) => part.name !== GROUP_PART.name);
+	const parts = { list, read };
+	return (ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] =>
+		(Array.isArray(raw)
+			? fromLists(ctx, itemIndex, field, raw, parts)
+			: fromForm(ctx, itemIndex, field, raw, parts)) as unknown as IDataObject[];
 }

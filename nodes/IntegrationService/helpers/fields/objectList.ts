@@ -75,14 +75,17 @@ function readPart(
 	}
 }
 
+/** Where an entry is read: the item, the entry's place and its parts with their reader. */
+export interface EntryRead {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	place: { field: string; number: number; label: string };
+	parts: { list: INodeProperties[]; read: PartReader };
+}
+
 /** One entry's wire object: each part read as its field, unknown keys and an empty entry refused. */
-export function readEntry(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	entry: IDataObject,
-	place: { field: string; number: number; label: string },
-	parts: { list: INodeProperties[]; read: PartReader },
-): IDataObject {
+export function readEntry(entry: IDataObject, at: EntryRead): IDataObject {
+	const { ctx, itemIndex, place, parts } = at;
 	refuseUnknownKeys(
 		ctx,
 		itemIndex,
@@ -114,7 +117,8 @@ export function objectListReader(property: INodeProperties, read: PartReader) {
 		const list = entryParts(property);
 		reader = entriesReader(
 			{ list: 'entries', entry: 'must be an object' },
-			(ctx, i, entry, place) => readEntry(ctx, i, entry, place, { list, read }),
+			(ctx, i, entry, place) =>
+				readEntry(entry, { ctx, itemIndex: i, place, parts: { list, read } }),
 		);
 		readers.set(property, reader);
 	}
