@@ -5,13 +5,15 @@
  * asserting the wire and the output; every hostile row of the threat list is refused before anything
  * is sent, and its error never carries the token.
  */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
 import { expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox/server';
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started), { people: 2 });
 
-const email = (parameters: Record<string, unknown>, items?: Array<Record<string, unknown>>) =>
+const email = (parameters: INodeParameters, items?: IDataObject[]) =>
 	operationRunner(
 		() => sandbox,
 		'emailMessage',
@@ -69,7 +71,10 @@ describe('Email Message › Create: Recipients', () => {
 			recipientsJson: "={{ '' }}",
 		});
 		expect(emptyExpression.error).toBeUndefined();
-		expect(sandbox.requests.map((request) => request.body.recipients)).toEqual([[CY], [BO]]);
+		expect(sandbox.requests.map((request) => (request.body as IDataObject).recipients)).toEqual([
+			[CY],
+			[BO],
+		]);
 	});
 
 	test("Map Automatically: the input item's recipients list is sent as it is, checked", async () => {

@@ -4,7 +4,7 @@
  * from the entry's host, path, ID and fields, and asserts the whole wire (method, URL, headers, body)
  * and the output items.
  */
-import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
 import type { PublishedField, PublishedResource } from '../../nodes/shared/catalogue/published';
 import { fieldsFor } from '../../nodes/shared/catalogue/published';
@@ -83,9 +83,7 @@ const host = (resource: PublishedResource) => resource.host as HostName;
 /** A record every connection of the sandbox starts with (a document: put there for the test). */
 function seededId(resource: PublishedResource): string {
 	if (resource.value === 'document') {
-		const at = '2024-05-01T12:00:00.000Z';
-		const document = { id: 'doc-seed-1', name: 'W-2.pdf', created: at, updated: at };
-		sandbox.records.connection('cred-default').documents.set('doc-seed-1', document);
+		sandbox.addDocument('cred-default', 'doc-seed-1', { name: 'W-2.pdf' });
 		return 'doc-seed-1';
 	}
 	const def = ENTITIES.find((entity) => entity.path === resource.path.join('/'));
@@ -148,7 +146,9 @@ describe('published resources: a create is sent once, bad input never', () => {
 			)({
 				parameters: { mappingMode: 'autoMapInputData', requestOptions: FAST },
 				items: [
-					Object.fromEntries(fieldsFor(resource, 'create').map((f) => [f.name, sample(f).wire])),
+					Object.fromEntries(
+						fieldsFor(resource, 'create').map((f) => [f.name, sample(f).wire]),
+					) as IDataObject,
 				],
 			});
 			expect(sandbox.requests).toHaveLength(1);
