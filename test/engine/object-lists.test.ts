@@ -92,6 +92,32 @@ describe('Email Message › Create: Recipients', () => {
 	});
 });
 
+describe('a JSON-shaped field as one value', () => {
+	test('Sender from an expression giving an object; Shared With empty from an expression is not sent', async () => {
+		const result = await email({ sender: '={{ $json.from }}', recipients: { values: [BO] } }, [
+			{ from: { name: 'Ann', email: 'ann@example.test' } },
+		]);
+		expect(result.error).toBeUndefined();
+		expectCreated([BO]);
+		const smartList = await operationRunner(
+			() => sandbox,
+			'smartList',
+			'create',
+		)({
+			parameters: {
+				name: 'Hot',
+				conditionsJson: '[[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
+				additionalFields: { sharedWith: "={{ '' }}" },
+			},
+		});
+		expect(smartList.error).toBeUndefined();
+		expect(sandbox.requests[1].body).toEqual({
+			name: 'Hot',
+			conditions: [[{ fld: 'stage', opr: 'is', num: null, unit: '', val: 'Lead' }]],
+		});
+	});
+});
+
 describe('hostile rows are refused before anything is sent', () => {
 	test.each([
 		[
