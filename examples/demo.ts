@@ -129,6 +129,29 @@ const steps: Step[] = [
 		},
 	},
 	{
+		title: 'Document › Update (the document just created is signed)',
+		items: (previous) => previous,
+		parameters: {
+			resource: 'document',
+			operation: 'update',
+			documentId: '={{ $json.id }}',
+			updateFields: { status: 'signed', isSigned: true, signedDate: '2024-05-02' },
+		},
+	},
+	{
+		title: 'Borrower › Create (emails given whole as one value from the incoming row)',
+		items: [{ name: 'Grace Hopper', emails: [{ value: 'grace@example.com', type: 'work' }] }],
+		parameters: {
+			resource: 'borrower',
+			operation: 'create',
+			additionalFields: {
+				name: '={{ $json.name }}',
+				emailsJson: '={{ $json.emails }}',
+				type: 'individual',
+			},
+		},
+	},
+	{
 		title: 'Webhook › Update',
 		parameters: {
 			resource: 'webhook',

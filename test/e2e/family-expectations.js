@@ -63,6 +63,21 @@ const activity = [
 	createGetDelete('appointments', 'appointment', APPOINTMENT),
 ];
 const same = (expected) => (json) => Object.entries(expected).every(([k, v]) => json[k] === v);
+/** Each field of `expected` as the record holds it, lists and objects compared whole. */
+const sameDeep = (expected) => (json) =>
+	Object.entries(expected).every(([k, v]) => JSON.stringify(json[k]) === JSON.stringify(v));
+/** Lists and Tags' smart list: two condition groups and two columns, from values collections. */
+const SMART_LIST = {
+	name: 'E2E hot leads',
+	conditions: [
+		[{ num: null, unit: '', fld: 'stage', opr: 'is', val: 'Lead' }],
+		[{ num: null, unit: '', fld: 'tags', opr: 'has', val: 'e2e-vip' }],
+	],
+	columns: [
+		{ name: 'Name', enabled: true },
+		{ name: 'Stage', enabled: false, width: 120 },
+	],
+};
 
 const FAMILY_EXPECTATIONS = {
 	'crm-activity.json': {
@@ -105,6 +120,7 @@ const FAMILY_EXPECTATIONS = {
 			['DELETE', 'crm', '/api/lists/list-1/people'],
 			['POST', 'crm', '/api/people/p_1/tags/apply'],
 			['POST', 'crm', '/api/people/p_1/tags/delete'],
+			['POST', 'crm', '/api/smart-lists'],
 		],
 		exactBodies: [
 			['POST', 'crm', '/api/lists', { name: 'E2E buyers', description: 'People from the e2e' }],
@@ -112,9 +128,11 @@ const FAMILY_EXPECTATIONS = {
 			['DELETE', 'crm', '/api/lists/list-1/people', { personIds: ['p_2'] }],
 			['POST', 'crm', '/api/people/p_1/tags/apply', { tags: ['e2e-vip', 'e2e-buyer'] }],
 			['POST', 'crm', '/api/people/p_1/tags/delete', { tags: ['e2e-buyer'] }],
+			// Values collections: conditions grouped by their Group number, columns one object each.
+			['POST', 'crm', '/api/smart-lists', SMART_LIST],
 		],
-		minRequests: 5,
-		maxRequests: 5,
+		minRequests: 6,
+		maxRequests: 6,
 		verify: outputs([
 			[
 				'Create list',
@@ -135,6 +153,11 @@ const FAMILY_EXPECTATIONS = {
 					(j.tags || []).includes('e2e-vip') &&
 					!(j.tags || []).includes('e2e-buyer'),
 				'p_1 with e2e-vip, without e2e-buyer',
+			],
+			[
+				'Create smart list',
+				(j) => j.id === 'smart-list-1' && sameDeep(SMART_LIST)(j),
+				'smart-list-1 with the grouped conditions and the columns',
 			],
 		]),
 	},

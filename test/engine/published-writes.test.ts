@@ -4,10 +4,11 @@
  * from the entry's host, path, ID and fields, and asserts the whole wire (method, URL, headers, body)
  * and the output items.
  */
-import type { INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
 import type { PublishedField, PublishedResource } from '../../nodes/shared/catalogue/published';
 import { fieldsFor } from '../../nodes/shared/catalogue/published';
+import { resourceSpec } from '../../nodes/shared/catalogue';
 import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
 import { expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
 import { ENTITIES } from '../sandbox/entityTable';
@@ -39,18 +40,52 @@ function sample(field: PublishedField): { parameter: NodeParameterValueType; wir
 				parameter: '[{"name": "Bo", "email": "bo@example.test"}]',
 				wire: [{ name: 'Bo', email: 'bo@example.test' }],
 			};
+		case 'emails':
+		case 'phones':
+			return {
+				parameter: { values: [{ value: 'ann@example.test', type: 'work' }] },
+				wire: [{ value: 'ann@example.test', type: 'work' }],
+			};
+		case 'addresses':
+			return { parameter: { values: [{ city: 'Austin' }] }, wire: [{ city: 'Austin' }] };
+		case 'objectList':
+		case 'conditionGroups': {
+			// One entry of the `values` collection, each part sampled as its own field.
+			const parts = (field.items ?? []).map((part) => [part.name, sample(part)] as const);
+			const entry = Object.fromEntries(parts.map(([name, value]) => [name, value.parameter]));
+			const wire = Object.fromEntries(parts.map(([name, value]) => [name, value.wire]));
+			return field.type === 'objectList'
+				? { parameter: { values: [entry] }, wire: [wire] }
+				: { parameter: { values: [{ group: 1, ...entry }] }, wire: [[wire]] };
+		}
 		default:
 			return { parameter: `${field.name} text`, wire: `${field.name} text` };
 	}
 }
 
+/**
+ * The published operations of the specification's own entities, from the same catalogue entries:
+ * Borrower › Create and Document › Update (their other operations have their own suites).
+ */
+const OF_SPEC_ENTITIES: Record<string, string[]> = { create: ['borrower'], update: ['document'] };
+const specEntity = (value: string) => ({
+	...(resourceSpec(value) as PublishedResource),
+	source: "the service's public pages",
+});
 const offered = (operation: string) =>
-	PUBLISHED_RESOURCES.filter((resource) => resource.operations.includes(operation)).map(
-		(resource) => [resource.value, resource] as const,
-	);
+	[
+		...PUBLISHED_RESOURCES.filter((resource) => resource.operations.includes(operation)),
+		...(OF_SPEC_ENTITIES[operation] ?? []).map(specEntity),
+	].map((resource) => [resource.value, resource] as const);
+/** The sandbox answers a record of the specification's entities with its service fields too. */
+const isPublished = (resource: PublishedResource) => PUBLISHED_RESOURCES.includes(resource);
 const host = (resource: PublishedResource) => resource.host as HostName;
-/** A record every connection of the sandbox starts with. */
+/** A record every connection of the sandbox starts with (a document: put there for the test). */
 function seededId(resource: PublishedResource): string {
+	if (resource.value === 'document') {
+		sandbox.addDocument('cred-default', 'doc-seed-1', { name: 'W-2.pdf' });
+		return 'doc-seed-1';
+	}
 	const def = ENTITIES.find((entity) => entity.path === resource.path.join('/'));
 	return resource.value === 'loan' ? 'loan-7' : `${def?.idPrefix}-seed-1`;
 }
@@ -88,12 +123,65 @@ describe('published resources: create', () => {
 				body,
 				status: 201,
 			});
+			const record = { ...body, id: expect.any(String), created: expect.stringMatching(ISO_TIME) };
 			expect(result.items).toEqual([
 				{
-					json: { ...body, id: expect.any(String), created: expect.stringMatching(ISO_TIME) },
+					json: isPublished(resource) ? record : expect.objectContaining(record),
 					pairedItem: { item: 0 },
 				},
 			]);
+		},
+	);
+});
+
+describe('published resources: a create is sent once, bad input never', () => {
+	// A create is never re-sent after an answer that may mean it was processed (transport/errors.ts).
+	test.each(offered('create'))(
+		'%s › Create: a 500 after the service processed it is not sent again',
+		async (_v, resource) => {
+			sandbox.inject({ status: 500, count: 1, afterProcessing: true, match: { method: 'POST' } });
+			const result = await run(
+				resource,
+				'create',
+			)({
+				parameters: { mappingMode: 'autoMapInputData', requestOptions: FAST },
+				items: [
+					Object.fromEntries(
+						fieldsFor(resource, 'create').map((f) => [f.name, sample(f).wire]),
+					) as IDataObject,
+				],
+			});
+			expect(sandbox.requests).toHaveLength(1);
+			expect(result.error?.message).toMatch(
+				/HTTP 500.*not sent twice: the service may already have processed it; check before running it again/,
+			);
+		},
+	);
+
+	test.each(offered('create').filter(([, resource]) => !resource.jsonBody))(
+		'%s › Create: an input item without its fields is refused, nothing sent',
+		async (_v, resource) => {
+			const result = await run(
+				resource,
+				'create',
+			)({ parameters: { mappingMode: 'autoMapInputData' }, items: [{ unrelated: 1 }] });
+			// The first required field missing, or (none required) no field at all.
+			expect(result.error?.message).toMatch(
+				/^(Input Field "\w+": (is required but empty|add at least one \w+ \(the service requires this field\))|Map Automatically: the input item has none of the fields this operation sends)/,
+			);
+			expect(sandbox.requests).toHaveLength(0);
+		},
+	);
+
+	test.each(offered('update').filter(([, resource]) => !resource.jsonBody))(
+		'%s › Update: no field to change is refused, nothing sent',
+		async (_v, resource) => {
+			const result = await run(
+				resource,
+				'update',
+			)({ parameters: { [resource.id?.name ?? '']: seededId(resource), updateFields: {} } });
+			expect(result.error?.message).toMatch(/^Update Fields: add at least one field/);
+			expect(sandbox.requests).toHaveLength(0);
 		},
 	);
 });

@@ -153,6 +153,12 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.records.connection(credentialId).borrowers.set(id, makeBorrower(id, fields));
 	}
 
+	addDocument(credentialId: string, id: string, fields: Record<string, unknown> = {}): void {
+		const at = new Date().toISOString();
+		const document = { ...fields, id, created: at, updated: at };
+		this.records.connection(credentialId).documents.set(id, document);
+	}
+
 	/** With both `url` and `event` the webhook is a delivery target, as after such a PUT. */
 	addWebhook(credentialId: string, id: string, fields: Record<string, unknown> = {}): void {
 		const connection = this.records.connection(credentialId);

@@ -102,6 +102,8 @@ export interface Sandbox {
 	count(kind: RecordKind, credentialId?: string): number;
 	people(credentialId?: string): Record<string, unknown>[];
 	addBorrower(credentialId: string, id: string, fields?: Record<string, unknown>): void;
+	/** A loan document under that credential, as a create would leave it. */
+	addDocument(credentialId: string, id: string, fields?: Record<string, unknown>): void;
 	addWebhook(credentialId: string, id: string, fields?: Record<string, unknown>): void;
 	setPaging(style: PagingStyle): void;
 	setLatency(ms: number): void;

@@ -10,10 +10,10 @@ import type { ServiceRun } from '../transport';
 /** Every resource and its operations: the option values, the router's keys and each operation's displayOptions. */
 export interface ResourceOperations {
 	authorizationLink: 'create';
-	borrower: 'update';
+	borrower: 'create' | 'update';
 	credential: 'create' | 'update';
 	customApiCall: 'send';
-	document: 'create';
+	document: 'create' | 'update';
 	person: 'create' | 'getAll' | 'update';
 	webhook: 'update';
 }

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { COMPOUND_READERS } from './fields';
+import { isCompanion } from './fields/companion';
 
 /** The field group of an update: an update that changes nothing is refused. */
 export const UPDATE_FIELDS = 'updateFields';
@@ -40,9 +41,12 @@ const fieldsOf = new WeakMap<INodeProperties[], INodeProperties[]>();
 export function bodyFields(properties: INodeProperties[]): INodeProperties[] {
 	let fields = fieldsOf.get(properties);
 	if (!fields) {
-		fields = properties.flatMap((property) =>
-			isFieldGroup(property) ? ((property.options ?? []) as INodeProperties[]) : [property],
-		);
+		// A list's "(JSON)" companion is no wire field: an input item gives the list under its own name.
+		fields = properties
+			.flatMap((property) =>
+				isFieldGroup(property) ? ((property.options ?? []) as INodeProperties[]) : [property],
+			)
+			.filter((property) => !isCompanion(property));
 		fieldsOf.set(properties, fields);
 	}
 	return fields;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { isFieldGroup, UPDATE_FIELDS } from './fieldGroups';
 import { setIfDefined, wireValue } from './fieldValue';
+import { companionOf, isCompanion, wholeValue } from './fields/companion';
 import { bodyFromInput, bodyFromRecord, MAPPING_MODE } from './mappingModes';
 import { inputError } from './validation';
 
@@ -22,6 +23,28 @@ export { ADDRESS_PARTS } from './fields/addresses';
 export { COMMUNICATION_CHANNELS } from './fields/consent';
 export { flagLabel } from './fields/flags';
 
+/**
+ * One field's wire value from the form: a list with its "(JSON)" companion set is read from that
+ * one value (fields/companion.ts); the companion itself is never a wire field.
+ */
+function formValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: INodeProperties,
+	scope: { label: string; properties: INodeProperties[]; raw: (name: string) => unknown },
+): unknown {
+	const label = `${scope.label}${field.displayName}`;
+	const companion = companionOf(field, scope.properties);
+	const entries = scope.raw(field.name);
+	if (!companion) return wireValue(ctx, itemIndex, field, label, entries);
+	const companionLabel = `${scope.label}${companion.displayName}`;
+	const labels = { field: label, companion: companionLabel };
+	const whole = wholeValue(ctx, itemIndex, labels, scope.raw(companion.name), entries);
+	return whole === undefined
+		? wireValue(ctx, itemIndex, field, label, entries)
+		: wireValue(ctx, itemIndex, field, companionLabel, whole);
+}
+
 /** The body from the node's parameters: top-level fields and those added to a field group. */
 function bodyFromForm(
 	ctx: IExecuteFunctions,
@@ -29,20 +52,31 @@ function bodyFromForm(
 	properties: INodeProperties[],
 ): IDataObject {
 	const body: IDataObject = {};
+	const topLevel = {
+		label: '',
+		properties,
+		raw: (name: string) => {
+			const property = properties.find((one) => one.name === name);
+			return ctx.getNodeParameter(name, itemIndex, property?.default);
+		},
+	};
 	for (const property of properties) {
-		const raw = ctx.getNodeParameter(property.name, itemIndex, property.default);
+		if (isCompanion(property)) continue;
 		if (!isFieldGroup(property)) {
-			setIfDefined(
-				body,
-				property.name,
-				wireValue(ctx, itemIndex, property, property.displayName, raw),
-			);
+			setIfDefined(body, property.name, formValue(ctx, itemIndex, property, topLevel));
 			continue;
 		}
-		const added = (raw ?? {}) as IDataObject;
-		for (const field of (property.options ?? []) as INodeProperties[]) {
-			const label = `${property.displayName} › ${field.displayName}`;
-			setIfDefined(body, field.name, wireValue(ctx, itemIndex, field, label, added[field.name]));
+		const added = (ctx.getNodeParameter(property.name, itemIndex, property.default) ??
+			{}) as IDataObject;
+		const options = (property.options ?? []) as INodeProperties[];
+		const group = {
+			label: `${property.displayName} › `,
+			properties: options,
+			raw: (name: string) => added[name],
+		};
+		for (const field of options) {
+			if (!isCompanion(field))
+				setIfDefined(body, field.name, formValue(ctx, itemIndex, field, group));
 		}
 	}
 	return body;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { COMPOUND_READERS, type CompoundReader } from './fields';
+import { compoundReader, type CompoundReader } from './fields';
 import {
 	inputError,
 	optionalText,
@@ -106,7 +106,7 @@ export function wireValue(
 	label: string,
 	raw: unknown,
 ): unknown {
-	const compound = COMPOUND_READERS[property.name];
+	const compound = compoundReader(property, wireValue);
 	if (compound) return compoundValue(ctx, itemIndex, property, label, raw, compound);
 	if (isNumberField(property)) {
 		if (!isUnsetValue(raw))

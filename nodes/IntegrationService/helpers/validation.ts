@@ -229,6 +229,9 @@ export function refuseUnknownKeys(
 	}
 }
 
+/** The most entries one list field sends: a row with a runaway list is refused, not sent. */
+export const MAX_ENTRIES = 1000;
+
 /**
  * The entries of a repeatable fixed collection (emails, phones, addresses): the form gives
  * `{ values: [...] }`, an expression or an input field gives the list itself. Each entry must be an
@@ -245,6 +248,14 @@ export function toEntries(
 	const entries = formShape ? ((raw as IDataObject).values ?? []) : raw;
 	if (!Array.isArray(entries))
 		throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
+	if (entries.length > MAX_ENTRIES) {
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			`has ${entries.length} entries; at most ${MAX_ENTRIES} are sent in one request`,
+		);
+	}
 	entries.forEach((entry, position) => {
 		if (!isJsonObject(entry))
 			throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);

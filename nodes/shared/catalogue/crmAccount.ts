@@ -14,105 +14,81 @@ const text = (
 	extra: Partial<PublishedField> = {},
 ) => field(name, label, 'string', description, extra);
 
-export const userResource = crmResource(
-	'user',
-	'User',
-	'A user (agent) of the connected CRM',
-	'users',
-	'users',
-	{ one: 'user', many: 'users' },
-	[
-		field(
-			'address',
-			'Address',
-			'json',
-			'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
-			{ required: true, only: 'create' },
-		),
-		text('email', 'Email', "The user's email address", {
+export const userResource = crmResource('users', 'A user (agent) of the connected CRM', [
+	field(
+		'address',
+		'Address',
+		'json',
+		'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
+		{ required: true, only: 'create' },
+	),
+	text('email', 'Email', "The user's email address", {
+		required: true,
+		placeholder: 'e.g. ann@example.com',
+	}),
+	text('firstName', 'First Name', "The user's first name", { required: true }),
+	text('lastName', 'Last Name', "The user's last name", { required: true }),
+	field(
+		'participatingOfficeIds',
+		'Participating Office IDs',
+		'stringList',
+		'IDs of the offices the user works in, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
+		{ placeholder: 'Add Office ID' },
+	),
+	text(
+		'password',
+		'Password',
+		"The user's first password in the CRM. Create only; never shown in the output.",
+		{
+			only: 'create',
+		},
+	),
+	text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
+		required: true,
+	}),
+	text(
+		'role',
+		'Role',
+		"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
+		{
 			required: true,
-			placeholder: 'e.g. ann@example.com',
-		}),
-		text('firstName', 'First Name', "The user's first name", { required: true }),
-		text('lastName', 'Last Name', "The user's last name", { required: true }),
-		field(
-			'participatingOfficeIds',
-			'Participating Office IDs',
-			'stringList',
-			'IDs of the offices the user works in, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
-			{ placeholder: 'Add Office ID' },
-		),
-		text(
-			'password',
-			'Password',
-			"The user's first password in the CRM. Create only; never shown in the output.",
-			{
-				only: 'create',
-			},
-		),
-		text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
+		},
+	),
+	text(
+		'status',
+		'Status',
+		"The user's status as the CRM names it (e.g. Active), passed through unchanged",
+		{
 			required: true,
-		}),
-		text(
-			'role',
-			'Role',
-			"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
-			{
-				required: true,
-			},
-		),
-		text(
-			'status',
-			'Status',
-			"The user's status as the CRM names it (e.g. Active), passed through unchanged",
-			{
-				required: true,
-			},
-		),
-		text(
-			'timezone',
-			'Timezone',
-			"The user's time zone (an IANA name such as America/Chicago is typical)",
-		),
-		text(
-			'type',
-			'Type',
-			'Kind of user as the CRM names it, passed through unchanged. Create only.',
-			{
-				required: true,
-				only: 'create',
-			},
-		),
-		text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
-	],
-);
+		},
+	),
+	text(
+		'timezone',
+		'Timezone',
+		"The user's time zone (an IANA name such as America/Chicago is typical)",
+	),
+	text('type', 'Type', 'Kind of user as the CRM names it, passed through unchanged. Create only.', {
+		required: true,
+		only: 'create',
+	}),
+	text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
+]);
 
-export const teamResource = crmResource(
-	'team',
-	'Team',
-	'A team of agents in the connected CRM',
-	'teams',
-	'teams',
-	{ one: 'team', many: 'teams' },
-	[
-		text('address', 'Address', "The team's street address"),
-		text('city', 'City', "The team's city"),
-		text('email', 'Email', "The team's email address"),
-		text('name', 'Name', "The team's name", { required: true }),
-		text('phone', 'Phone', "The team's phone number"),
-		text('zip', 'Zip', "The team's postal code"),
-	],
-);
+export const teamResource = crmResource('teams', 'A team of agents in the connected CRM', [
+	text('address', 'Address', "The team's street address"),
+	text('city', 'City', "The team's city"),
+	text('email', 'Email', "The team's email address"),
+	text('name', 'Name', "The team's name", { required: true }),
+	text('phone', 'Phone', "The team's phone number"),
+	text('zip', 'Zip', "The team's postal code"),
+]);
 
 export const smartListResource = crmResource(
-	'smartList',
-	'Smart List',
+	'smart-lists',
 	'A saved search of people in the connected CRM',
-	'smart-lists',
-	'smart-lists',
-	{ one: 'smart list', many: 'smart lists' },
 	[
-		field('columns', 'Columns', 'jsonArray', 'Which columns the list shows', {
+		field('columns', 'Columns', 'objectList', 'Which columns the list shows', {
+			placeholder: 'Add Column',
 			items: [
 				text('name', 'Name', "The column's name", { required: true }),
 				field('enabled', 'Enabled', 'boolean', 'Whether the column is shown', { required: true }),
@@ -122,9 +98,32 @@ export const smartListResource = crmResource(
 		field(
 			'conditions',
 			'Conditions',
-			'jsonArray',
-			'Who is in the list: a JSON array of condition groups, each an array of conditions {"fld", "opr", "num", "unit", "val"}, e.g. [[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
-			{ required: true },
+			'conditionGroups',
+			'Who is in the list: conditions on a field of the person (e.g. stage is Lead), in groups. As one JSON value: a list of groups, each a list of conditions, e.g. [[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
+			{
+				required: true,
+				placeholder: 'Add Condition',
+				items: [
+					text(
+						'fld',
+						'Field',
+						'Name of the field the condition tests, as the CRM names it (e.g. stage)',
+						{
+							required: true,
+						},
+					),
+					text('opr', 'Operator', 'How the field is compared, as the CRM names it (e.g. is)', {
+						required: true,
+					}),
+					text('num', 'Number', 'A number the comparison uses, as text; empty is sent as null'),
+					text(
+						'unit',
+						'Unit',
+						'Unit of Number as the CRM names it (e.g. days); empty is sent as ""',
+					),
+					text('val', 'Value', 'The value compared with (e.g. Lead)', { required: true }),
+				],
+			},
 		),
 		text('description', 'Description', 'What the list is for'),
 		field('isFub2', 'Is FUB2', 'boolean', "Whether the list uses the CRM's newer list format"),
@@ -142,12 +141,8 @@ export const smartListResource = crmResource(
 );
 
 export const listResource = crmResource(
-	'list',
-	'List',
+	'lists',
 	'A list of people in the connected CRM (people are added and removed by ID)',
-	'lists',
-	'lists',
-	{ one: 'list', many: 'lists' },
 	[
 		text('description', 'Description', 'What the list is for'),
 		field('isFavorite', 'Is Favorite', 'boolean', 'Whether the list is marked as a favorite'),
@@ -167,12 +162,8 @@ export const listPeopleField = field(
 
 /** The published description shows no fields for custom fields: Create and Update take a JSON body. */
 export const customFieldResource = crmResource(
-	'customField',
-	'Custom Field',
-	'A field the connected CRM adds to its records',
 	'customFields',
-	'customfields',
-	{ one: 'custom field', many: 'custom fields' },
+	'A field the connected CRM adds to its records',
 	undefined,
 	{ jsonBody: true },
 );

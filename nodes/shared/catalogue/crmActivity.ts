@@ -46,30 +46,18 @@ const incoming = (what: string): PublishedField =>
 		},
 	);
 
-export const noteResource = crmResource(
-	'note',
-	'Note',
-	'A note on a person in the connected CRM',
-	'notes',
-	'notes',
-	{ one: 'note', many: 'notes' },
-	[
-		field('body', 'Body', 'string', "The note's text", {
-			placeholder: 'e.g. Called back, wants a showing',
-		}),
-		field('isHtml', 'Is HTML', 'boolean', 'Whether Body is HTML rather than plain text'),
-		personIdField(true, 'the note is about'),
-		field('subject', 'Subject', 'string', "The note's subject line"),
-	],
-);
+export const noteResource = crmResource('notes', 'A note on a person in the connected CRM', [
+	field('body', 'Body', 'string', "The note's text", {
+		placeholder: 'e.g. Called back, wants a showing',
+	}),
+	field('isHtml', 'Is HTML', 'boolean', 'Whether Body is HTML rather than plain text'),
+	personIdField(true, 'the note is about'),
+	field('subject', 'Subject', 'string', "The note's subject line"),
+]);
 
 export const taskResource = crmResource(
-	'task',
-	'Task',
+	'tasks',
 	'A to-do for an agent, about a person, in the connected CRM',
-	'tasks',
-	'tasks',
-	{ one: 'task', many: 'tasks' },
 	[
 		field(
 			'assignedUserId',
@@ -93,12 +81,8 @@ export const taskResource = crmResource(
 );
 
 export const appointmentResource = crmResource(
-	'appointment',
-	'Appointment',
+	'appointments',
 	'A meeting with a person (showing, listing appointment, ...) in the connected CRM',
-	'appointments',
-	'appointments',
-	{ one: 'appointment', many: 'appointments' },
 	[
 		field(
 			'appointmentOutcomeId',
@@ -128,45 +112,32 @@ export const appointmentResource = crmResource(
 	],
 );
 
-export const appointmentTypeResource = crmResource(
-	'appointmentType',
-	'Appointment Type',
-	'A kind of appointment (e.g. Showing) the connected CRM offers',
-	'appointment-types',
-	'appointment-types',
-	{ one: 'appointment type', many: 'appointment types' },
-	[
-		field('name', 'Name', 'string', "The type's name", {
+/** A kind of appointment or a way one ends: a name and its place in the CRM's lists. */
+const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
+	crmResource(`appointment-${kind}s`, description, [
+		field('name', 'Name', 'string', `The ${kind}'s name`, {
 			required: true,
-			placeholder: 'e.g. Showing',
+			placeholder: `e.g. ${example}`,
 		}),
-		orderWeight('type'),
-	],
-);
+		orderWeight(kind),
+	]);
 
-export const appointmentOutcomeResource = crmResource(
-	'appointmentOutcome',
-	'Appointment Outcome',
-	'A way an appointment can end (e.g. Met, No Show) in the connected CRM',
-	'appointment-outcomes',
-	'appointment-outcomes',
-	{ one: 'appointment outcome', many: 'appointment outcomes' },
-	[
-		field('name', 'Name', 'string', "The outcome's name", {
-			required: true,
-			placeholder: 'e.g. No Show',
-		}),
-		orderWeight('outcome'),
-	],
-);
+export const [appointmentTypeResource, appointmentOutcomeResource] = [
+	appointmentKind(
+		'type',
+		'A kind of appointment (e.g. Showing) the connected CRM offers',
+		'Showing',
+	),
+	appointmentKind(
+		'outcome',
+		'A way an appointment can end (e.g. Met, No Show) in the connected CRM',
+		'No Show',
+	),
+];
 
 export const eventResource = crmResource(
-	'event',
-	'Event',
+	'events',
 	"Something a person did (e.g. viewed a listing, filled a form), on the person's timeline in the connected CRM",
-	'events',
-	'events',
-	{ one: 'event', many: 'events' },
 	[
 		field('description', 'Description', 'string', 'Details of the event'),
 		field('message', 'Message', 'string', 'What the person wrote or asked, if anything'),
@@ -195,12 +166,8 @@ export const eventResource = crmResource(
 );
 
 export const callResource = crmResource(
-	'call',
-	'Call',
+	'calls',
 	'A phone call with a person, logged in the connected CRM',
-	'calls',
-	'calls',
-	{ one: 'call', many: 'calls' },
 	[
 		field('duration', 'Duration', 'number', 'Length of the call in seconds'),
 		phoneNumber('fromNumber', 'From Number', 'Number the call came from'),
@@ -221,12 +188,8 @@ export const callResource = crmResource(
 );
 
 export const textMessageResource = crmResource(
-	'textMessage',
-	'Text Message',
-	'A text message (SMS) with a person, logged in the connected CRM',
 	'textMessages',
-	'textmessages',
-	{ one: 'text message', many: 'text messages' },
+	'A text message (SMS) with a person, logged in the connected CRM',
 	[
 		field(
 			'externalLabel',
@@ -250,24 +213,17 @@ export const textMessageResource = crmResource(
 
 /** Email messages are published without update and delete. */
 export const emailMessageResource = crmResource(
-	'emailMessage',
-	'Email Message',
-	'An email with a person, logged in the connected CRM',
 	'emailMessages',
-	'emailmessages',
-	{ one: 'email message', many: 'email messages' },
+	'An email with a person, logged in the connected CRM',
 	[
 		field('body', 'Body', 'string', "The email's text", { required: true }),
 		personIdField(false, 'the email was with'),
 		field(
 			'recipients',
 			'Recipients',
-			'jsonArray',
+			'objectList',
 			'Who the email went to: a name and an email address each',
-			{
-				required: true,
-				items: NAME_AND_EMAIL,
-			},
+			{ required: true, placeholder: 'Add Recipient', items: NAME_AND_EMAIL },
 		),
 		field(
 			'sender',

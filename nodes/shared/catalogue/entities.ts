@@ -17,6 +17,7 @@ import {
 	textMessageResource,
 } from './crmActivity';
 import { calendarEventResource, calendarResource, DOCUMENT_ID, loanResource } from './loanFile';
+import { BORROWER_FIELDS, DOCUMENT_FIELDS } from './losRecords';
 import { personResource } from './person';
 import type { EntitySpec, ResourceSpec } from './types';
 
@@ -29,8 +30,9 @@ const borrowerResource: ResourceSpec = {
 	listKey: 'borrowers',
 	id: { label: 'Borrower ID', name: 'borrowerId', placeholder: 'e.g. b-1' },
 	noun: { one: 'borrower', many: 'borrowers' },
-	// Delete, Get and Get Many: published endpoints (issue 30).
-	operations: ['delete', 'get', 'getAll', 'update'],
+	// Create, Delete, Get and Get Many: published endpoints (issue 30).
+	operations: ['create', 'delete', 'get', 'getAll', 'update'],
+	fields: BORROWER_FIELDS,
 };
 
 const documentResource: ResourceSpec = {
@@ -42,8 +44,9 @@ const documentResource: ResourceSpec = {
 	listKey: 'documents',
 	id: DOCUMENT_ID,
 	noun: { one: 'document', many: 'documents' },
-	// Delete, Get and Get Many: published endpoints (issue 30).
-	operations: ['create', 'delete', 'get', 'getAll'],
+	// Delete, Get, Get Many and Update: published endpoints (issue 30).
+	operations: ['create', 'delete', 'get', 'getAll', 'update'],
+	fields: DOCUMENT_FIELDS,
 };
 
 /** A kind the connection synchronises and the trigger raises events for; no resource of the node yet. */

@@ -1,4 +1,6 @@
+import { BORROWER_FIELDS } from './losRecords';
 import { CRUD, field, timeField, type PublishedField, type PublishedResource } from './published';
+import type { FieldSpec } from './types';
 
 /**
  * The loan file and the calendar, as the service's public pages show them (docs/decisions.md cites
@@ -10,87 +12,99 @@ import { CRUD, field, timeField, type PublishedField, type PublishedResource } f
 const LOS_PAGES = 'https://rollout.com/docs/api-reference/los';
 const CALENDAR_PAGES = 'https://rollout.com/docs/api-reference/calendar';
 
-const number = (name: string, label: string, description: string, only?: 'create' | 'update') =>
-	field(name, label, 'number', description, only ? { only } : {});
-const text = (name: string, label: string, description: string, only?: 'create' | 'update') =>
-	field(name, label, 'string', description, only ? { only } : {});
+const number = (name: string, label: string, description: string) =>
+	field(name, label, 'number', description);
+const text = (name: string, label: string, description: string) =>
+	field(name, label, 'string', description);
+const flag = (name: string, label: string, description: string) =>
+	field(name, label, 'boolean', description);
 const date = (name: string, label: string, what: string): PublishedField =>
 	timeField(name, label, what);
+
+/**
+ * A borrower created with the loan: the fields of Borrower › Create, its lists (emails, phones,
+ * addresses) as JSON parts (an entry holds no collection), and the borrower's role on the loan.
+ */
+const LOAN_BORROWER_PARTS: readonly FieldSpec[] = [
+	...BORROWER_FIELDS.map((spec) =>
+		spec.type === 'emails' || spec.type === 'phones' || spec.type === 'addresses'
+			? {
+					...spec,
+					type: 'jsonArray' as const,
+					description: `${spec.label} as a JSON list, each entry as in Borrower › Create`,
+				}
+			: spec,
+	),
+	text('role', 'Role', "The borrower's role on the loan as the LOS names it (e.g. primary)"),
+].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+
+/** A field sent only by Create or only by Update; its description says so. */
+const onlyOn = (only: 'create' | 'update', spec: PublishedField): PublishedField => ({
+	...spec,
+	only,
+	description: `${spec.description}. ${only === 'create' ? 'Create' : 'Update'} only.`,
+});
+
+const loanBorrowers = onlyOn(
+	'create',
+	field('borrowers', 'Borrowers', 'objectList', 'Borrowers to create with the loan', {
+		placeholder: 'Add Borrower',
+		items: LOAN_BORROWER_PARTS,
+	}),
+);
 
 const loanFields: readonly PublishedField[] = [
 	number('amount', 'Amount', 'Loan amount as a plain number (e.g. 350000)'),
 	date('applicationDate', 'Application Date', 'When the application was made'),
-	text(
-		'assignedUserId',
-		'Assigned User ID',
-		'ID of the loan officer the loan is assigned to. Update only.',
+	onlyOn(
 		'update',
+		text('assignedUserId', 'Assigned User ID', 'ID of the loan officer the loan is assigned to'),
 	),
-	field(
-		'borrowers',
-		'Borrowers',
-		'jsonArray',
-		'Borrowers to create with the loan, as a JSON array of objects with name, taxId, role, type, emails, phones, addresses and bio, e.g. [{"name": "Jane Doe", "role": "primary"}]. Create only.',
-		{ only: 'create' },
-	),
+	loanBorrowers,
 	date('closingDate', 'Closing Date', 'When the loan closes'),
-	field(
-		'escrowIncluded',
-		'Escrow Included',
-		'boolean',
-		'Whether the payment includes escrow. Create only.',
-		{
-			only: 'create',
-		},
+	onlyOn(
+		'create',
+		flag('escrowIncluded', 'Escrow Included', 'Whether the payment includes escrow'),
 	),
 	date('fundingDate', 'Funding Date', 'When the loan is funded'),
 	number('interestRate', 'Interest Rate', 'Interest rate in percent as a plain number (e.g. 6.5)'),
-	text(
-		'loanNumber',
-		'Loan Number',
-		"The loan's number in the loan origination system. Create only.",
+	onlyOn(
 		'create',
+		text('loanNumber', 'Loan Number', "The loan's number in the loan origination system"),
 	),
 	number('loanToValue', 'Loan To Value', 'Loan-to-value ratio in percent (e.g. 80)'),
-	number(
-		'monthlyPayment',
-		'Monthly Payment',
-		'Monthly payment as a plain number. Create only.',
+	onlyOn(
 		'create',
+		number('monthlyPayment', 'Monthly Payment', 'Monthly payment as a plain number'),
 	),
-	field(
-		'participatingUserIds',
-		'Participating User IDs',
-		'stringList',
-		'IDs of the users working on the loan, one per entry. Create only.',
-		{ only: 'create', placeholder: 'Add User ID' },
-	),
-	number(
-		'pmiRate',
-		'PMI Rate',
-		'Private mortgage insurance rate in percent. Create only.',
+	onlyOn(
 		'create',
+		field(
+			'participatingUserIds',
+			'Participating User IDs',
+			'stringList',
+			'IDs of the users working on the loan, one per entry',
+			{ placeholder: 'Add User ID' },
+		),
 	),
-	field(
-		'pmiRequired',
-		'PMI Required',
-		'boolean',
-		'Whether private mortgage insurance is required. Create only.',
-		{
-			only: 'create',
-		},
+	onlyOn('create', number('pmiRate', 'PMI Rate', 'Private mortgage insurance rate in percent')),
+	onlyOn(
+		'create',
+		flag('pmiRequired', 'PMI Required', 'Whether private mortgage insurance is required'),
 	),
 	text(
 		'purpose',
 		'Purpose',
 		'Why the loan is taken, as the LOS names it (e.g. Purchase, Refinance)',
 	),
-	field(
-		'rateAndTerms',
-		'Rate And Terms',
-		'json',
-		'Payment terms as a JSON object with monthlyPayment, escrowIncluded, pmiRequired and pmiRate. Update only.',
-		{ only: 'update' },
+	onlyOn(
+		'update',
+		field(
+			'rateAndTerms',
+			'Rate And Terms',
+			'json',
+			'Payment terms as a JSON object with monthlyPayment, escrowIncluded, pmiRequired and pmiRate',
+		),
 	),
 	text('stage', 'Stage', "The loan's pipeline stage as the LOS names it"),
 	text('status', 'Status', "The loan's status as the LOS names it"),

@@ -9,8 +9,6 @@ import type { FieldSpec, FieldType, ResourceSpec } from './types';
 export interface PublishedField extends FieldSpec {
 	/** Sent only on create, or only on update (the published bodies differ); both when absent. */
 	only?: 'create' | 'update';
-	/** A list of objects (type `jsonArray`) offered as a `values` collection of these fields. */
-	items?: readonly FieldSpec[];
 }
 
 /** A resource of the published endpoints, with where its description comes from. */
@@ -70,30 +68,40 @@ export const NAME_AND_EMAIL: readonly FieldSpec[] = [
 	field('email', 'Email', 'string', 'Email address', { required: true }),
 ];
 
-/** A CRM entity's resource: host crm, path and list key as published, ID `<value>Id`. */
+/** `appointment-types` → `appointmentType`: the resource value a CRM path names. */
+const valueOf = (path: string) =>
+	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
+/** `appointmentType` → `Appointment Type`. */
+const labelOf = (value: string) =>
+	value.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
+
+/**
+ * A CRM entity's resource from its published path: value (`appointment-types` → `appointmentType`),
+ * label, nouns (`appointment type(s)`) and list key (the path in lower case) follow from it; host
+ * crm, ID `<value>Id`.
+ */
 export function crmResource(
-	value: string,
-	label: string,
-	description: string,
 	path: string,
-	listKey: string,
-	noun: { one: string; many: string },
+	description: string,
 	fields: readonly PublishedField[] | undefined,
 	extra: Partial<PublishedResource> = {},
 ): PublishedResource {
+	const value = valueOf(path);
+	const label = labelOf(value);
+	const one = label.toLowerCase();
 	return {
 		value,
 		label,
 		description,
 		host: 'crm',
 		path: [path],
-		listKey,
+		listKey: path.toLowerCase(),
 		id: {
 			label: `${label} ID`,
 			name: `${value}Id`,
-			placeholder: `e.g. ${noun.one.replace(/ /g, '-')}-1`,
+			placeholder: `e.g. ${one.replace(/ /g, '-')}-1`,
 		},
-		noun,
+		noun: { one, many: `${one}s` },
 		operations: CRUD,
 		...(fields ? { fields } : {}),
 		source: CRM_SOURCE,
@@ -103,7 +111,7 @@ export function crmResource(
 
 /** The fields an operation sends: create's or update's (required only on create). */
 export function fieldsFor(
-	resource: PublishedResource,
+	resource: { fields?: readonly PublishedField[] },
 	operation: 'create' | 'update',
 ): readonly PublishedField[] {
 	return (resource.fields ?? [])

@@ -15,8 +15,13 @@ import type { ServiceHost } from '../service';
 /**
  * How a field is offered and read. Text-like kinds are sent as written: `dateTime` is text the
  * service does not parse for us (an ISO 8601 timestamp is typical). `json` is a JSON object and
- * `jsonArray` a JSON array of objects. The compound kinds are Person's: contact values (`emails`,
- * `phones`: value, type, status, Is Primary), `addresses`, and `consent` (communicationsConsent).
+ * `jsonArray` a JSON array of objects whose keys are not published. `objectList` is a list of objects
+ * whose keys are (`items`): offered as a `values` collection like Person's emails, each entry's parts
+ * read as these fields are. `conditionGroups` is a list of lists of such objects (a smart list's
+ * conditions): entries with a Group number, the same number making one inner list. The compound kinds
+ * are Person's: contact values (`emails`, `phones`: value, type, status, Is Primary), `addresses`, and
+ * `consent` (communicationsConsent). Every list kind can also be given whole as one JSON value
+ * (decisions.md, "A list of objects as one value").
  */
 export type FieldType =
 	| 'string'
@@ -25,6 +30,8 @@ export type FieldType =
 	| 'stringList'
 	| 'json'
 	| 'jsonArray'
+	| 'objectList'
+	| 'conditionGroups'
 	| 'dateTime'
 	| 'emails'
 	| 'phones'
@@ -40,8 +47,14 @@ export interface FieldSpec {
 	type: FieldType;
 	required?: boolean;
 	description: string;
-	/** Text kinds: an example; `stringList`: the add button's text (e.g. "Add Tag"). */
+	/** Text kinds: an example; `stringList`, `objectList`: the add button's text (e.g. "Add Tag"). */
 	placeholder?: string;
+	/** `number`: the lowest value accepted. */
+	min?: number;
+	/** `boolean`: the value the toggle shows when the field is added (off unless given). */
+	initial?: boolean;
+	/** `objectList`, `conditionGroups`: the parts of one entry, each a plain field. */
+	items?: readonly FieldSpec[];
 }
 
 /** The operations the generic bodies write once; anything else is an extra with its own module. */

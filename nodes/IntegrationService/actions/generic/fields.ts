@@ -7,6 +7,9 @@ import {
 	contactValuesProperty,
 } from '../../helpers/compoundFields';
 import { optionalNumberProperty } from '../../helpers/fieldValue';
+import { companionProperty } from '../../helpers/fields/companion';
+import { GROUP_PART } from '../../helpers/fields/conditionGroups';
+import { objectListProperty } from '../../helpers/fields/objectList';
 
 /** The plain part of a field's parameter; the compound kinds come from their builders. */
 function plainProperty(field: FieldSpec): INodeProperties {
@@ -17,13 +20,15 @@ function plainProperty(field: FieldSpec): INodeProperties {
 		description: field.description,
 	};
 	switch (field.type) {
-		case 'number':
+		case 'number': {
 			// Optional: text that holds a number, so a model can leave it empty (helpers/fieldValue.ts).
+			const min = field.min !== undefined ? { typeOptions: { minValue: field.min } } : {};
 			return field.required
-				? { ...base, type: 'number', default: 0, ...shown }
-				: optionalNumberProperty({ ...base, ...shown });
+				? { ...base, type: 'number', ...min, default: 0, ...shown }
+				: optionalNumberProperty({ ...base, ...min, ...shown });
+		}
 		case 'boolean':
-			return { ...base, type: 'boolean', default: false, ...shown };
+			return { ...base, type: 'boolean', default: field.initial ?? false, ...shown };
 		case 'stringList':
 			return {
 				...base,
@@ -42,6 +47,15 @@ function plainProperty(field: FieldSpec): INodeProperties {
 	}
 }
 
+/**
+ * A part of a list entry. An optional number part starts empty: n8n fills every part's default into
+ * each entry it adds, and a 0 nobody typed must not be sent.
+ */
+function partProperty(part: FieldSpec): INodeProperties {
+	const property = plainProperty(part);
+	return part.type === 'number' && !part.required ? { ...property, default: null } : property;
+}
+
 /** A catalogue field as the node's parameter (named as its wire field, so the mapper reads it). */
 export function fieldProperty(field: FieldSpec): INodeProperties {
 	const overrides = {
@@ -56,12 +70,33 @@ export function fieldProperty(field: FieldSpec): INodeProperties {
 			return addressesProperty(overrides);
 		case 'consent':
 			return communicationsConsentProperty(overrides);
+		case 'objectList':
+		case 'conditionGroups': {
+			const parts = (field.items ?? []).map(partProperty);
+			const group = field.type === 'conditionGroups' ? [GROUP_PART] : [];
+			return { ...objectListProperty(field, [...group, ...parts]), ...overrides };
+		}
 		default:
 			return plainProperty(field);
 	}
 }
 
+/** The list kinds, each followed by its "<Label> (JSON)" companion (helpers/fields/companion.ts). */
+const LISTS: ReadonlySet<string> = new Set([
+	'objectList',
+	'conditionGroups',
+	'emails',
+	'phones',
+	'addresses',
+]);
+
+/** A field's parameters: its own, and a list's companion that takes the whole list as one value. */
+export function fieldPropertyWithCompanion(field: FieldSpec): INodeProperties[] {
+	const property = fieldProperty(field);
+	return LISTS.has(field.type) ? [property, companionProperty(property)] : [property];
+}
+
 /** Every field of an entity as parameters, in the catalogue's order. */
 export function fieldProperties(fields: readonly FieldSpec[] = []): INodeProperties[] {
-	return fields.map(fieldProperty);
+	return fields.flatMap(fieldPropertyWithCompanion);
 }

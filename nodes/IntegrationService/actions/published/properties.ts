@@ -1,23 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
+import type { PublishedResource } from '../../../shared/catalogue/published';
 import { fieldsFor } from '../../../shared/catalogue/published';
 import { fieldGroup } from '../../helpers/fieldMapper';
-import { fieldProperty } from '../generic/fields';
-
-/**
- * A published field as the node's parameter (generic/fields.ts). A list of objects is a JSON array
- * for now: the mapper reads `values` collections only for Person's compound fields
- * (helpers/fieldMapper.ts), so its description names the objects' keys.
- */
-export function publishedProperty(spec: PublishedField): INodeProperties {
-	if (!spec.items) return fieldProperty(spec);
-	const keys = spec.items.map((item) => item.name).join(', ');
-	return fieldProperty({
-		...spec,
-		description: `${spec.description}, as a JSON array of objects with ${keys}`,
-	});
-}
+import { fieldProperties } from '../generic/fields';
 
 /** The one JSON object a Create or Update sends where the source publishes no fields. */
 export const JSON_BODY: INodeProperties = {
@@ -35,15 +21,20 @@ export const JSON_BODY: INodeProperties = {
  * Update (every field in Update Fields), as the catalogue lists them.
  */
 export function bodyProperties(
-	resource: PublishedResource,
+	resource: Pick<PublishedResource, 'fields' | 'jsonBody'>,
 	operation: 'create' | 'update',
 ): INodeProperties[] {
 	if (resource.jsonBody) return [JSON_BODY];
-	const fields = fieldsFor(resource, operation).map(publishedProperty);
-	if (operation === 'update') return [fieldGroup('update', fields)];
-	const optional = fields.filter((property) => !property.required);
+	const fields = fieldsFor(resource, operation);
+	if (operation === 'update') {
+		// Update Fields in the order of their labels (a document's required fields come first on create).
+		const byLabel = [...fields].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+		return [fieldGroup('update', fieldProperties(byLabel))];
+	}
+	// A required list's companion stays beside it, outside Additional Fields.
+	const optional = fieldProperties(fields.filter((field) => !field.required));
 	return [
-		...fields.filter((property) => property.required),
+		...fieldProperties(fields.filter((field) => field.required)),
 		...(optional.length ? [fieldGroup('additional', optional)] : []),
 	];
 }

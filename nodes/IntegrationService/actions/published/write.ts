@@ -9,7 +9,8 @@ import { createOperation, updateOperation } from '../generic/body';
 import { idOf, idProperty, sendToEntity, shownForResource } from '../generic/entity';
 import type { OperationModule } from '../node.type';
 import { readId } from '../parameters';
-import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
+import { fieldProperty } from '../generic/fields';
+import { bodyProperties, JSON_BODY } from './properties';
 
 /**
  * Create, Update and Delete of any published entity, and the changes of a record's members (a
@@ -19,7 +20,7 @@ import { bodyProperties, JSON_BODY, publishedProperty } from './properties';
 
 /** Create or Update whose body is one JSON object (no fields published). */
 function jsonBodyOperation(
-	resource: PublishedResource,
+	resource: ResourceSpec,
 	operation: 'create' | 'update',
 ): OperationModule {
 	const update = operation === 'update';
@@ -35,8 +36,11 @@ function jsonBodyOperation(
 	};
 }
 
+/** A catalogue entry with its body fields, published or of the specification. */
+type WithFields = ResourceSpec & Pick<PublishedResource, 'fields' | 'jsonBody'>;
+
 /** POST {host}/api/{path}: the created record. Not sent twice (the transport's rule for POST). */
-export function publishedCreate(resource: PublishedResource): OperationModule {
+export function publishedCreate(resource: WithFields): OperationModule {
 	if (resource.jsonBody) return jsonBodyOperation(resource, 'create');
 	return createOperation(resource, {
 		properties: bodyProperties(resource, 'create'),
@@ -45,7 +49,7 @@ export function publishedCreate(resource: PublishedResource): OperationModule {
 }
 
 /** PUT {host}/api/{path}/{id}: the changed record; fields not sent stay as they are. */
-export function publishedUpdate(resource: PublishedResource): OperationModule {
+export function publishedUpdate(resource: WithFields): OperationModule {
 	if (resource.jsonBody) return jsonBodyOperation(resource, 'update');
 	return updateOperation(resource, idProperty(resource, 'change'), {
 		properties: bodyProperties(resource, 'update'),
@@ -80,7 +84,7 @@ export function membersOperation(
 	change: { operation: string; method: 'POST' | 'DELETE'; more: readonly string[]; verb: string },
 	field: PublishedField,
 ): OperationModule {
-	const property: INodeProperties = publishedProperty(field);
+	const property: INodeProperties = fieldProperty(field);
 	return {
 		description: updateDisplayOptions(shownForResource(resource, change.operation), [
 			idProperty(resource, change.verb),
