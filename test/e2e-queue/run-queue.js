@@ -11,6 +11,8 @@
  *  2. Return All of 5,000 people on a worker: every item, in the service's order
  *  3. the trigger node (when this build has it and the sandbox delivers events)
  *  4. both credential modes (access token; client ID and secret) on workers
+ *  5. the trigger behind a separate webhook process (`n8n webhook`), the main process restarted without
+ *     production webhooks: a redelivery after both restart starts nothing (webhook-process-scenario.js)
  *
  * Assertions use the sandbox's request log, n8n's executions in Postgres (execution_entity) and the
  * main process's log, where n8n records which worker (its host id) finished each execution.
@@ -30,6 +32,7 @@ const L = require('../e2e/lib');
 const S = require('./services');
 const { PATHS, buildWorkflows } = require('./workflows');
 const trigger = require('./trigger-scenario');
+const webhookProcess = require('./webhook-process-scenario');
 
 const BATCHES = 10;
 const PER_BATCH = 50;
@@ -328,10 +331,12 @@ async function main() {
 	const wfs = buildWorkflows(TOKEN_CRED, CLIENT_CRED);
 	const trig = trigger.prepare({ repo: L.REPO, credential: CLIENT_CRED });
 	if (trig.workflow) wfs.trigger = trig.workflow;
+	// Imported now, published by scenario 5 only (the first main process must not register it).
+	const whTrig = trig.workflow ? webhookProcess.workflow(CLIENT_CRED) : undefined;
 	const importDir = path.join(tmpRoot, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	fs.writeFileSync(path.join(importDir, 'credentials.json'), JSON.stringify(credentials, null, 2));
-	for (const w of Object.values(wfs))
+	for (const w of [...Object.values(wfs), ...(whTrig ? [whTrig.workflow] : [])])
 		fs.writeFileSync(path.join(importDir, 'workflows', `${w.id}.json`), JSON.stringify(w, null, 2));
 	let r = await L.runN8n(
 		inst,
@@ -352,7 +357,13 @@ async function main() {
 		'--separate',
 		`--input=${path.join(importDir, 'workflows')}`,
 	]);
-	if (!check('setup', r.code === 0, `import:workflow: ${Object.keys(wfs).length} workflows`))
+	if (
+		!check(
+			'setup',
+			r.code === 0,
+			`import:workflow: ${Object.keys(wfs).length + (whTrig ? 1 : 0)} workflows`,
+		)
+	)
 		return console.log((r.stdout + r.stderr).slice(-3000));
 	// Publish (activate) them the way `n8n publish:workflow` does (WorkflowRepository.publishVersion): one
 	// UPDATE instead of one n8n start per workflow. The main process registers their webhooks when it starts.
@@ -378,10 +389,14 @@ async function main() {
 		return;
 
 	// 5) main + two workers
-	const mainProc = startProcess('main', inst.nodeBin, [inst.n8nMain, 'start'], {
-		cwd: mainEnv.N8N_USER_FOLDER,
-		env: mainEnv,
-	});
+	// Scenario 5 restarts the main process with other settings; `mainProc` is always the current one.
+	let mainProc;
+	const startMain = (extra = {}) =>
+		(mainProc = startProcess('main', inst.nodeBin, [inst.n8nMain, 'start'], {
+			cwd: mainEnv.N8N_USER_FOLDER,
+			env: { ...mainEnv, ...extra },
+		}));
+	startMain();
 	const workers = [];
 	const ownHostName = S.isRoot() && spawnSync('unshare', ['--uts', 'true']).status === 0;
 	if (!ownHostName)
@@ -490,6 +505,45 @@ async function main() {
 			workersOf,
 			executionsOf,
 		});
+		if (whTrig)
+			await webhookProcess.run({
+				sb,
+				db,
+				check,
+				log,
+				sandboxReset,
+				sandboxRequests,
+				waitForExecutions,
+				executionsOf,
+				workersOf,
+				webhookPath: whTrig.webhookPath,
+				mainPort,
+				freePort: () => L.freePort(),
+				postSigned: trigger.postSigned,
+				eventBody: trigger.eventBody,
+				startMain,
+				stopMain: () => L.stop(mainProc.child),
+				stopProcess: (entry) => L.stop(entry.child),
+				startWebhookProcess: async (name, port, url) => {
+					const env = await envFor('webhook', { N8N_PORT: String(port), WEBHOOK_URL: url });
+					return startProcess(name, inst.nodeBin, [inst.n8nMain, 'webhook'], {
+						cwd: env.N8N_USER_FOLDER,
+						env,
+					});
+				},
+				waitReady: async (pairs) => {
+					try {
+						for (const [entry, url] of pairs)
+							await L.waitForHttp(url, { timeoutMs: 240000, child: entry.child, what: entry.name });
+						return true;
+					} catch (e) {
+						log(`not ready: ${e.message}`);
+						for (const [entry] of pairs)
+							console.log(`---- ${entry.name} (last lines) ----\n${entry.output().slice(-3000)}`);
+						return false;
+					}
+				},
+			});
 	} finally {
 		await db.end().catch(() => {});
 	}

@@ -299,4 +299,4 @@ function eventBody(sb, eventId, personId) {
 /** Gives a wrongly started execution time to appear in Postgres before counting. */
 const settle = () => L.sleep(3000);
 
-module.exports = { prepare, run, TRIGGER_TYPE };
+module.exports = { prepare, run, postSigned, eventBody, TRIGGER_TYPE };
