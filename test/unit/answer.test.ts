@@ -154,7 +154,9 @@ describe('decodeText', () => {
 
 	it('property: any text encoded as UTF-8 reads back as itself', () => {
 		fc.assert(
-			fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+			// Any code point but a lone surrogate, as string({ unit: 'binary' }) gives, without the map of
+			// every code point fast-check 3 builds for that unit (0.7 s of this file's 1 s).
+			fc.property(fc.fullUnicodeString({ maxLength: 60 }), (text) => {
 				expect(decodeText(Buffer.from(text, 'utf8'))).toBe(text);
 			}),
 			PROPERTY,
