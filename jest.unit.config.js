@@ -14,6 +14,8 @@ module.exports = {
 	roots: ['<rootDir>/test/unit'],
 	testMatch: ['**/*.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	// n8n-workflow's errors, utils and interfaces from their own files (test/unit/n8n-workflow.js).
+	moduleNameMapper: { '^n8n-workflow$': '<rootDir>/test/unit/n8n-workflow.js' },
 	// Both cores: jest's default on two cores is a single worker.
 	maxWorkers: 2,
 };

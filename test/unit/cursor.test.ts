@@ -97,7 +97,10 @@ async function batch(
 	return { ...outcome, records, sent: fake.sent };
 }
 
-/** Runs batches until done (at most `maxBatches`): the ids of every batch, and how it ended. */
+/**
+ * Runs batches until done (at most `maxBatches`): the ids of every batch, and how it ended. Every
+ * batch uses the one credential, as an export's executions do (its secrets' forms are made once).
+ */
 async function exportAll(
 	service: Parameters<typeof fakeServiceContext>[0],
 	limit: number,
@@ -105,9 +108,10 @@ async function exportAll(
 	pageSize = 4,
 ) {
 	const batches: string[][] = [];
+	const creds = credentials();
 	let cursor = '';
 	for (let i = 0; i < maxBatches; i++) {
-		const outcome = await batch(service, cursor, limit, { pageSize });
+		const outcome = await batch(service, cursor, limit, { pageSize }, creds);
 		if (outcome.error) return { batches, error: outcome.error };
 		batches.push(outcome.records.map((record) => String(record.id)));
 		if (outcome.result?.nextCursor === undefined) return { batches, done: true };

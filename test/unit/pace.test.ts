@@ -50,7 +50,8 @@ function simulate(wanted: Wanted[], useSlots: boolean): number[] {
 	const tryStart = (request: Wanted, index: number, now: number) => {
 		const outcome = startOrWait(tenant, request.cap, now);
 		if ('waitMs' in outcome) {
-			expect(outcome.waitMs).toBeGreaterThan(0);
+			// Checked by hand first: an expect() per simulated step (it builds an Error each call) was most of this file's time.
+			if (!(outcome.waitMs > 0)) expect(outcome.waitMs).toBeGreaterThan(0);
 			at(now + outcome.waitMs, false, () => tryStart(request, index, now + outcome.waitMs));
 			return;
 		}
@@ -65,7 +66,7 @@ function simulate(wanted: Wanted[], useSlots: boolean): number[] {
 		});
 	}
 	for (let steps = 0; events.length > 0; steps++) {
-		expect(steps).toBeLessThan(100_000);
+		if (steps >= 100_000) expect(steps).toBeLessThan(100_000);
 		events.sort((a, b) => a.time - b.time || a.order - b.order);
 		events.shift()!.run();
 	}

@@ -39,9 +39,17 @@ export { runCredentials } from './run';
  * Which tenant a request counts against (pace.ts): the n8n credential, the Connection ID sent and the
  * origin it goes to.
  */
-function tenantOf(ctx: ServiceContext, origin: string, connectionId: string | undefined): string {
-	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	return tenantKey(credential?.id ?? credential?.name ?? '', connectionId, origin);
+function tenantOf(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	origin: string,
+	connectionId: string | undefined,
+): string {
+	if (run.state.credentialKey === undefined) {
+		const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		run.state.credentialKey = credential?.id ?? credential?.name ?? '';
+	}
+	return tenantKey(run.state.credentialKey, connectionId, origin);
 }
 
 declare const readFromItem: unique symbol;
@@ -179,7 +187,7 @@ async function prepared(
 		headers['Content-Type'] = 'application/json';
 		options.body = JSON.stringify(request.body);
 	}
-	const tenant = tenantOf(ctx, originOf(target.url), connectionId);
+	const tenant = tenantOf(ctx, run, originOf(target.url), connectionId);
 	const sign = () => {
 		const token = tokenFor(ctx, itemIndex, credentials);
 		const sessionToken = sessionTokenOf(credentials as ICredentialDataDecryptedObject, token);

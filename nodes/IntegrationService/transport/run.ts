@@ -53,6 +53,8 @@ export interface ServiceRun {
 	readonly state: {
 		/** The credential, loaded once per run: in the n8n app each load is a query, a decryption and expressions. */
 		credentials?: Promise<IDataObject>;
+		/** The n8n credential's id (or name), read once: n8n's getNode() copies the whole node per call. */
+		credentialKey?: string;
 		/** Aborted when the run stops: waits end at once and no further request starts. */
 		readonly stop: AbortController;
 	};

@@ -1,0 +1,322 @@
+/**
+ * Redaction (nodes/IntegrationService/transport/secrets.ts and answerRedaction.ts), called directly:
+ * every encoded form of a secret leaves an error's words as `[redacted]`, and a successful answer's
+ * raw text is searched for them as the per-form check did. Before, errors.test.ts and
+ * answerRedaction.test.ts each held half of this. The engine's attacks on the same rule, over real
+ * HTTP, are test/hostile/redaction.test.ts (errors) and output-redaction.test.ts (outputs).
+ */
+import fc from 'fast-check';
+
+import { redactAnswer } from '../../nodes/IntegrationService/transport/answerRedaction';
+import { encodedCharsPattern } from '../../nodes/IntegrationService/transport/encodedChars';
+import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
+
+const PROPERTY = { seed: 19, numRuns: 200 };
+const R = '[redacted]';
+const NO_FORMS: readonly string[] = [];
+
+describe('redaction', () => {
+	/** A secret with every character an encoding treats specially. */
+	const SECRET = `S3cr3t/Tok+en=&<x>"q'\\ é.J-w_t~!*()`;
+	const forms = secretForms({ accessToken: SECRET });
+	const json = JSON.stringify(SECRET).slice(1, -1);
+	const bytes = Buffer.from(SECRET, 'utf8');
+
+	it.each([
+		['raw', SECRET],
+		['URL-encoded', encodeURIComponent(SECRET)],
+		[
+			'URL-encoded, lower-case hex',
+			encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+		],
+		['URL-encoded, space as +', encodeURIComponent(SECRET).replace(/%20/g, '+')],
+		['URL-encoded, dots as %2E', encodeURIComponent(SECRET).replace(/\./g, '%2E')],
+		['URL-encoded, dots as %2e', encodeURIComponent(SECRET).replace(/\./g, '%2e')],
+		[
+			"URL-encoded, RFC 3986 (also !'()*)",
+			encodeURIComponent(SECRET).replace(
+				/[!'()*]/g,
+				(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+			),
+		],
+		[
+			'URL-encoded, every character but letters and digits',
+			encodeURIComponent(SECRET).replace(
+				/[-_.~!'()*]/g,
+				(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+			),
+		],
+		['encodeURI', encodeURI(SECRET)],
+		[
+			'HTML-escaped',
+			SECRET.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&#39;'),
+		],
+		[
+			'HTML-escaped, hex entities',
+			SECRET.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&#x27;')
+				.replace(/\//g, '&#x2F;'),
+		],
+		[
+			'HTML-escaped, &apos;',
+			SECRET.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&apos;'),
+		],
+		['JSON-escaped', json],
+		['JSON-escaped, \\/', json.replace(/\//g, '\\/')],
+		[
+			'JSON-escaped, \\u003c',
+			json.replace(/[<>&']/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+		],
+		['base64', bytes.toString('base64')],
+		['base64 without padding', bytes.toString('base64').replace(/=+$/, '')],
+		['base64url', bytes.toString('base64url')],
+		['hex', bytes.toString('hex')],
+		['HEX', bytes.toString('hex').toUpperCase()],
+	])('replaces the %s form', (_form, encoded) => {
+		expect(redact(`before ${encoded} after`, forms)).toBe(`before ${R} after`);
+	});
+
+	it.each([0, 1, 2])(
+		'finds the secret inside a longer base64 text (%i bytes before it)',
+		(before) => {
+			const secret = 'a-long-secret-value-0123';
+			const encoded = Buffer.from(`${'p'.repeat(before)}${secret} trailing text`).toString(
+				'base64',
+			);
+			const result = redact(encoded, secretForms({ accessToken: secret }));
+			expect(result).toContain(R);
+			// What is left before the placeholder encodes at most the bytes that came before the secret.
+			expect(result.indexOf(R)).toBeLessThanOrEqual(Math.ceil((before * 8) / 6));
+			expect(result).not.toBe(encoded);
+		},
+	);
+
+	it('redacts bearer tokens and JWTs it does not know', () => {
+		expect(redact('Authorization: Bearer abc.DEF-123_~+/=', NO_FORMS)).toBe(
+			`Authorization: Bearer ${R}`,
+		);
+		expect(redact('authorization=bearer%20xyz789&next=1', NO_FORMS)).toBe(
+			`authorization=bearer ${R}&next=1`,
+		);
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJ0In0.c2lnbmF0dXJl_- back', NO_FORMS)).toBe(
+			`got ${R} back`,
+		);
+		// Its dots percent-encoded by a proxy, in either case, also with its - and _ encoded.
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9%2EeyJzdWIiOiJ0In0%2ec2ln_- back', NO_FORMS)).toBe(
+			`got ${R} back`,
+		);
+		expect(redact('got eyJhbGciOiJIUzUxMiJ9%2eeyJzdWIiOiJ0In0.c2ln%5Fsig%2d back', NO_FORMS)).toBe(
+			`got ${R} back`,
+		);
+		expect(redact('nothing secret here', NO_FORMS)).toBe('nothing secret here');
+	});
+
+	it('secretForms: the secret fields, raw and trimmed, longest first, once per credential', () => {
+		const creds = {
+			accessToken: '  padded-token  ',
+			clientSecret: 'client-secret-1',
+			signingSecret: 'signing-1',
+			sessionToken: 'session-1',
+			clientId: 'client-id-visible',
+			crmUrl: 'https://crm.test',
+		};
+		const all = secretForms(creds);
+		for (const secret of [
+			'  padded-token  ',
+			'padded-token',
+			'client-secret-1',
+			'signing-1',
+			'session-1',
+		])
+			expect(all).toContain(secret);
+		expect(all).not.toContain('client-id-visible');
+		expect(all).not.toContain('https://crm.test');
+		const lengths = all.map((form) => form.length);
+		expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+		expect(secretForms(creds)).toBe(all);
+		expect(redact('padded-token / client-id-visible', all)).toBe(`${R} / client-id-visible`);
+	});
+
+	it('secretForms: values shorter than 4 characters are not secrets (they would blank out words)', () => {
+		expect(secretForms({ accessToken: 'abc' })).toEqual([]);
+		expect(redact('abc', secretForms({ accessToken: 'abc' }))).toBe('abc');
+	});
+
+	it('withSecret adds one more secret (a token signed for this attempt) in all its forms', () => {
+		const base = secretForms({ accessToken: 'stored-token-1' });
+		const signed = 'eyJ-not-a-jwt-but-a-fresh-token';
+		const added = withSecret(base, signed);
+		expect(added).toContain(signed);
+		expect(added).toContain(Buffer.from(signed).toString('base64'));
+		expect(added).toContain('stored-token-1');
+		expect(redact(`sent ${encodeURIComponent(signed)} and stored-token-1`, added)).toBe(
+			`sent ${R} and ${R}`,
+		);
+		const lengths = added.map((form) => form.length);
+		expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
+		// The same token again (requests of one second) gives the same list; no new list for a known or short secret.
+		expect(withSecret(base, signed)).toBe(added);
+		expect(withSecret(base, 'stored-token-1')).toBe(base);
+		expect(withSecret(base, 'abc')).toBe(base);
+	});
+
+	it('property: a printable secret of 8+ characters never survives redaction', () => {
+		const secrets = fc.oneof(
+			fc.string({ minLength: 8, maxLength: 40 }),
+			fc.string({ unit: 'grapheme', minLength: 8, maxLength: 20 }),
+		);
+		fc.assert(
+			fc.property(
+				secrets,
+				fc.string({ maxLength: 30 }),
+				fc.string({ maxLength: 30 }),
+				(secret, prefix, suffix) => {
+					fc.pre(!prefix.includes(secret) && !suffix.includes(secret));
+					expect(
+						redact(prefix + secret + suffix, secretForms({ accessToken: secret })),
+					).not.toContain(secret);
+				},
+			),
+			PROPERTY,
+		);
+	});
+
+	it('property: nor does any of its encoded forms', () => {
+		const encodings: Array<(secret: string) => string> = [
+			encodeURIComponent,
+			(secret) => JSON.stringify(secret).slice(1, -1),
+			(secret) => Buffer.from(secret).toString('base64'),
+			(secret) => Buffer.from(secret).toString('base64url'),
+			(secret) => Buffer.from(secret).toString('hex'),
+		];
+		// Text around it from another alphabet, so that it cannot complete an encoded form by chance.
+		const around = fc.string({ unit: fc.constantFrom(' ', ':', ';', '|', '!'), maxLength: 10 });
+		fc.assert(
+			fc.property(
+				fc.string({ minLength: 8, maxLength: 40 }),
+				fc.constantFrom(...encodings),
+				around,
+				around,
+				(secret, encode, prefix, suffix) => {
+					const encoded = encode(secret);
+					const result = redact(prefix + encoded + suffix, secretForms({ accessToken: secret }));
+					expect(result).not.toContain(encoded);
+					expect(result).not.toContain(secret);
+				},
+			),
+			PROPERTY,
+		);
+	});
+});
+
+const ANSWER_PROPERTY = { seed: 29, numRuns: 100 };
+
+/** The per-form check redactAnswer made before (one `includes` per written form). */
+function referenceHoldsSecret(text: string, secret: string): boolean {
+	const forms = secretForms({ accessToken: secret });
+	const escaped = forms.flatMap((form) => {
+		const json = JSON.stringify(form).slice(1, -1);
+		return [form, json, json.replace(/\//g, '\\/')];
+	});
+	const written = [...new Set(escaped)];
+	if (written.some((form) => text.includes(form))) return true;
+	if (!/\\|&(?:#|amp;|lt;|gt;|quot;|apos;)/.test(text)) return false;
+	const secrets = [...new Set([secret, secret.trim()])]
+		.filter((value) => value.length >= 4)
+		.sort((a, b) => b.length - a.length);
+	const pattern = secrets.length ? encodedCharsPattern(secrets) : null;
+	if (pattern && text.search(pattern) >= 0) return true;
+	if (!text.includes('\\u') && !text.includes('\\\\')) return false;
+	const escapes: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+	const decoded = text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (_e, hex: string, char: string) =>
+		hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : (escapes[char] ?? char),
+	);
+	return (
+		written.some((form) => decoded.includes(form)) ||
+		(pattern !== null && decoded.search(pattern) >= 0)
+	);
+}
+
+/** Whether redactAnswer took the answer for one holding a secret (it then returns a new value). */
+function redactedAnswer(text: string, secret: string): boolean {
+	const value = { text };
+	return redactAnswer(value, text, secretForms({ accessToken: secret })) !== value;
+}
+
+describe('redactAnswer: which answers are searched for secrets', () => {
+	it('property: decides as the per-form check did, for texts with and without a form or an escape', () => {
+		const secret = fc.oneof(
+			fc.string({ minLength: 4, maxLength: 24 }),
+			fc.stringMatching(/^[A-Za-z0-9./+&<>"'\\-]{4,24}$/),
+		);
+		const noise = fc.string({
+			unit: fc.constantFrom(
+				'a',
+				'Z',
+				'0',
+				' ',
+				'"',
+				'\\',
+				'&',
+				'#',
+				';',
+				'u',
+				'/',
+				'%',
+				'.',
+				'amp;',
+			),
+			maxLength: 30,
+		});
+		const encodings: Array<(secret: string) => string> = [
+			(value) => value,
+			(value) => JSON.stringify(value).slice(1, -1),
+			(value) => JSON.stringify(value).slice(1, -1).replace(/\//g, '\\/'),
+			encodeURIComponent,
+			(value) => Buffer.from(value).toString('base64'),
+			(value) => Array.from(value, (char) => `&#${char.codePointAt(0)};`).join(''),
+			(value) =>
+				Array.from(value, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(
+					'',
+				),
+			(value) => value.slice(1),
+			() => '',
+		];
+		fc.assert(
+			fc.property(
+				secret,
+				noise,
+				fc.constantFrom(...encodings),
+				noise,
+				(value, before, encode, after) => {
+					const text = `${before}${encode(value)}${after}`;
+					expect(redactedAnswer(text, value)).toBe(referenceHoldsSecret(text, value));
+				},
+			),
+			ANSWER_PROPERTY,
+		);
+	});
+
+	it('a list page with a nextLink (a plain `&`) and no secret is returned untouched', () => {
+		const text = JSON.stringify({
+			_metadata: { nextLink: 'http://127.0.0.1/api/people?next=c2s&limit=100' },
+			people: [{ id: 'p_1', name: 'Zoe Jones' }],
+		});
+		expect(redactedAnswer(text, 'stored-token-1234')).toBe(false);
+		expect(redactedAnswer(text.replace('Zoe', 'stored-token-1234'), 'stored-token-1234')).toBe(
+			true,
+		);
+		expect(redactedAnswer(text.replace('&limit', '&amp;limit'), 'stored-token-1234')).toBe(false);
+	});
+});
