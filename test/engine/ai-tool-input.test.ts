@@ -93,7 +93,9 @@ describe('an optional number set up with the editor\'s "let the model define" bu
 			{ Average_Price: 'about half a million' },
 		);
 		expect(result.error).toBe(
-			'Additional Fields › Average Price: must be a number, got "about half a million" (item 0)',
+			'Additional Fields › Average Price: must be a number, got "about half a million"\n\n' +
+				'Details: Nothing was sent: correct the value the message names and call again. ' +
+				'The arguments behind that field: Average_Price.',
 		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
@@ -207,12 +209,12 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 		[
 			'a wrong type',
 			{ firstName: 'Ada', averagePrice: 'cheap' },
-			'Record (JSON) › averagePrice: must be a number, got "cheap" (item 0)',
+			'Record (JSON) › averagePrice: must be a number, got "cheap"',
 		],
 		[
 			'an object where text belongs',
 			{ firstName: { given: 'Ada' } },
-			'Record (JSON) › firstName: must be text, not an object or a list (item 0)',
+			'Record (JSON) › firstName: must be text, not an object or a list',
 		],
 		[
 			'one email where a list belongs',
@@ -227,7 +229,7 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 		[
 			'a list',
 			[{ firstName: 'Ada' }],
-			'Record (JSON): must be a JSON object like {"key": "value"}, got a list (item 0)',
+			'Record (JSON): must be a JSON object like {"key": "value"}, got a list',
 		],
 		[
 			'no field at all',
@@ -239,7 +241,8 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 	])('%s', async (_what, record, error) => {
 		const result = await call('agent', RECORD_CREATE, { record } as IDataObject);
 		expect(result.error).toContain(error);
-		expect(result.error).toMatch(/ \(item 0\)$/);
+		// As a tool the message names no item (actions/router.ts): a model called for one record.
+		expect(result.error).not.toMatch(/\(item \d+\)/);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
@@ -249,7 +252,7 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 			{ resource: 'appointmentType', ...RECORD_CREATE },
 			{ record: { name: 'Showing', orderWeight: '' } },
 		);
-		expect(result.error).toBe('Record (JSON) › orderWeight: is required but empty (item 0)');
+		expect(result.error).toBe('Record (JSON) › orderWeight: is required but empty');
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
@@ -266,13 +269,13 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 			record: { firstName: 'Ada', companyName: 'x'.repeat(200_000) },
 		});
 		expect(huge.error).toBe(
-			'Record (JSON): is 200036 characters as JSON; at most 100000 are accepted (item 0)',
+			'Record (JSON): is 200036 characters as JSON; at most 100000 are accepted',
 		);
 		const long = await call('agent', RECORD_CREATE, {
 			record: { firstName: 'Ada', averagePrice: '9'.repeat(50) + 'x'.repeat(5_000) },
 		});
 		expect(long.error).toMatch(
-			/^Record \(JSON\) › averagePrice: must be a number, got "9{50}x{49}… \(5052 characters\) \(item 0\)$/,
+			/^Record \(JSON\) › averagePrice: must be a number, got "9{50}x{49}… \(5052 characters\)$/,
 		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
