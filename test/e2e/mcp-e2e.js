@@ -9,7 +9,8 @@
  * an agent does (mcp-scenarios.js): the listing, a healthy create, a service text that echoes the
  * token, a 429 with Retry-After: 50 at the client's default 60 s timeout, and an answer held past the
  * client's timeout. Each create must reach the service once. A second workflow offers what a model
- * puts in (mcp-input-scenarios.js): Map From a JSON Record and an optional number left empty.
+ * puts in (mcp-input-scenarios.js): Map From a JSON Record and an optional number left empty, and Get
+ * Many at its defaults. The closing line gives the characters of each answer a model read.
  *
  * The sandbox runs in this process (build/test/sandbox/server.js, from `npm run build:tools`): the
  * scenarios read its request log and records directly.
@@ -179,6 +180,8 @@ async function main() {
 	L.installPackageInto(userFolder);
 	const env = L.n8nEnv(inst, userFolder);
 	const n8n = await L.startN8n({ inst, env, log, children, host: '127.0.0.1', webhookUrl: true });
+	// Characters of each answer a model read: the closing line, for issue 32's before/after table.
+	const sizes = [];
 	try {
 		await createWorkflow(n8n.base, credential);
 		const url = `${n8n.base}/mcp/${MCP_PATH}`;
@@ -193,12 +196,14 @@ async function main() {
 			token: MCP_TOKEN,
 			sandbox,
 			secrets: [MCP_TOKEN, sandbox.token],
+			sizes,
 			log,
 			check,
 		});
 		const inputUrl = `${n8n.base}/mcp/${MCP_INPUT_PATH}`;
 		await waitForEndpoint(inputUrl);
-		await mcpInputScenarios({ url: inputUrl, token: MCP_TOKEN, sandbox, log, check });
+		await mcpInputScenarios({ url: inputUrl, token: MCP_TOKEN, sandbox, sizes, log, check });
+		log(`characters per answer: ${sizes.join('; ')}`);
 	} catch (e) {
 		check('mcp: runner', false, `${e.stack || e.message}`);
 		console.log(n8n.output().slice(-4000));

@@ -5,6 +5,8 @@
  * offers Person › Create twice: with Mapping Mode › Map From a JSON Record left at its default (one
  * `$fromAI('record', …, 'json')`), and with Average Price set up as the editor's "let the model define
  * this parameter" writes it for a text field that holds a number. Asserted on the sandbox's request log.
+ * The same workflow offers Person › Get Many left at its defaults (no Page at a Time, Limit 50), the
+ * read a model gets from a tool set up without thought: one bounded page, and how big it is.
  */
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const {
@@ -15,8 +17,12 @@ const MCP_INPUT_PATH = 'integration-service-e2e-input';
 const WEBHOOK_ID = '7d1f0b6e-2c4a-4e8b-9a3d-5f6e7a8b9c0d';
 const RECORD_TOOL = 'Create person from record';
 const PRICE_TOOL = 'Create person with price';
+const DEFAULT_READ_TOOL = 'Get many people';
+/** What the node promises as a tool (docs/operations.md, "As an AI agent's tool"). */
+const TOOL_PAGE = 20;
+const TOOL_MAX_CHARS = 40000;
 
-/** The workflow: the MCP Server Trigger (Bearer) and the two tools. */
+/** The workflow: the MCP Server Trigger (Bearer) and the three tools. */
 function inputWorkflow({ packageName, credentialType, credential, mcpCredential }) {
 	const tool = (name, parameters, x) => ({
 		parameters: { resource: 'person', operation: 'create', ...parameters },
@@ -53,8 +59,13 @@ function inputWorkflow({ packageName, credentialType, credential, mcpCredential 
 				},
 				200,
 			),
+			tool(DEFAULT_READ_TOOL, { operation: 'getAll' }, 400),
 		],
-		connections: { [RECORD_TOOL]: toTrigger, [PRICE_TOOL]: toTrigger },
+		connections: {
+			[RECORD_TOOL]: toTrigger,
+			[PRICE_TOOL]: toTrigger,
+			[DEFAULT_READ_TOOL]: toTrigger,
+		},
 	};
 }
 
@@ -79,7 +90,39 @@ async function sent(ctx, client, name, args) {
 	};
 }
 
-/** ctx: { url, token, sandbox, log, check }. */
+/**
+ * Get Many at its defaults as a tool: one page of at most TOOL_PAGE records under TOOL_MAX_CHARS,
+ * saying that more follow (the sandbox holds more), from one GET.
+ */
+async function defaultRead(ctx, client) {
+	const group = 'mcp: Get Many at its defaults as a tool';
+	ctx.sandbox.reset();
+	const result = await client
+		.callTool({ name: DEFAULT_READ_TOOL.replace(/ /g, '_'), arguments: {} })
+		.catch((error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+	const text = textOf(result);
+	let page;
+	try {
+		page = [].concat(JSON.parse(text))[0] || {};
+	} catch {
+		page = {};
+	}
+	const people = Array.isArray(page.people) ? page.people : [];
+	const gets = ctx.sandbox.requests.filter((q) => q.method === 'GET');
+	ctx.sizes.push(`${DEFAULT_READ_TOOL} (defaults, ${people.length} records) ${text.length}`);
+	ctx.check(
+		group,
+		!result.isError &&
+			people.length > 0 &&
+			people.length <= TOOL_PAGE &&
+			text.length <= TOOL_MAX_CHARS &&
+			typeof page.more === 'string' &&
+			gets.length === 1,
+		`one page of ${people.length} people (at most ${TOOL_PAGE}) in ${text.length} chars (at most ${TOOL_MAX_CHARS}), more: ${JSON.stringify(page.more)}; ${gets.length} GET (${gets.map((q) => q.url || q.path).join(', ')})${result.isError ? `; ${text.slice(0, 300)}` : ''}`,
+	);
+}
+
+/** ctx: { url, token, sandbox, sizes, log, check }. */
 async function mcpInputScenarios(ctx) {
 	const group = 'mcp: what a model puts in';
 	const client = new Client({ name: 'n8n-nodes-integration-service-e2e-input', version: '1.0.0' });
@@ -146,6 +189,7 @@ async function mcpInputScenarios(ctx) {
 			same(call.bodies, [{ lastName: 'Priced', averagePrice: 450000 }]),
 			`a price as text: ${JSON.stringify(call.bodies)}`,
 		);
+		await defaultRead(ctx, client);
 	} finally {
 		await client.close();
 	}

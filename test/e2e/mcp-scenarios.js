@@ -28,7 +28,7 @@ const { mcpExampleTools } = require('./mcp-examples');
 const TOOLS = {
 	Find_people: { keys: ['cursor'], required: [] },
 	Create_person: {
-		keys: ['firstName', 'lastName', 'companyName', 'email'],
+		keys: ['firstName', 'lastName', 'companyName', 'emails'],
 		required: ['firstName'],
 	},
 	Update_person: {
@@ -47,26 +47,25 @@ const fullArgs = (firstName, lastName, companyName) => ({
 	firstName,
 	lastName,
 	companyName,
-	email: `${firstName.toLowerCase()}@example.com`,
+	emails: `${firstName.toLowerCase()}@example.com`,
 });
 
 /**
  * Model-shaped creates: the arguments a model sends (only what it knows) and the exact body that must
- * reach the service, once. `pending` marks a case today's node cannot do yet: it must then fail the
- * known way (the `error` text, nothing sent), and the run fails when it starts to pass, so that the
- * mark is removed with the change that makes it pass.
+ * reach the service, once. The example's `emails` argument fills Emails (JSON), one entry per address;
+ * left out, the list is empty and not sent. `pending` marks a case the node cannot do yet: it must then
+ * fail the known way (the `error` text, nothing sent), and the run fails when it starts to pass, so
+ * that the mark is removed with the change that makes it pass.
  */
 const CREATES = [
 	{
 		label: 'only a name',
 		args: { firstName: 'Marie', lastName: 'Curie' },
 		body: { firstName: 'Marie', lastName: 'Curie' },
-		// aiinput32: an empty $fromAI value in a list entry is "not set" (today: refused).
-		pending: { error: 'Emails › entry 1: has no value' },
 	},
 	{
 		label: 'one email',
-		args: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' },
+		args: { firstName: 'Ada', lastName: 'Lovelace', emails: 'ada@example.com' },
 		body: { firstName: 'Ada', lastName: 'Lovelace', emails: [{ value: 'ada@example.com' }] },
 	},
 	{
@@ -77,6 +76,14 @@ const CREATES = [
 			lastName: 'Hopper',
 			companyName: 'Navy',
 			emails: [{ value: 'grace@example.com' }],
+		},
+	},
+	{
+		label: 'two emails',
+		args: { firstName: 'Alan', emails: 'alan@example.com, turing@example.org' },
+		body: {
+			firstName: 'Alan',
+			emails: [{ value: 'alan@example.com' }, { value: 'turing@example.org' }],
 		},
 	},
 ];
@@ -109,15 +116,19 @@ const WRITES = [
 ];
 
 /**
- * A read a model starts: at most `maxChars` characters come back (the tool's whole answer), with a
- * non-empty `continuation` value that `next` turns into the arguments of the following call; `records`
- * names the list of records in the answer. Today: Get Many, Page at a Time with a Limit of 10.
+ * A read a model starts: at most `maxChars` characters come back (the tool's whole answer), the page
+ * `{ people, count, nextCursor, done, more }` (`keys`) with records of only the example's Fields to
+ * Return (`fields`), and a non-empty `continuation` value that `next` turns into the arguments of the
+ * following call. The example: Get Many, Page at a Time with a Limit of 10, Fields to Return
+ * `id, firstName, lastName, emails, phones, stage`.
  */
 const READ = {
 	tool: 'Find_people',
 	args: {},
-	maxChars: 15000,
+	maxChars: 4000,
 	records: 'people',
+	keys: ['people', 'count', 'nextCursor', 'done', 'more'],
+	fields: ['id', 'firstName', 'lastName', 'emails', 'phones', 'stage'],
 	continuation: 'nextCursor',
 	next: (cursor) => ({ cursor }),
 };
@@ -140,8 +151,6 @@ const AGENT_PAUSE_MS = 10000;
 /** How long nothing more may arrive once the scenario's calls are over. */
 const SETTLE_MS = 5000;
 
-/** Characters of each answer the model read, for the run's closing line (issue 32's before/after table). */
-const sizes = [];
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const creates = (sandbox) => sent(sandbox, 'POST', '/api/people');
 const sent = (sandbox, method, path) =>
@@ -253,7 +262,7 @@ async function modelCreate(ctx, client, c) {
 	const posts = creates(ctx.sandbox);
 	const made = ctx.sandbox.count('people') - before;
 	const wire = `${posts.length}: ${posts.map((q) => `${q.status} ${q.rawBody}`).join(', ')}`;
-	if (!c.pending) sizes.push(`${CREATE_TOOL} (${c.label}) ${text.length}`);
+	if (!c.pending) ctx.sizes.push(`${CREATE_TOOL} (${c.label}) ${text.length}`);
 	if (c.pending) {
 		const known = !!o.result && o.result.isError === true && text.includes(c.pending.error);
 		ctx.check(
@@ -284,7 +293,7 @@ async function otherWrites(ctx, client) {
 		ctx.sandbox.reset();
 		const o = await call(client, w.tool, w.args);
 		const writes = ctx.sandbox.requests.filter((q) => q.method !== 'GET');
-		sizes.push(`${w.tool} ${o.result ? textOf(o.result).length : 0}`);
+		ctx.sizes.push(`${w.tool} ${o.result ? textOf(o.result).length : 0}`);
 		ctx.check(
 			group,
 			!!o.result && !o.result.isError,
@@ -330,8 +339,9 @@ async function boundedRead(ctx, client) {
 		}
 		const records = find(answer, READ.records) || [];
 		const next = find(answer, READ.continuation);
+		const page = (Array.isArray(answer) ? answer[0] : answer) || {};
 		pages.push({ records, next });
-		sizes.push(`${READ.tool} (call ${i + 1}, ${records.length} records) ${text.length}`);
+		ctx.sizes.push(`${READ.tool} (call ${i + 1}, ${records.length} records) ${text.length}`);
 		ctx.log(
 			`${READ.tool} ${JSON.stringify(args)}: ${text.length} chars, ${records.length} records, ${READ.continuation} ${JSON.stringify(next)}`,
 		);
@@ -340,11 +350,19 @@ async function boundedRead(ctx, client) {
 			text.length > 0 && text.length <= READ.maxChars && records.length > 0,
 			`call ${i + 1} ${JSON.stringify(args)}: ${text.length} chars (at most ${READ.maxChars}), ${records.length} records; ${o.error || (o.result.isError && describe(o)) || 'answered'}`,
 		);
+		const extra = records.flatMap((r) => Object.keys(r).filter((k) => !READ.fields.includes(k)));
+		ctx.check(
+			group,
+			isDeepStrictEqual(Object.keys(page).sort(), [...READ.keys].sort()) &&
+				records.every((r) => typeof r.id === 'string') &&
+				extra.length === 0,
+			`call ${i + 1} is one page {${Object.keys(page).join(', ')}} whose records hold only ${READ.fields.join(', ')} (other keys: ${[...new Set(extra)].join(', ') || 'none'})`,
+		);
 		if (i === 0)
 			ctx.check(
 				group,
-				typeof next === 'string' && next.length > 0,
-				`it says how to go on: ${READ.continuation} ${JSON.stringify(next)}`,
+				typeof next === 'string' && next.length > 0 && typeof page.more === 'string',
+				`it says how to go on: ${READ.continuation} ${JSON.stringify(next)}, more ${JSON.stringify(page.more)}`,
 			);
 		if (typeof next !== 'string' || !next) break;
 		args = READ.next(next);
@@ -459,7 +477,7 @@ async function slowAnswer(ctx, client) {
 	);
 }
 
-/** ctx: { url, token, sandbox, secrets, log, check }. */
+/** ctx: { url, token, sandbox, secrets, sizes (characters of each answer, for the run's closing line), log, check }. */
 async function mcpScenarios(ctx) {
 	const client = await connect(ctx);
 	try {
@@ -468,7 +486,6 @@ async function mcpScenarios(ctx) {
 		for (const c of CREATES) await modelCreate(ctx, client, c);
 		await otherWrites(ctx, client);
 		await boundedRead(ctx, client);
-		ctx.log(`characters per answer: ${sizes.join('; ')}`);
 		await echoedToken(ctx, client);
 		await rateLimited(ctx, client);
 		await slowAnswer(ctx, client);
