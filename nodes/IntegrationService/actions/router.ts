@@ -11,6 +11,7 @@ import { credentialIdOverride, outputProperty, requestOptions } from './common.d
 import type { OperationModule } from './node.type';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './requestOptions';
+import { withRunParameters } from './runParameters';
 import { argumentsBehind } from './toolArguments';
 
 /** The node's own properties besides the operations' (IntegrationService.node.ts). */
@@ -162,6 +163,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const continueOnFail = this.continueOnFail();
 	const reader = readerOf(this, module);
 	const asTool = reader.asTool;
+	const itemContext = withRunParameters(this);
 
 	const perItem = await mapInOrder(
 		items.length,
@@ -170,7 +172,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			let failure: unknown;
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
-				const found = await module.execute.call(this, itemIndex, startItem(run));
+				const found = await module.execute.call(itemContext, itemIndex, startItem(run));
 				// A model reads the whole answer: bounded in characters (actions/output.ts).
 				const records = asTool ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));

@@ -1,0 +1,47 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * A parameter that holds no expression has the same value for every item, yet n8n resolves it anew
+ * (a walk and a copy of the value) on every `getNodeParameter` call: five reads per item made that a
+ * good part of a create's CPU beside a bare request (docs/performance.md). The run reads such a
+ * parameter once and hands each item its own copy; anything with an expression anywhere in it (a
+ * `$json` field, a model's `$fromAI`), a nested path or read options still goes to n8n every time.
+ */
+
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+/** A copy, so that no item can change what the next one reads. */
+function copyOf<T>(value: T): T {
+	return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+}
+
+/** `ctx` whose `getNodeParameter` reads each expression-free top-level parameter once per run. */
+export function withRunParameters(ctx: IExecuteFunctions): IExecuteFunctions {
+	const raw = ctx.getNode().parameters;
+	const constant = new Set(Object.keys(raw).filter((name) => !holdsExpression(raw[name])));
+	const read = new Map<string, unknown>();
+	const getNodeParameter = ((
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: unknown,
+	) => {
+		if (options !== undefined || !constant.has(name)) {
+			return ctx.getNodeParameter(name, itemIndex, fallback as never, options as never);
+		}
+		if (!read.has(name)) read.set(name, ctx.getNodeParameter(name, itemIndex, fallback as never));
+		return copyOf(read.get(name));
+	}) as IExecuteFunctions['getNodeParameter'];
+	return new Proxy(ctx, {
+		get: (target, property) => {
+			if (property === 'getNodeParameter') return getNodeParameter;
+			const value = Reflect.get(target, property, target) as unknown;
+			return typeof value === 'function' ? value.bind(target) : value;
+		},
+	});
+}
