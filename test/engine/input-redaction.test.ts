@@ -42,7 +42,7 @@ describe('an input error never carries a credential secret', () => {
 				additionalFields: { emailsJson: JSON.stringify([{ value: 'a@b.c', isPrimary: token }]) },
 			}),
 		).toBe(
-			'Additional Fields › Emails (JSON) › entry 1 › Is Primary: must be true or false, got "[redacted]" (item 0)',
+			'Additional Fields › Emails (JSON) › entry 1 › Is Primary: must be true or false, got a string (item 0)',
 		);
 		expect(
 			await refused({

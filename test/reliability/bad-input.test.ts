@@ -86,7 +86,7 @@ const CASES: BadCase[] = [
 		good: true,
 		bad: 'sometimes',
 		error:
-			'Additional Fields › Emails › entry 1 › Is Primary: must be true or false, got "sometimes"',
+			'Additional Fields › Emails › entry 1 › Is Primary: must be true or false, got a string',
 	},
 	{
 		op: 'person.create',

@@ -274,7 +274,7 @@ describe('readBody: compound fields', () => {
 			'Phones › entry 1 › Value: must be text, not an object or a list',
 		);
 		expect(formError([emails], { emails: [{ value: 'a@x.test', isPrimary: 'yes' }] })).toBe(
-			'Emails › entry 1 › Is Primary: must be true or false, got "yes"',
+			'Emails › entry 1 › Is Primary: must be true or false, got a string',
 		);
 	});
 

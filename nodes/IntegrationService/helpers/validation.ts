@@ -51,6 +51,29 @@ function shown(value: unknown): string {
 	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
 }
 
+/**
+ * Reads a part of a list entry whose error names the part and the kind of value, never the value: a
+ * list often comes whole from another system (an input row, a model) and may carry anything.
+ */
+export function withoutValue<T>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	raw: unknown,
+	read: () => T,
+): T {
+	try {
+		return read();
+	} catch (error) {
+		const { message, description } = error as NodeOperationError;
+		if (typeof message !== 'string') throw error;
+		const hidden = message.split(shown(raw)).join(describeValue(raw));
+		throw new NodeOperationError(ctx.getNode(), hidden, {
+			itemIndex,
+			description: description ?? undefined,
+		});
+	}
+}
+
 const isBlank = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 

@@ -1,0 +1,61 @@
+/**
+ * The parts of a contact value or an address (Person's and Borrower's Emails, Phones, Addresses) are
+ * read as any list entry's parts (decisions.md, "A list of objects as one value"): an error names the
+ * part and the kind of value, never the value, from the form, the (JSON) companion, Record (JSON) and
+ * Map Automatically alike. Through n8n's engine against the sandbox; nothing is sent.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { expectInputError, operationRunner, useSandbox } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox/server';
+
+let sandbox: Sandbox;
+useSandbox((started) => (sandbox = started), { people: 2 });
+
+const LONG = 'q'.repeat(150);
+const run = (resource: string, parameters: INodeParameters, items?: IDataObject[]) =>
+	operationRunner(() => sandbox, resource, 'create')({ parameters, ...(items ? { items } : {}) });
+
+describe('a part of a contact value or an address never shows its value', () => {
+	test.each<[string, string, INodeParameters, IDataObject[] | undefined, string]>([
+		[
+			'Person, the form: Is Primary',
+			'person',
+			{
+				lastName: 'L',
+				additionalFields: { emails: { values: [{ value: 'a@b.c', isPrimary: '={{ $json.v }}' }] } },
+			},
+			[{ v: 'pw=hunter2' }],
+			'Additional Fields › Emails › entry 1 › Is Primary: must be true or false, got a string (item 0)',
+		],
+		[
+			'Person, Phones (JSON): a long Is Primary',
+			'person',
+			{
+				lastName: 'L',
+				additionalFields: { phonesJson: JSON.stringify([{ value: '1', isPrimary: LONG }]) },
+			},
+			undefined,
+			'Additional Fields › Phones (JSON) › entry 1 › Is Primary: must be true or false, got a string (item 0)',
+		],
+		[
+			'Person, Record (JSON)',
+			'person',
+			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+			[{ r: { lastName: 'L', emails: [{ value: 'a@b.c', isPrimary: 'pw=hunter2' }] } }],
+			'Record (JSON) › emails › entry 1 › Is Primary: must be true or false, got a string (item 0)',
+		],
+		[
+			'Borrower, Map Automatically',
+			'borrower',
+			{ mappingMode: 'autoMapInputData' },
+			[{ name: 'N', phones: [{ value: '1', isPrimary: 'pw=hunter2' }] }],
+			'Input Field "phones" › entry 1 › Is Primary: must be true or false, got a string (item 0)',
+		],
+	])('%s', async (_case, resource, parameters, items, message) => {
+		const result = await run(resource, parameters, items);
+		expectInputError(sandbox, result, message);
+		expect(result.error?.message).not.toContain('hunter2');
+		expect(result.error?.message).not.toContain('qqqq');
+	});
+});
