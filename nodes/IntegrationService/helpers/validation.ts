@@ -65,8 +65,7 @@ export function withoutValue<T>(
 		return read();
 	} catch (error) {
 		const { message, description } = error as NodeOperationError;
-		if (typeof message !== 'string') throw error;
-		const hidden = message.split(shown(raw)).join(describeValue(raw));
+		const hidden = String(message).split(shown(raw)).join(describeValue(raw));
 		throw new NodeOperationError(ctx.getNode(), hidden, {
 			itemIndex,
 			description: description ?? undefined,
