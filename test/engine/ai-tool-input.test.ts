@@ -237,7 +237,7 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 			'Record (JSON): has none of the fields this operation sends (firstName, ',
 		],
 		['only empty values', { firstName: '', rating: null }, 'Record (JSON): has none of the fields'],
-		['text that is not JSON', '{firstName: Ada}', 'Record (JSON): is not valid JSON ('],
+		['text that is not JSON', '{firstName: Ada}', 'Record (JSON): is not valid JSON'],
 	])('%s', async (_what, record, error) => {
 		const result = await call('agent', RECORD_CREATE, { record } as IDataObject);
 		expect(result.error).toContain(error);

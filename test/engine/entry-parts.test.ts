@@ -59,3 +59,44 @@ describe('a part of a contact value or an address never shows its value', () => 
 		expect(result.error?.message).not.toContain('qqqq');
 	});
 });
+
+describe('broken JSON is reported without the parser’s quote of the text', () => {
+	const EMAIL = {
+		subject: 's',
+		body: 'b',
+		recipients: { values: [{ name: 'Bo', email: 'bo@example.test' }] },
+		sender: '{"name": "Ann", "email": "ann@example.test"}',
+	};
+	test.each<[string, string, INodeParameters, string]>([
+		[
+			'Record (JSON)',
+			'person',
+			{ mappingMode: 'jsonRecord', record: 'pw=hunter2' },
+			'Record (JSON): is not valid JSON (item 0)',
+		],
+		[
+			'Sender',
+			'emailMessage',
+			{ ...EMAIL, sender: 'pw=hunter2' },
+			'Sender: is not valid JSON (item 0)',
+		],
+		[
+			'Shared With',
+			'smartList',
+			{
+				name: 'L',
+				conditions: { values: [{ group: 1, fld: 'stage', opr: 'is', val: 'Lead' }] },
+				additionalFields: { sharedWith: '{"pw": hunter2}' },
+			},
+			'Additional Fields › Shared With: is not valid JSON (item 0)',
+		],
+		[
+			'Bio',
+			'borrower',
+			{ additionalFields: { name: 'N', bio: 'pw=hunter2' } },
+			'Additional Fields › Bio: is not valid JSON (item 0)',
+		],
+	])('%s', async (_case, resource, parameters, message) => {
+		expectInputError(sandbox, await run(resource, parameters), message);
+	});
+});

@@ -53,9 +53,7 @@ describe('an input error never carries a credential secret', () => {
 				recipients: { values: [{ name: 'Bo', email: 'bo@example.test' }] },
 				sender: token,
 			}),
-		).toBe(
-			'Sender: is not valid JSON (Unexpected token \'s\', "[redacted]" is not valid JSON) (item 0)',
-		);
+		).toBe('Sender: is not valid JSON (item 0)');
 		expect(
 			await refused(
 				{

@@ -6,6 +6,7 @@ import {
 	hasControlCharacter,
 	isJsonObject,
 	jsonObjectOf,
+	jsonOf,
 } from '../../shared/service';
 
 /**
@@ -173,11 +174,9 @@ export function parseJsonParameter(
 	}
 	let list = value;
 	if (typeof value === 'string') {
-		try {
-			list = JSON.parse(value);
-		} catch (error) {
-			throw inputError(ctx, itemIndex, field, `is not valid JSON (${(error as Error).message})`);
-		}
+		const read = jsonOf(value);
+		if ('problem' in read) throw inputError(ctx, itemIndex, field, read.problem);
+		list = read.value;
 	}
 	if (!Array.isArray(list) || !list.every(isJsonObject)) {
 		throw inputError(
