@@ -218,9 +218,7 @@ describe('readBody from the form', () => {
 		expect(formError([documents], { documents: '[{"a": 1}, 2]' })).toBe(
 			'Documents: must be a JSON list of objects like [{"key": "value"}], got a list',
 		);
-		expect(formError([documents], { documents: '[' })).toMatch(
-			/^Documents: is not valid JSON \(.+\)$/,
-		);
+		expect(formError([documents], { documents: '[' })).toBe('Documents: is not valid JSON');
 		expect(formError([settings], { settings: '  ' })).toBe(
 			'Settings: is required but empty; give a JSON object such as {"key": "value"}',
 		);
