@@ -145,7 +145,7 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 		expect(record.default).toContain('averagePrice (number); ');
 		expect(record.default).toContain('tags (list of text); ');
 		expect(record.default).toContain(
-			'emails (list of objects with value, type, status, isPrimary)',
+			'emails (list of objects with value (text), type (text), status (text), isPrimary (true or false))',
 		);
 		expect(record.default).toMatch(/, 'json'\) \}\}$/);
 	});

@@ -100,3 +100,73 @@ describe('broken JSON is reported without the parser’s quote of the text', () 
 		expectInputError(sandbox, await run(resource, parameters), message);
 	});
 });
+
+describe("a Loan's Borrowers: each entry's emails, phones and addresses are read as Borrower › Create reads them", () => {
+	const loan = (parameters: INodeParameters, items?: IDataObject[]) =>
+		run('loan', parameters, items);
+	const PRIMARY = [{ value: 'a@b.c', primary: true }];
+	test.each<[string, INodeParameters, IDataObject[] | undefined, string]>([
+		[
+			'the form: an unknown key in Emails',
+			{
+				additionalFields: {
+					borrowers: { values: [{ name: 'N', emails: JSON.stringify(PRIMARY) }] },
+				},
+			},
+			undefined,
+			'Additional Fields › Borrowers › entry 1 › Emails › entry 1: "primary" is not one of: value, type, status, isPrimary (item 0)',
+		],
+		[
+			'Borrowers (JSON): an unknown address part',
+			{
+				additionalFields: {
+					borrowersJson: JSON.stringify([{ name: 'N', addresses: [{ zip: '1' }] }]),
+				},
+			},
+			undefined,
+			'Additional Fields › Borrowers (JSON) › entry 1 › Addresses › entry 1: "zip" is not one of: type, street, city, state, code, country (item 0)',
+		],
+		[
+			'Record (JSON): an object as a phone',
+			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+			[{ r: { borrowers: [{ name: 'N', phones: [{ value: { x: 1 } }] }] } }],
+			'Record (JSON) › borrowers › entry 1 › Phones › entry 1 › Value: must be text, not an object or a list (item 0)',
+		],
+		[
+			'Map Automatically: an entry that is no object',
+			{ mappingMode: 'autoMapInputData' },
+			[{ borrowers: [{ name: 'N', emails: ['a@b.c'] }] }],
+			'Input Field "borrowers" › entry 1 › Emails: entry 1 must be an object with a value (item 0)',
+		],
+	])('%s', async (_case, parameters, items, message) => {
+		expectInputError(sandbox, await loan(parameters, items), message);
+	});
+
+	test('good entries are sent as Borrower › Create sends them: blank parts left out, values trimmed', async () => {
+		const result = await loan({
+			additionalFields: {
+				borrowers: {
+					values: [
+						{
+							name: 'N',
+							emails: JSON.stringify([{ value: ' a@b.c ', type: '', isPrimary: 'true' }]),
+							addresses: '[{"city": "Austin", "code": 78701}]',
+						},
+					],
+				},
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body)).toEqual([
+			{
+				borrowers: [
+					{
+						name: 'N',
+						emails: [{ value: 'a@b.c', isPrimary: true }],
+						addresses: [{ city: 'Austin', code: '78701' }],
+					},
+				],
+			},
+		]);
+	});
+});

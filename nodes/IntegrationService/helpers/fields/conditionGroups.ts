@@ -92,9 +92,20 @@ function fromLists(
 	});
 }
 
+/**
+ * The parts of one condition of a condition-groups field (its entries without the form's Group, which
+ * only sorts them into groups), or undefined for any other field: what the reader reads, and what a
+ * record's description names (recordShape.ts).
+ */
+export function conditionParts(property: INodeProperties): INodeProperties[] | undefined {
+	const parts = entryParts(property);
+	if (!parts.some((part) => part.name === GROUP_PART.name)) return undefined;
+	return parts.filter((part) => part.name !== GROUP_PART.name);
+}
+
 /** The reader of a condition-groups field; `read` reads one part as its field. */
 export function conditionGroupsReader(property: INodeProperties, read: PartReader) {
-	const list = entryParts(property).filter((part) => part.name !== GROUP_PART.name);
+	const list = conditionParts(property) ?? [];
 	const parts = { list, read };
 	return (ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] =>
 		(Array.isArray(raw)
