@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, toEntries, toWholeNumber } from '../validation';
+import { inputError, MAX_ENTRIES, toEntries, toWholeNumber } from '../validation';
 import { entryParts, readEntry, type EntryRead, type PartReader } from './objectList';
 
 /**
@@ -74,6 +74,15 @@ function fromLists(
 ) {
 	if (raw.length > MAX_GROUPS) {
 		const problem = `has ${raw.length} groups; at most ${MAX_GROUPS} are sent`;
+		throw inputError(ctx, itemIndex, field, problem);
+	}
+	// The bound counts every condition, as the form's one list does, not each group's alone.
+	const total = raw.reduce<number>(
+		(sum, group) => sum + (Array.isArray(group) ? group.length : 0),
+		0,
+	);
+	if (total > MAX_ENTRIES) {
+		const problem = `has ${total} entries; at most ${MAX_ENTRIES} are sent in one request`;
 		throw inputError(ctx, itemIndex, field, problem);
 	}
 	return raw.map((group, g) => {
