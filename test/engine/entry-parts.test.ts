@@ -170,3 +170,36 @@ describe("a Loan's Borrowers: each entry's emails, phones and addresses are read
 		]);
 	});
 });
+
+describe('an unknown key is named cut as a value is: 100 characters and its length', () => {
+	const KEY = 'k'.repeat(99_000);
+	const CUT = `"${'k'.repeat(99)}… (99002 characters)`;
+	test.each<[string, string, INodeParameters, IDataObject[], string]>([
+		[
+			'a key of Record (JSON)',
+			'person',
+			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+			[{ r: { lastName: 'L', [KEY]: 1 } }],
+			`Record (JSON): ${CUT} is not one of: `,
+		],
+		[
+			'a key of an email entry',
+			'person',
+			{ mappingMode: 'autoMapInputData' },
+			[{ lastName: 'L', emails: [{ value: 'a@b.c', [KEY]: 1 }] }],
+			`Input Field "emails" › entry 1: ${CUT} is not one of: value, type, status, isPrimary (item 0)`,
+		],
+		[
+			'a key of a recipient',
+			'emailMessage',
+			{ mappingMode: 'autoMapInputData' },
+			[{ subject: 's', body: 'b', sender: { name: 'A' }, recipients: [{ name: 'Bo', [KEY]: 1 }] }],
+			`Input Field "recipients" › entry 1: ${CUT} is not one of: name, email (item 0)`,
+		],
+	])('%s', async (_case, resource, parameters, items, message) => {
+		const result = await run(resource, parameters, items);
+		expect(result.error?.message.startsWith(message)).toBe(true);
+		expect(result.error!.message.length).toBeLessThan(1000);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+});

@@ -246,7 +246,8 @@ export function refuseUnknownKeys(
 ): void {
 	const unknown = Object.keys(value).find((key) => !known.includes(key));
 	if (unknown !== undefined) {
-		throw inputError(ctx, itemIndex, field, `"${unknown}" is not one of: ${known.join(', ')}`);
+		// Cut as a value is (`shown`): a runaway key must not flood the message or a model's context.
+		throw inputError(ctx, itemIndex, field, `${shown(unknown)} is not one of: ${known.join(', ')}`);
 	}
 }
 
