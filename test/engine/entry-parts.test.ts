@@ -203,3 +203,36 @@ describe('an unknown key is named cut as a value is: 100 characters and its leng
 		expect(sandbox.requests).toHaveLength(0);
 	});
 });
+
+describe('Communications Consent: an empty flag is not set, like any optional field', () => {
+	const posted = () => sandbox.requests.map((request) => request.body);
+	test('the form: a flag whose expression gives "" or blanks is left out, the others sent', async () => {
+		const result = await run(
+			'person',
+			{
+				lastName: 'L',
+				additionalFields: {
+					communicationsConsent: { email: '={{ $json.e }}', text: '={{ $json.t }}', call: true },
+				},
+			},
+			[{ e: '', t: '  ' }],
+		);
+		expect(result.error).toBeUndefined();
+		expect(posted()).toEqual([{ lastName: 'L', communicationsConsent: { call: true } }]);
+	});
+
+	test('Map Automatically: only blank flags send no consent at all; a wrong one is still refused', async () => {
+		const blank = await run('person', { mappingMode: 'autoMapInputData' }, [
+			{ lastName: 'L', communicationsConsent: { email: '', text: ' ' } },
+		]);
+		expect(blank.error).toBeUndefined();
+		expect(posted()).toEqual([{ lastName: 'L' }]);
+		const wrong = await run('person', { mappingMode: 'autoMapInputData' }, [
+			{ lastName: 'L', communicationsConsent: { email: 'maybe' } },
+		]);
+		expect(wrong.error?.message).toBe(
+			'Input Field "communicationsConsent" › Email: must be true or false, got "maybe" (item 0)',
+		);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+});
