@@ -113,6 +113,12 @@ export function requireId(
 	return id;
 }
 
+/**
+ * Text that is a number as people write one: sign, digits, one dot, an exponent, blanks around. Not
+ * what JavaScript's Number() also reads ("0x10", "0b101", "0o17"), which would make a value up.
+ */
+const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
 /** A number parameter that may arrive as text from an expression: "12.5" is fine, "twelve" is not. */
 export function toNumber(
 	ctx: IExecuteFunctions,
@@ -120,7 +126,7 @@ export function toNumber(
 	field: string,
 	value: unknown,
 ): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
 		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
 	}

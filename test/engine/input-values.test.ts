@@ -1,0 +1,85 @@
+/**
+ * What a single value or a whole body may be (decisions.md, "The mapper never makes a value up"):
+ * only plain decimal text becomes a number; a Create whose body ends up empty is refused; a required
+ * JSON field left `{}` or `[]` is required but empty. Through n8n's engine against the sandbox: the
+ * exact message, and nothing sent.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import {
+	sandboxCredentials,
+	expectInputError,
+	operationRunner,
+	useSandbox,
+} from '../harness/fixtures';
+import { callAsTool } from '../harness/tool';
+import type { Sandbox } from '../sandbox/server';
+
+let sandbox: Sandbox;
+useSandbox((started) => (sandbox = started), { people: 2 });
+
+const run = (
+	resource: string,
+	operation: string,
+	parameters: INodeParameters,
+	items?: IDataObject[],
+) =>
+	operationRunner(() => sandbox, resource, operation)({ parameters, ...(items ? { items } : {}) });
+
+describe('only plain decimal text becomes a number', () => {
+	test.each(['0x10', '0b101', '0o17', '1_000', ' 0X1F '])(
+		'%j is refused, from the form and from a record',
+		async (text) => {
+			const form = await run(
+				'person',
+				'create',
+				{
+					lastName: 'L',
+					additionalFields: { averagePrice: '={{ $json.v }}' },
+				},
+				[{ v: text }],
+			);
+			expectInputError(
+				sandbox,
+				form,
+				`Additional Fields › Average Price: must be a number, got ${JSON.stringify(text)} (item 0)`,
+			);
+			const record = await run(
+				'person',
+				'create',
+				{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+				[{ r: { lastName: 'L', rating: text } }],
+			);
+			expectInputError(
+				sandbox,
+				record,
+				`Record (JSON) › rating: must be a number, got ${JSON.stringify(text)} (item 0)`,
+			);
+		},
+	);
+
+	test('as a tool (MCP): a hex text in the record is refused', async () => {
+		const result = await callAsTool(
+			'mcp',
+			{
+				parameters: { resource: 'person', operation: 'create', mappingMode: 'jsonRecord' },
+				credentials: sandboxCredentials(sandbox),
+			},
+			{ record: { lastName: 'L', averageBeds: '0x10' } },
+		);
+		expect(result.error?.split('\n')[0]).toBe(
+			'Record (JSON) › averageBeds: must be a number, got "0x10"',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('decimal text with a sign, a dot, an exponent and blanks around is the number it says', async () => {
+		const result = await run('person', 'create', { mappingMode: 'autoMapInputData' }, [
+			{ lastName: 'L', averagePrice: ' +4.5e5 ', averageBeds: '.5', rating: '-3' },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body)).toEqual([
+			{ lastName: 'L', averagePrice: 450000, averageBeds: 0.5, rating: -3 },
+		]);
+	});
+});
