@@ -83,3 +83,37 @@ describe('only plain decimal text becomes a number', () => {
 		]);
 	});
 });
+
+describe('a Create whose body ends up empty is refused before sending', () => {
+	test.each<[string, INodeParameters, IDataObject[] | undefined]>([
+		[
+			'a name from an expression that gives ""',
+			{ additionalFields: { name: '={{ $json.n }}' } },
+			[{ n: '' }],
+		],
+		['no field added', { additionalFields: {} }, undefined],
+		[
+			'only empty values',
+			{ additionalFields: { emails: { values: [] }, phonesJson: '[]', taxId: '' } },
+			undefined,
+		],
+	])('Borrower › Create: %s', async (_case, parameters, items) => {
+		expectInputError(
+			sandbox,
+			await run('borrower', 'create', parameters, items),
+			'Additional Fields: set at least one field; an empty record is not created (item 0)',
+		);
+	});
+
+	test('every Create of the catalogue with a form: one set field is enough, none is refused', async () => {
+		const loan = await run('loan', 'create', { additionalFields: {} });
+		expectInputError(
+			sandbox,
+			loan,
+			'Additional Fields: set at least one field; an empty record is not created (item 0)',
+		);
+		const event = await run('event', 'create', { additionalFields: { type: 'Registration' } });
+		expect(event.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body)).toEqual([{ type: 'Registration' }]);
+	});
+});
