@@ -117,3 +117,48 @@ describe('a Create whose body ends up empty is refused before sending', () => {
 		expect(sandbox.requests.map((request) => request.body)).toEqual([{ type: 'Registration' }]);
 	});
 });
+
+describe('a required JSON field left {} or [] is required but empty', () => {
+	const EMAIL = {
+		subject: 's',
+		body: 'b',
+		recipients: { values: [{ name: 'Bo', email: 'bo@example.test' }] },
+	};
+	test('Email Message › Create: Sender at its default {}', async () => {
+		expectInputError(
+			sandbox,
+			await run('emailMessage', 'create', { ...EMAIL, sender: '{}' }),
+			'Sender: is required but empty; give a JSON object such as {"key": "value"} (item 0)',
+		);
+	});
+
+	test('Sender {} from an expression, and in a record', async () => {
+		expectInputError(
+			sandbox,
+			await run('emailMessage', 'create', { ...EMAIL, sender: '={{ $json.s }}' }, [{ s: {} }]),
+			'Sender: is required but empty; give a JSON object such as {"key": "value"} (item 0)',
+		);
+		expectInputError(
+			sandbox,
+			await run('emailMessage', 'create', { mappingMode: 'jsonRecord', record: '={{ $json.r }}' }, [
+				{
+					r: {
+						subject: 's',
+						body: 'b',
+						recipients: [{ name: 'Bo', email: 'bo@example.test' }],
+						sender: {},
+					},
+				},
+			]),
+			'Record (JSON) › sender: is required but empty; give a JSON object such as {"key": "value"} (item 0)',
+		);
+	});
+
+	test('Custom Field › Create: Body (JSON) left at {}', async () => {
+		expectInputError(
+			sandbox,
+			await run('customField', 'create', { jsonBody: '{}' }),
+			'Body (JSON): is required but empty; give a JSON object such as {"key": "value"} (item 0)',
+		);
+	});
+});
