@@ -91,6 +91,32 @@ describe('an input error never carries a credential secret', () => {
 		);
 	});
 
+	test('the whole error n8n keeps (its stack, its messages, any error it wraps) holds no secret', async () => {
+		const result = await runNode({
+			parameters: {
+				resource: 'person',
+				operation: 'create',
+				lastName: 'Lovelace',
+				additionalFields: { averagePrice: '={{ $json.v }}' },
+				requestOptions: FAST,
+			},
+			credentials: sandboxCredentials(sandbox),
+			items: [{ v: sandbox.token }],
+		});
+		const error = result.run.data.resultData.error as unknown as {
+			stack?: string;
+			messages?: string[];
+			cause?: { message?: string; stack?: string };
+		};
+		expect(result.error?.message).toBe(
+			'Additional Fields › Average Price: must be a number, got "[redacted]" (item 0)',
+		);
+		const kept = [JSON.stringify(error), error.stack, ...(error.messages ?? [])];
+		kept.push(error.cause?.message, error.cause?.stack);
+		for (const text of kept) expect(String(text)).not.toContain(sandbox.token);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
 	test('Continue On Fail: the error item is redacted too', async () => {
 		const result = await runNode({
 			parameters: {
