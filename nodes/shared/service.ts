@@ -235,6 +235,18 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * JSON text parsed, or why not: "is not valid JSON", never the parser's message, which quotes the
+ * text (a field's text may hold anything, a secret included).
+ */
+export function jsonOf(text: string): { value: unknown } | { problem: string } {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch {
+		return { problem: 'is not valid JSON' };
+	}
+}
+
+/**
  * A JSON-object parameter (text, or an object from an expression) as an object, or why it is not one.
  * The problem text follows the field's label: `Filters: must be a JSON object like {"key": "value"}, got a list`.
  */
@@ -243,11 +255,9 @@ export function jsonObjectOf(
 ): { object: Record<string, unknown> } | { problem: string } {
 	let parsed = value;
 	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			return { problem: `is not valid JSON (${(error as Error).message})` };
-		}
+		const read = jsonOf(value);
+		if ('problem' in read) return read;
+		parsed = read.value;
 	}
 	if (!isJsonObject(parsed))
 		return { problem: `must be a JSON object like {"key": "value"}, got ${describeValue(parsed)}` };

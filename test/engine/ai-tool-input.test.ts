@@ -145,7 +145,7 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 		expect(record.default).toContain('averagePrice (number); ');
 		expect(record.default).toContain('tags (list of text); ');
 		expect(record.default).toContain(
-			'emails (list of objects with value, type, status, isPrimary)',
+			'emails (list of objects with value (text), type (text), status (text), isPrimary (true or false))',
 		);
 		expect(record.default).toMatch(/, 'json'\) \}\}$/);
 	});
@@ -237,7 +237,7 @@ describe('Record (JSON): one $fromAI object carries the whole record', () => {
 			'Record (JSON): has none of the fields this operation sends (firstName, ',
 		],
 		['only empty values', { firstName: '', rating: null }, 'Record (JSON): has none of the fields'],
-		['text that is not JSON', '{firstName: Ada}', 'Record (JSON): is not valid JSON ('],
+		['text that is not JSON', '{firstName: Ada}', 'Record (JSON): is not valid JSON'],
 	])('%s', async (_what, record, error) => {
 		const result = await call('agent', RECORD_CREATE, { record } as IDataObject);
 		expect(result.error).toContain(error);

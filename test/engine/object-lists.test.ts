@@ -198,6 +198,46 @@ describe('Smart List › Create: Conditions and Columns', () => {
 	const smartList = operationRunner(() => sandbox, 'smartList', 'create');
 	const STAGE = { fld: 'stage', opr: 'is', num: null, unit: '', val: 'Lead' };
 
+	test('Conditions (JSON): the 1,000-entry bound counts every condition of every group, as the form does', async () => {
+		const group = (length: number) => Array.from({ length }, () => STAGE);
+		const over = await smartList({
+			parameters: { name: 'Hot', conditionsJson: JSON.stringify([group(1000), group(1000)]) },
+		});
+		expect(over.error?.message).toBe(
+			'Conditions (JSON): has 2000 entries; at most 1000 are sent in one request (item 0)',
+		);
+		const form = await smartList({
+			parameters: {
+				name: 'Hot',
+				conditions: {
+					values: [
+						...Array.from({ length: 500 }, () => ({
+							group: 1,
+							fld: 'stage',
+							opr: 'is',
+							val: 'Lead',
+						})),
+						...Array.from({ length: 501 }, () => ({
+							group: 2,
+							fld: 'stage',
+							opr: 'is',
+							val: 'Lead',
+						})),
+					],
+				},
+			},
+		});
+		expect(form.error?.message).toBe(
+			'Conditions: has 1001 entries; at most 1000 are sent in one request (item 0)',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+		const atTheBound = await smartList({
+			parameters: { name: 'Hot', conditionsJson: JSON.stringify([group(500), group(500)]) },
+		});
+		expect(atTheBound.error).toBeUndefined();
+		expect((sandbox.requests[0].body as IDataObject).conditions).toEqual([group(500), group(500)]);
+	});
+
 	test('entries grouped by their Group number, groups in order; unset Number null, Unit ""', async () => {
 		const result = await smartList({
 			parameters: {

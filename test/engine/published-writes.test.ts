@@ -36,6 +36,14 @@ function sample(field: PublishedField): { parameter: NodeParameterValueType; wir
 				wire: { name: 'Ann', email: 'ann@example.test' },
 			};
 		case 'jsonArray':
+			// A Loan's borrower's lists as JSON parts: read as Borrower › Create reads its lists.
+			if (field.name === 'emails' || field.name === 'phones')
+				return {
+					parameter: '[{"value": "bo@example.test"}]',
+					wire: [{ value: 'bo@example.test' }],
+				};
+			if (field.name === 'addresses')
+				return { parameter: '[{"city": "Austin"}]', wire: [{ city: 'Austin' }] };
 			return {
 				parameter: '[{"name": "Bo", "email": "bo@example.test"}]',
 				wire: [{ name: 'Bo', email: 'bo@example.test' }],
@@ -144,7 +152,12 @@ describe('published resources: a create is sent once, bad input never', () => {
 				resource,
 				'create',
 			)({
-				parameters: { mappingMode: 'autoMapInputData', requestOptions: FAST },
+				parameters: {
+					mappingMode: 'autoMapInputData',
+					requestOptions: FAST,
+					// A JSON-body entity's Body (JSON) left at {} is required but empty: never an empty record.
+					...(resource.jsonBody ? { jsonBody: '{"label": "Closing date", "type": "date"}' } : {}),
+				},
 				items: [
 					Object.fromEntries(
 						fieldsFor(resource, 'create').map((f) => [f.name, sample(f).wire]),

@@ -218,9 +218,7 @@ describe('readBody from the form', () => {
 		expect(formError([documents], { documents: '[{"a": 1}, 2]' })).toBe(
 			'Documents: must be a JSON list of objects like [{"key": "value"}], got a list',
 		);
-		expect(formError([documents], { documents: '[' })).toMatch(
-			/^Documents: is not valid JSON \(.+\)$/,
-		);
+		expect(formError([documents], { documents: '[' })).toBe('Documents: is not valid JSON');
 		expect(formError([settings], { settings: '  ' })).toBe(
 			'Settings: is required but empty; give a JSON object such as {"key": "value"}',
 		);
@@ -274,7 +272,7 @@ describe('readBody: compound fields', () => {
 			'Phones › entry 1 › Value: must be text, not an object or a list',
 		);
 		expect(formError([emails], { emails: [{ value: 'a@x.test', isPrimary: 'yes' }] })).toBe(
-			'Emails › entry 1 › Is Primary: must be true or false, got "yes"',
+			'Emails › entry 1 › Is Primary: must be true or false, got a string',
 		);
 	});
 

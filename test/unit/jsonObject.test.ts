@@ -75,19 +75,16 @@ describe('jsonObjectOf', () => {
 		});
 	});
 
-	it.each(['', '{', "{'a': 1}", '{"a": 1,}', 'not json'])(
-		'says why %j is not valid JSON, in the parser’s words',
-		(text) => {
-			let parserMessage = '';
-			try {
-				JSON.parse(text);
-			} catch (error) {
-				parserMessage = (error as Error).message;
-			}
-			expect(parserMessage).not.toBe('');
-			expect(jsonObjectOf(text)).toEqual({ problem: `is not valid JSON (${parserMessage})` });
-		},
-	);
+	it.each<[string, string]>([
+		['', 'is not valid JSON'],
+		['{', 'is not valid JSON'],
+		["{'a': 1}", 'is not valid JSON'],
+		['{"a": 1,}', 'is not valid JSON'],
+		['not json', 'is not valid JSON'],
+		['pw=hunter2', 'is not valid JSON'],
+	])('says %j is not valid JSON, never with the parser’s quote of the text', (text, problem) => {
+		expect(jsonObjectOf(text)).toEqual({ problem });
+	});
 
 	it('property: JSON text is accepted exactly when it is an object, and read back unchanged', () => {
 		fc.assert(

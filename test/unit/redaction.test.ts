@@ -9,7 +9,14 @@ import fc from 'fast-check';
 
 import { redactAnswer } from '../../nodes/IntegrationService/transport/answerRedaction';
 import { encodedCharsPattern } from '../../nodes/IntegrationService/transport/encodedChars';
-import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	redact,
+	redactError,
+	secretForms,
+	withSecret,
+} from '../../nodes/IntegrationService/transport/secrets';
 
 const PROPERTY = { seed: 19, numRuns: 200 };
 const R = '[redacted]';
@@ -318,5 +325,38 @@ describe('redactAnswer: which answers are searched for secrets', () => {
 			true,
 		);
 		expect(redactedAnswer(text.replace('&limit', '&amp;limit'), 'stored-token-1234')).toBe(false);
+	});
+});
+
+describe('redactError: an error about to leave the node', () => {
+	const SECRET = 'tok-Very.Secret/42';
+	const forms = secretForms({ accessToken: SECRET });
+	const node = {
+		id: 'n',
+		name: 'Integration Service',
+		type: 't',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+
+	it('takes the secret out of the message, description, stack, messages and the error it wraps', () => {
+		const error = new NodeOperationError(node as never, `Average Price: got "${SECRET}"`, {
+			description: `see ${encodeURIComponent(SECRET)}`,
+		});
+		error.messages.push(`raw ${SECRET}`);
+		redactError(error, forms);
+		const cause = error.cause as Error;
+		expect(error.message).toBe('Average Price: got "[redacted]"');
+		expect(error.description).toBe('see [redacted]');
+		expect(error.messages).toEqual(['raw [redacted]']);
+		expect(cause.message).toBe('Average Price: got "[redacted]"');
+		for (const text of [error.stack, cause.stack]) expect(text).not.toContain(SECRET);
+	});
+
+	it('takes out the start of a secret a value cut leaves before its "…"', () => {
+		const error = new Error(`got "${'x'.repeat(90)}${SECRET.slice(0, 10)}… (200 characters)`);
+		redactError(error, forms);
+		expect(error.message).toBe(`got "${'x'.repeat(90)}[redacted]… (200 characters)`);
 	});
 });

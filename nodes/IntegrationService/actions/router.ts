@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { INPUT_NEXT_STEP, newRun, startItem, stopRun } from '../transport';
+import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
 import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import type { OperationModule } from './node.type';
 import { boundForModel } from './output';
@@ -148,6 +148,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		// Node-wide options are read for the first item (an expression sees that item).
 		tagWithItem(this, failure, 0, readerOf(this, module));
 		const error = asNodeError(this, failure, 0);
+		await redactRunError(this, newRun(), 0, error);
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
 		// succeeded, so each item gets its own error item, as any other failure would.
@@ -181,6 +182,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			tagWithItem(this, failure, itemIndex, reader);
 			const error = asNodeError(this, failure, itemIndex);
+			// Every error leaves redacted, input errors too: a bad value may be a pasted secret.
+			await redactRunError(this, run, itemIndex, error);
 			if (!continueOnFail) throw error;
 			const { message, description, httpCode } = errorText(error);
 			const details: IDataObject = { itemIndex };

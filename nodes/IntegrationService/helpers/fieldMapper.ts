@@ -85,12 +85,13 @@ function bodyFromForm(
 /**
  * The request body of one item. Every check runs here, before anything is sent. With `mappingModes`,
  * the item's Mapping Mode says whether the body comes from the form, the input item or Record (JSON).
+ * An Update's or a Create's body with no field is refused (the two other modes refuse it themselves).
  */
 export function readBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	properties: INodeProperties[],
-	options: { mappingModes?: boolean } = {},
+	options: { mappingModes?: boolean; create?: boolean } = {},
 ): IDataObject {
 	const mode = options.mappingModes
 		? ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.fromForm)
@@ -101,6 +102,16 @@ export function readBody(
 	const updateGroup = properties.find((property) => property.name === UPDATE_FIELDS);
 	if (updateGroup && Object.keys(body).length === 0) {
 		throw inputError(ctx, itemIndex, updateGroup.displayName, 'add at least one field');
+	}
+	// A Create with nothing set (every field empty, from an expression too) would create an empty record.
+	if (options.create && Object.keys(body).length === 0) {
+		const group = properties.find(isFieldGroup);
+		throw inputError(
+			ctx,
+			itemIndex,
+			group?.displayName ?? 'Fields',
+			'set at least one field; an empty record is not created',
+		);
 	}
 	return body;
 }

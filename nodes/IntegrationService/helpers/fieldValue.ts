@@ -98,6 +98,27 @@ function numberValue(
 	return number;
 }
 
+/** A JSON field's value; a required one that is `{}` or `[]` (its default, say) is required but empty. */
+function jsonValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	property: INodeProperties,
+	label: string,
+	raw: unknown,
+): IDataObject | IDataObject[] {
+	const isList = String(property.default).trim().startsWith('[');
+	const value = isList
+		? parseJsonParameter(ctx, itemIndex, label, raw, 'arrayOfObjects')
+		: parseJsonParameter(ctx, itemIndex, label, raw, 'object');
+	if (property.required && isEmpty(value)) {
+		const example = isList ? 'a JSON list such as [{"key": "value"}]' : REQUIRED_JSON_EXAMPLE;
+		throw inputError(ctx, itemIndex, label, `is required but empty; give ${example}`);
+	}
+	return value;
+}
+
+const REQUIRED_JSON_EXAMPLE = 'a JSON object such as {"key": "value"}';
+
 /** The wire value of one field, or undefined when it is not set and must not be sent. */
 export function wireValue(
 	ctx: IExecuteFunctions,
@@ -115,12 +136,7 @@ export function wireValue(
 		return undefined;
 	}
 	if (property.required && property.type === 'json' && isUnsetValue(raw)) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			label,
-			'is required but empty; give a JSON object such as {"key": "value"}',
-		);
+		throw inputError(ctx, itemIndex, label, `is required but empty; give ${REQUIRED_JSON_EXAMPLE}`);
 	}
 	if (property.required && property.type === 'string' && !property.typeOptions?.multipleValues)
 		return requireText(ctx, itemIndex, label, raw);
@@ -134,9 +150,7 @@ export function wireValue(
 		case 'boolean':
 			return toBoolean(ctx, itemIndex, label, raw);
 		case 'json':
-			return String(property.default).trim().startsWith('[')
-				? parseJsonParameter(ctx, itemIndex, label, raw, 'arrayOfObjects')
-				: parseJsonParameter(ctx, itemIndex, label, raw, 'object');
+			return jsonValue(ctx, itemIndex, property, label, raw);
 		default:
 			// A field type added to an operation without teaching the mapper: a defect, caught by the tests.
 			throw new Error(`The field mapper cannot read "${property.name}" of type ${property.type}`);

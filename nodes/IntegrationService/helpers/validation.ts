@@ -6,6 +6,7 @@ import {
 	hasControlCharacter,
 	isJsonObject,
 	jsonObjectOf,
+	jsonOf,
 } from '../../shared/service';
 
 /**
@@ -51,6 +52,28 @@ function shown(value: unknown): string {
 	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
 }
 
+/**
+ * Reads a part of a list entry whose error names the part and the kind of value, never the value: a
+ * list often comes whole from another system (an input row, a model) and may carry anything.
+ */
+export function withoutValue<T>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	raw: unknown,
+	read: () => T,
+): T {
+	try {
+		return read();
+	} catch (error) {
+		const { message, description } = error as NodeOperationError;
+		const hidden = String(message).split(shown(raw)).join(describeValue(raw));
+		throw new NodeOperationError(ctx.getNode(), hidden, {
+			itemIndex,
+			description: description ?? undefined,
+		});
+	}
+}
+
 const isBlank = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
@@ -90,6 +113,12 @@ export function requireId(
 	return id;
 }
 
+/**
+ * Text that is a number as people write one: sign, digits, one dot, an exponent, blanks around. Not
+ * what JavaScript's Number() also reads ("0x10", "0b101", "0o17"), which would make a value up.
+ */
+const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
 /** A number parameter that may arrive as text from an expression: "12.5" is fine, "twelve" is not. */
 export function toNumber(
 	ctx: IExecuteFunctions,
@@ -97,7 +126,7 @@ export function toNumber(
 	field: string,
 	value: unknown,
 ): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
 		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
 	}
@@ -151,11 +180,9 @@ export function parseJsonParameter(
 	}
 	let list = value;
 	if (typeof value === 'string') {
-		try {
-			list = JSON.parse(value);
-		} catch (error) {
-			throw inputError(ctx, itemIndex, field, `is not valid JSON (${(error as Error).message})`);
-		}
+		const read = jsonOf(value);
+		if ('problem' in read) throw inputError(ctx, itemIndex, field, read.problem);
+		list = read.value;
 	}
 	if (!Array.isArray(list) || !list.every(isJsonObject)) {
 		throw inputError(
@@ -225,7 +252,8 @@ export function refuseUnknownKeys(
 ): void {
 	const unknown = Object.keys(value).find((key) => !known.includes(key));
 	if (unknown !== undefined) {
-		throw inputError(ctx, itemIndex, field, `"${unknown}" is not one of: ${known.join(', ')}`);
+		// Cut as a value is (`shown`): a runaway key must not flood the message or a model's context.
+		throw inputError(ctx, itemIndex, field, `${shown(unknown)} is not one of: ${known.join(', ')}`);
 	}
 }
 

@@ -8,5 +8,5 @@ export { MAX_PAGE_SIZE, MAX_RECORDS, recordsOf, serviceRequestPages } from './pa
 export type { Connection, ServiceRequest } from './request';
 export { CREDENTIAL_DEFAULT, serviceRequest } from './request';
 export type { RequestSettings, ServiceRun } from './run';
-export { DEFAULT_SETTINGS, newRun, startItem, stopRun } from './run';
+export { DEFAULT_SETTINGS, newRun, redactRunError, startItem, stopRun } from './run';
 export { INPUT_NEXT_STEP } from './errors';

@@ -5,6 +5,7 @@ import { CREDENTIAL_TYPE } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { cancelSignal } from './attempt';
 import { formatSeconds } from './errors';
+import { redactError, secretForms } from './secrets';
 
 /**
  * A node run as the transport sees it: its settings, what its requests share (the credential, the stop
@@ -136,4 +137,25 @@ export async function runCredentials(
 		});
 	}
 	return await run.state.credentials;
+}
+
+/**
+ * Takes the run's credential secrets out of an error about to leave the node, an input error thrown
+ * before anything was sent included (a secret pasted into a field, or a model's argument, comes back
+ * in the message that names the bad value). A credential that cannot load leaves the general forms
+ * (bearer tokens, JWTs) to be taken out.
+ */
+export async function redactRunError(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	itemIndex: number,
+	error: unknown,
+): Promise<void> {
+	let forms: readonly string[] = [];
+	try {
+		forms = secretForms(await runCredentials(ctx, run, itemIndex));
+	} catch {
+		// The failure to load is its own error elsewhere; this error still loses every JWT and bearer token.
+	}
+	redactError(error, forms);
 }

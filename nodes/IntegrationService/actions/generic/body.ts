@@ -24,8 +24,16 @@ function bodyDescription(form: BodyForm): INodeProperties[] {
 		: form.properties;
 }
 
-function bodyOf(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
-	return readBody(ctx, itemIndex, form.properties, { mappingModes: form.mappingModes === true });
+function bodyOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	form: BodyForm,
+	create = false,
+): IDataObject {
+	return readBody(ctx, itemIndex, form.properties, {
+		mappingModes: form.mappingModes === true,
+		create,
+	});
 }
 
 /** Create: POST {host}/api/{path} with the body checked field by field before anything is sent. */
@@ -33,7 +41,7 @@ export function createOperation(resource: ResourceSpec, form: BodyForm): Operati
 	return {
 		description: updateDisplayOptions(shownForResource(resource, 'create'), bodyDescription(form)),
 		async execute(itemIndex, run) {
-			const body = bodyOf(this, itemIndex, form);
+			const body = bodyOf(this, itemIndex, form, true);
 			const choice = readOutput(this, itemIndex);
 			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body });
 			return [shapeRecord(record, choice)];

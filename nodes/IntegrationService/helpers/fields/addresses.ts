@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { inputError, optionalText, refuseUnknownKeys } from '../validation';
+import { inputError, optionalText, refuseUnknownKeys, withoutValue } from '../validation';
 import { entriesReader } from './entries';
 
 /** Address parts (spec 2.1), each optional text. */
@@ -66,7 +66,9 @@ export const toAddresses = entriesReader(
 		refuseUnknownKeys(ctx, itemIndex, label, entry, ADDRESS_PARTS);
 		const address: IDataObject = {};
 		for (const part of ADDRESS_PARTS) {
-			const value = optionalText(ctx, itemIndex, `${label} › ${part}`, entry[part]);
+			const value = withoutValue(ctx, itemIndex, entry[part], () =>
+				optionalText(ctx, itemIndex, `${label} › ${part}`, entry[part]),
+			);
 			if (value !== undefined) address[part] = value;
 		}
 		if (Object.keys(address).length === 0) {

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { jsonOf } from '../../../shared/service';
 import { inputError } from '../validation';
 
 /**
@@ -69,12 +70,9 @@ export function wholeValue(
 ): unknown {
 	let value = raw;
 	if (typeof value === 'string' && value.trim() !== '') {
-		try {
-			value = JSON.parse(value);
-		} catch {
-			// The parser's message quotes the text, which may hold anything: it is left out.
-			throw inputError(ctx, itemIndex, labels.companion, 'is not valid JSON');
-		}
+		const read = jsonOf(value);
+		if ('problem' in read) throw inputError(ctx, itemIndex, labels.companion, read.problem);
+		value = read.value;
 	}
 	if (isEmptyValue(value)) return undefined;
 	if (!noEntries(entries)) {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, toEntries, toWholeNumber } from '../validation';
+import { inputError, MAX_ENTRIES, toEntries, toWholeNumber } from '../validation';
 import { entryParts, readEntry, type EntryRead, type PartReader } from './objectList';
 
 /**
@@ -76,6 +76,15 @@ function fromLists(
 		const problem = `has ${raw.length} groups; at most ${MAX_GROUPS} are sent`;
 		throw inputError(ctx, itemIndex, field, problem);
 	}
+	// The bound counts every condition, as the form's one list does, not each group's alone.
+	const total = raw.reduce<number>(
+		(sum, group) => sum + (Array.isArray(group) ? group.length : 0),
+		0,
+	);
+	if (total > MAX_ENTRIES) {
+		const problem = `has ${total} entries; at most ${MAX_ENTRIES} are sent in one request`;
+		throw inputError(ctx, itemIndex, field, problem);
+	}
 	return raw.map((group, g) => {
 		const groupLabel = `${field} › group ${g + 1}`;
 		if (!Array.isArray(group) || group.length === 0) {
@@ -92,9 +101,20 @@ function fromLists(
 	});
 }
 
+/**
+ * The parts of one condition of a condition-groups field (its entries without the form's Group, which
+ * only sorts them into groups), or undefined for any other field: what the reader reads, and what a
+ * record's description names (recordShape.ts).
+ */
+export function conditionParts(property: INodeProperties): INodeProperties[] | undefined {
+	const parts = entryParts(property);
+	if (!parts.some((part) => part.name === GROUP_PART.name)) return undefined;
+	return parts.filter((part) => part.name !== GROUP_PART.name);
+}
+
 /** The reader of a condition-groups field; `read` reads one part as its field. */
 export function conditionGroupsReader(property: INodeProperties, read: PartReader) {
-	const list = entryParts(property).filter((part) => part.name !== GROUP_PART.name);
+	const list = conditionParts(property) ?? [];
 	const parts = { list, read };
 	return (ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] =>
 		(Array.isArray(raw)

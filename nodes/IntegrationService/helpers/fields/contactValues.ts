@@ -1,6 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { inputError, optionalText, refuseUnknownKeys, requireText, toBoolean } from '../validation';
+import {
+	inputError,
+	optionalText,
+	refuseUnknownKeys,
+	requireText,
+	toBoolean,
+	withoutValue,
+} from '../validation';
 import { entriesReader } from './entries';
 
 /** Contact value parts (spec 2.1). */
@@ -92,15 +99,21 @@ export const toContactValues = entriesReader(
 		) {
 			throw inputError(ctx, itemIndex, entryLabel, 'has no value');
 		}
+		// A part's error names the part and the kind of value, never the value (withoutValue).
+		const part = <T>(raw: unknown, read: () => T) => withoutValue(ctx, itemIndex, raw, read);
 		const contact: IDataObject = {
-			value: requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim(),
+			value: part(value, () => requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim()),
 		};
-		const typeText = optionalText(ctx, itemIndex, `${entryLabel} › Type`, type);
+		const typeText = part(type, () => optionalText(ctx, itemIndex, `${entryLabel} › Type`, type));
 		if (typeText !== undefined) contact.type = typeText;
-		const statusText = optionalText(ctx, itemIndex, `${entryLabel} › Status`, status);
+		const statusText = part(status, () =>
+			optionalText(ctx, itemIndex, `${entryLabel} › Status`, status),
+		);
 		if (statusText !== undefined) contact.status = statusText;
 		if (isPrimary !== undefined && isPrimary !== null && isPrimary !== '') {
-			contact.isPrimary = toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, isPrimary);
+			contact.isPrimary = part(isPrimary, () =>
+				toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, isPrimary),
+			);
 		}
 		return contact;
 	},

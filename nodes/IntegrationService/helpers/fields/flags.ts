@@ -58,8 +58,9 @@ export function flagsReader(keys: readonly string[]) {
 		const flags: IDataObject = {};
 		refuseUnknownKeys(ctx, itemIndex, field, value as IDataObject, keys);
 		for (const [key, flag] of Object.entries(value as IDataObject)) {
-			// A flag left null (a NULL column) is not set, like a field left out.
-			if (flag === null || flag === undefined) continue;
+			// A flag left null (a NULL column) or empty (blanks) is not set, like any optional field.
+			if (flag === null || flag === undefined || (typeof flag === 'string' && flag.trim() === ''))
+				continue;
 			flags[key] = toBoolean(ctx, itemIndex, `${field} › ${flagLabel(key)}`, flag);
 		}
 		return flags;

@@ -1,9 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from '../../../shared/service';
-
-import { inputError, refuseUnknownKeys } from '../validation';
+import { inputError, refuseUnknownKeys, withoutValue } from '../validation';
 import { entriesReader } from './entries';
 
 /**
@@ -62,17 +59,7 @@ function readPart(
 	raw: unknown,
 	read: PartReader,
 ): unknown {
-	try {
-		return read(ctx, itemIndex, part, label, raw);
-	} catch (error) {
-		const message = (error as Error).message;
-		const shown =
-			typeof raw === 'string' && raw !== ''
-				? message.split(JSON.stringify(raw)).join(describeValue(raw))
-				: message;
-		const description = (error as NodeOperationError).description ?? undefined;
-		throw new NodeOperationError(ctx.getNode(), shown, { itemIndex, description });
-	}
+	return withoutValue(ctx, itemIndex, raw, () => read(ctx, itemIndex, part, label, raw));
 }
 
 /** Where an entry is read: the item, the entry's place and its parts with their reader. */
