@@ -77,6 +77,16 @@ describe('credential › create', () => {
 		expect(result.items).toEqual([{ json: { id: 'cred-1' }, pairedItem: { item: 0 } }]);
 	});
 
+	test('User Inputs left at {} are sent: the specification does not show what an application needs', async () => {
+		const result = await createCredential({ parameters: { appKey: 'crm-app', userInputs: '{}' } });
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expectRequest(sandbox, sandbox.requests[0], {
+			...CREATE_REQUEST,
+			body: { appKey: 'crm-app', userInputs: {} },
+		});
+	});
+
 	test('User Inputs may come from an expression as an object, per item', async () => {
 		const result = await createCredential({
 			items: [{ inputs: { apiKey: 'a' } }, { inputs: { apiKey: 'b' } }],

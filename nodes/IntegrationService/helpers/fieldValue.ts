@@ -98,6 +98,12 @@ function numberValue(
 	return number;
 }
 
+/**
+ * The specification's objects whose contents it does not show (shared decisions: taken as JSON and
+ * checked only as objects): `{}` may be all an external application needs, so it is sent.
+ */
+const OPAQUE_OBJECTS = new Set(['userInputs']);
+
 /** A JSON field's value; a required one that is `{}` or `[]` (its default, say) is required but empty. */
 function jsonValue(
 	ctx: IExecuteFunctions,
@@ -110,7 +116,7 @@ function jsonValue(
 	const value = isList
 		? parseJsonParameter(ctx, itemIndex, label, raw, 'arrayOfObjects')
 		: parseJsonParameter(ctx, itemIndex, label, raw, 'object');
-	if (property.required && isEmpty(value)) {
+	if (property.required && isEmpty(value) && !OPAQUE_OBJECTS.has(property.name)) {
 		const example = isList ? 'a JSON list such as [{"key": "value"}]' : REQUIRED_JSON_EXAMPLE;
 		throw inputError(ctx, itemIndex, label, `is required but empty; give ${example}`);
 	}
