@@ -285,6 +285,21 @@ describe('Smart List › Create: Conditions and Columns', () => {
 		expect(result.items[0].json).toMatchObject(body);
 	});
 
+	test("a Group that is no number names the kind of value, never the value (it may be a row's secret)", async () => {
+		const result = await smartList({
+			parameters: {
+				name: 'Hot',
+				conditions: {
+					values: [{ ...STAGE, group: '={{ "SSN 123-45-6789" }}', num: '', unit: '' }],
+				},
+			},
+		});
+		expect(result.error?.message).toBe(
+			'Conditions › entry 1 › Group: must be a number, got a string (item 0)',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
 	test('Conditions (JSON): a list of groups from an expression, a val list of numbers kept', async () => {
 		const groups = [
 			[{ ...STAGE, val: [1, 2] }],

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, MAX_ENTRIES, toEntries, toWholeNumber } from '../validation';
+import { inputError, MAX_ENTRIES, toEntries, toWholeNumber, withoutValue } from '../validation';
 import { entryParts, readEntry, type EntryRead, type PartReader } from './objectList';
 
 /**
@@ -57,7 +57,11 @@ function fromForm(
 		const place = { field, number: position + 1, label: `${field} › entry ${position + 1}` };
 		const { group, ...rest } = entry;
 		const label = `${place.label} › Group`;
-		const number = toWholeNumber(ctx, itemIndex, label, group ?? 1, 1, MAX_GROUPS);
+		const groupValue = group ?? 1;
+		// A part of an entry: its error names the kind of value, never the value (validation.ts).
+		const number = withoutValue(ctx, itemIndex, groupValue, () =>
+			toWholeNumber(ctx, itemIndex, label, groupValue, 1, MAX_GROUPS),
+		);
 		const one = condition(rest, { ctx, itemIndex, place, parts });
 		groups.set(number, [...(groups.get(number) ?? []), one]);
 	});
