@@ -92,6 +92,8 @@ describe('a Create whose body ends up empty is refused before sending', () => {
 			[{ n: '' }],
 		],
 		['no field added', { additionalFields: {} }, undefined],
+		['only Bio left at its {}', { additionalFields: { bio: '{}' } }, undefined],
+		['only Bio {} from an expression', { additionalFields: { bio: '={{ {} }}' } }, undefined],
 		[
 			'only empty values',
 			{ additionalFields: { emails: { values: [] }, phonesJson: '[]', taxId: '' } },
@@ -103,6 +105,26 @@ describe('a Create whose body ends up empty is refused before sending', () => {
 			await run('borrower', 'create', parameters, items),
 			'Additional Fields: set at least one field; an empty record is not created (item 0)',
 		);
+	});
+
+	test('Borrower › Update with only Bio {}, and Map Automatically or a record with only {} and blanks, change nothing: refused', async () => {
+		expectInputError(
+			sandbox,
+			await run('borrower', 'update', { borrowerId: 'b-1', updateFields: { bio: '{}' } }),
+			'Update Fields: add at least one field (item 0)',
+		);
+		const mapped = await run('borrower', 'create', { mappingMode: 'autoMapInputData' }, [
+			{ name: null, bio: {} },
+		]);
+		expect(mapped.error?.message).toMatch(
+			/^Map Automatically: the input item has none of the fields/,
+		);
+		const record = await run('borrower', 'create', {
+			mappingMode: 'jsonRecord',
+			record: '{"name": null, "bio": {}}',
+		});
+		expect(record.error?.message).toMatch(/^Record \(JSON\): has none of the fields/);
+		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('every Create of the catalogue with a form: one set field is enough, none is refused', async () => {

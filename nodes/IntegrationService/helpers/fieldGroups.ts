@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { COMPOUND_READERS } from './fields';
 import { isCompanion } from './fields/companion';
@@ -50,4 +50,14 @@ export function bodyFields(properties: INodeProperties[]): INodeProperties[] {
 		fieldsOf.set(properties, fields);
 	}
 	return fields;
+}
+
+/**
+ * A body that would write nothing: no field, or only empty objects and lists (a Bio left at its `{}`),
+ * so a Create would make an empty record and an Update change nothing.
+ */
+export function writesNothing(body: IDataObject): boolean {
+	return Object.values(body).every(
+		(value) => value !== null && typeof value === 'object' && Object.keys(value).length === 0,
+	);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isFieldGroup, UPDATE_FIELDS } from './fieldGroups';
+import { isFieldGroup, UPDATE_FIELDS, writesNothing } from './fieldGroups';
 import { setIfDefined, wireValue } from './fieldValue';
 import { companionOf, isCompanion, wholeValue } from './fields/companion';
 import { bodyFromInput, bodyFromRecord, MAPPING_MODE } from './mappingModes';
@@ -100,11 +100,11 @@ export function readBody(
 	if (mode === MAPPING_MODE.fromRecord) return bodyFromRecord(ctx, itemIndex, properties);
 	const body = bodyFromForm(ctx, itemIndex, properties);
 	const updateGroup = properties.find((property) => property.name === UPDATE_FIELDS);
-	if (updateGroup && Object.keys(body).length === 0) {
+	if (updateGroup && writesNothing(body)) {
 		throw inputError(ctx, itemIndex, updateGroup.displayName, 'add at least one field');
 	}
 	// A Create with nothing set (every field empty, from an expression too) would create an empty record.
-	if (options.create && Object.keys(body).length === 0) {
+	if (options.create && writesNothing(body)) {
 		const group = properties.find(isFieldGroup);
 		throw inputError(
 			ctx,

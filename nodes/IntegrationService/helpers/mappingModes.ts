@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { jsonObjectOf } from '../../shared/service';
-import { bodyFields } from './fieldGroups';
+import { bodyFields, writesNothing } from './fieldGroups';
 import { setIfDefined, wireValue } from './fieldValue';
 import { recordShape } from './recordShape';
 import { inputError, refuseUnknownKeys } from './validation';
@@ -55,7 +55,7 @@ export function bodyFromInput(
 	const input = ctx.getInputData()[itemIndex]?.json ?? {};
 	const fields = bodyFields(properties);
 	const body = bodyOf(ctx, itemIndex, fields, input, (name) => `Input Field "${name}"`);
-	if (Object.keys(body).length === 0) {
+	if (writesNothing(body)) {
 		throw inputError(
 			ctx,
 			itemIndex,
@@ -107,7 +107,7 @@ export function bodyFromRecord(
 		fields.map((field) => field.name),
 	);
 	const body = bodyOf(ctx, itemIndex, fields, record, (name) => `${RECORD.label} › ${name}`);
-	if (Object.keys(body).length === 0) {
+	if (writesNothing(body)) {
 		throw inputError(
 			ctx,
 			itemIndex,
