@@ -280,6 +280,6 @@ function failedRequest(
 	);
 	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
 	error.message = message;
-	error.context.nextStep = nextStep(final);
+	error.context.nextStep = nextStep(final, method);
 	return error;
 }
