@@ -10,7 +10,7 @@ import type { ServiceHost } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
-import { formatSeconds, nextStep } from './errors';
+import { formatSeconds, nextStep, withoutHost } from './errors';
 import type { PacedRequest } from './pace';
 import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
 import type { ServiceRun } from './run';
@@ -236,5 +236,6 @@ function failedRequest(
 	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
 	error.message = message;
 	error.context.nextStep = nextStep(final, method);
+	error.context.toolMessage = withoutHost(message, prepared.url, host);
 	return error;
 }
