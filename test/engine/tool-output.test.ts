@@ -196,6 +196,41 @@ describe('errors a model can act on', () => {
 		},
 	);
 
+	test('mcp: a create processed but answered with broken JSON says to look it up, not that it will fail the same way', async () => {
+		sandbox.inject({ malformed: true, afterProcessing: true, count: 1, match: { method: 'POST' } });
+		const call = await tool('mcp', CREATE, { firstName: 'Ada', lastName: 'Garbled' });
+
+		expect(call.response).toBeUndefined();
+		expect(call.error).toContain('so it processed the request');
+		expect(call.error).toContain(
+			'It may have been processed: look it up (Get or Get Many) before calling again',
+		);
+		expect(call.error).not.toContain('will fail the same way');
+		expect(sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	test('mcp: an update answered 500 every time is sent again (idempotent) and the model is told the same values are safe', async () => {
+		sandbox.inject({ status: 500, count: 10, match: { method: 'PUT' } });
+		const call = await tool(
+			'mcp',
+			{
+				resource: 'person',
+				operation: 'update',
+				mappingMode: 'jsonRecord',
+				personId: "={{ $fromAI('personId', 'The person to change', 'string') }}",
+				requestOptions: { maxAttempts: 2, initialRetryDelay: 10 },
+			},
+			{ personId: 'p_2', record: { stage: 'Lead' } },
+		);
+
+		expect(call.error).toContain('HTTP 500');
+		expect(call.error).toContain(
+			'The update may already have been applied; sending the same values again is safe',
+		);
+		expect(call.error).not.toContain('A passing failure');
+		expect(sandbox.requests.filter((r) => r.method === 'PUT')).toHaveLength(2);
+	});
+
 	test('mcp: an input error says nothing was sent', async () => {
 		const call = await tool('mcp', { ...GET_MANY, limit: 'many' as never });
 		expect(call.error).toContain('Limit');

@@ -69,7 +69,10 @@ let calls = 0;
 /** Calls the node as a tool once, with `args` as the tool call's arguments (what $fromAI reads). */
 export async function callAsTool(
 	via: 'mcp' | 'agent',
-	options: Pick<RunOptions, 'parameters' | 'credentials'>,
+	options: Pick<RunOptions, 'parameters' | 'credentials'> & {
+		/** MCP only: the n8n credential's id, to share one tenant (its pace and 429 pause) between calls. */
+		credentialId?: string;
+	},
 	args: IDataObject,
 ): Promise<ToolCall> {
 	if (via === 'agent') {
@@ -79,7 +82,7 @@ export async function callAsTool(
 	}
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	// Each call its own n8n credential, so calls share no tenant pace (as runNode's runs).
-	const credentialId = `toolCred${++calls}`;
+	const credentialId = options.credentialId ?? `toolCred${++calls}`;
 	const credentialsHelper = new TestCredentialsHelper(credentialTypes, {
 		[credentialId]: options.credentials,
 	});

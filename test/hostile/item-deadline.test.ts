@@ -59,6 +59,34 @@ describe('as a tool, an operation ends well before the caller gives up (45 s; th
 		30_000,
 	);
 
+	it("mcp: the next call after a 429 with Retry-After: 50 is not held by the tenant's pause and sent with no time left: it fails at once, nothing sent", async () => {
+		service.script((_request, res) =>
+			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '50' }),
+		);
+		const tool = { parameters: CREATE, credentials: credentialsFor(service.origin) };
+		const first = await callAsTool(
+			'mcp',
+			{ ...tool, credentialId: 'paused' },
+			{ firstName: 'Ada' },
+		);
+		expect(first.error).toContain('HTTP 429');
+		service.script((_request, res) => sendJson(res, 201, { id: 'p_1', firstName: 'Bea' }));
+
+		// The same credential: the tenant's pause (about 45 s) holds this call.
+		const second = await timed(
+			callAsTool('mcp', { ...tool, credentialId: 'paused' }, { firstName: 'Bea' }),
+		);
+
+		expect(second.response).toBeUndefined();
+		expect(second.error).toMatch(
+			/^Rate limited by the service \(HTTP 429\): the run is paused \(gave up: waiting 4\d(\.\d)? s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent\)/,
+		);
+		expect(second.error).toContain('The service is limiting the rate: wait a minute');
+		expect(second.error).not.toContain('may have been processed');
+		expect(posts()).toHaveLength(1);
+		expect(second.ms).toBeLessThan(10_000);
+	}, 30_000);
+
 	it('mcp: a create answered 429 with Retry-After: 2 waits and is created, once', async () => {
 		let limited = false;
 		service.script((_request, res) => {

@@ -99,6 +99,32 @@ describe('a secret echoed in a successful answer is redacted before it is output
 		expect(outputOf(result)).toEqual([{ id: 'i-2', echo: R, inLink: `/cb?t=${R}`, secret: R }]);
 	});
 
+	test('Client ID and Secret mode: the signed JWT without its header, or without its first 2 characters, in a 200 record', async () => {
+		let jwt = '';
+		service.script((request, res) => {
+			jwt = String(request.headers.authorization).slice(7);
+			const [, payload, signature] = jwt.split('.');
+			sendJson(res, 200, {
+				id: 'i-3',
+				lastToken: `${payload}.${signature}`,
+				suffix: jwt.slice(2),
+				cut: signature.slice(4, -4),
+			});
+		});
+		const result = await customCall('GET', CLIENT);
+
+		expect(service.received).toHaveLength(1);
+		expect(jwt).toMatch(/^eyJ/);
+		expect(outputOf(result)).toEqual([
+			{
+				id: 'i-3',
+				lastToken: `${R}.${R}`,
+				suffix: `JhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.${R}.${R}`,
+				cut: R,
+			},
+		]);
+	});
+
 	test('Client ID and Secret mode: the signed JWT with its dots as &#46;, &#x2E; and \\u002e, and the client secret as HTML entities, in a 200 record', async () => {
 		let jwt = '';
 		const entities = (text: string) =>

@@ -129,3 +129,57 @@ describe('secrets in what a model reads', () => {
 		expect(call.error).not.toContain('(item 0)');
 	});
 });
+
+describe("the host's URL is not told to a model", () => {
+	const scripts: Array<[string, (origin: string) => Parameters<typeof service.script>[0], string]> =
+		[
+			[
+				'a redirect to the host (the node names its target)',
+				(origin) => (_request, res) => {
+					res.writeHead(302, { Location: `${origin}/login?next=/api/people/p_1` });
+					res.end();
+				},
+				'The service answered with a redirect (HTTP 302) to the CRM host; redirects are not followed',
+			],
+			[
+				"a 400 whose text names the host's URL",
+				(origin) => (_request, res) =>
+					sendJson(res, 400, { error: `see ${origin}/docs/people for the fields` }),
+				'see the CRM host/docs/people for the fields',
+			],
+			[
+				"an HTML 500 whose title names the host's URL",
+				(origin) => (_request, res) => {
+					const page = `<html><head><title>Error at ${origin}/api/people</title></head><body>down</body></html>`;
+					res.writeHead(500, { 'Content-Type': 'text/html' });
+					res.end(page);
+				},
+				'Error at the CRM host/api/people',
+			],
+		];
+
+	test.each(scripts)('mcp: %s', async (_name, script, expected) => {
+		service.script(script(service.origin));
+		const call = await callAsTool(
+			'mcp',
+			{
+				parameters: { ...GET, requestOptions: { maxAttempts: 1 } },
+				credentials: credentialsFor(service.origin),
+			},
+			{ personId: 'p_1' },
+		);
+
+		expect(call.error).toContain(expected);
+		const { host } = new URL(service.origin);
+		expect(call.error).not.toContain(host);
+	});
+
+	test('a workflow keeps the URL in its message', async () => {
+		service.script(scripts[1][1](service.origin));
+		const result = await runNode({
+			parameters: { ...GET, personId: 'p_1', requestOptions: { maxAttempts: 1 } },
+			credentials: credentialsFor(service.origin),
+		});
+		expect(result.error?.message).toContain(`see ${service.origin}/docs/people`);
+	});
+});

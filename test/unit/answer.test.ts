@@ -230,6 +230,8 @@ describe('parseRecord: what a 2xx becomes', () => {
 					message:
 						'The service answered HTTP 200, so it processed the request, but its answer is not valid JSON (truncated or garbled); it is not sent again: {"id":',
 					retryable: false,
+					// Processed: a model is told to look it up (errors.ts nextStep), not that it will fail again.
+					processed: true,
 				},
 			});
 	});

@@ -10,6 +10,7 @@ import {
 	decodeCursor,
 	digest,
 	encodeCursor,
+	MAX_TEXT,
 	SEEN_KEPT,
 } from '../../nodes/IntegrationService/transport/cursor';
 import type { ListPosition } from '../../nodes/IntegrationService/transport/cursor';
@@ -38,6 +39,12 @@ const LIST: ServiceRequest = {
 	connection: CREDENTIAL_DEFAULT,
 	path: ['people'],
 };
+/** A cursor of a position short enough to carry (encodeCursor gives none for a longer one). */
+function encoded(position: ListPosition): string {
+	const cursor = encodeCursor(position);
+	if (cursor === undefined) throw new Error('no cursor for this position');
+	return cursor;
+}
 const run = () => newRun({ ...DEFAULT_SETTINGS, maxRequestsPerSecond: 0, initialDelayMs: 1 });
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261124);
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
@@ -172,7 +179,7 @@ describe('Page at a Time: a cursor is input', () => {
 	};
 
 	it('decodes exactly what it encoded', () => {
-		expect(decodeCursor(encodeCursor(position), list)).toEqual({ position });
+		expect(decodeCursor(encoded(position), list)).toEqual({ position });
 	});
 
 	const forged = (value: unknown) =>
@@ -255,7 +262,7 @@ describe('Page at a Time: a cursor is input', () => {
 					),
 				),
 				async (link) => {
-					const cursor = encodeCursor({ ...made, at: { link } });
+					const cursor = encoded({ ...made, at: { link } });
 					const outcome = await batch(listService(10, 'link'), cursor, 3);
 					for (const request of outcome.sent)
 						expect(new URL(request.url).origin).toBe('https://crm.test');
@@ -298,11 +305,7 @@ describe('Page at a Time: a cursor continues its own list, or nothing is sent', 
 		['a tab inside a dot segment', '/api/people/.\t./people', 'it contains a control character'],
 	])('a link to %s is refused before sending', async (_what, link, why) => {
 		const made = await linkCursor();
-		const outcome = await batch(
-			listService(10, 'link'),
-			encodeCursor({ ...made, at: { link } }),
-			3,
-		);
+		const outcome = await batch(listService(10, 'link'), encoded({ ...made, at: { link } }), 3);
 		expect(outcome.sent).toEqual([]);
 		expect(outcome.error?.message).toBe(
 			`Cursor: names a page of another list (${why}); it is not followed`,
@@ -384,7 +387,7 @@ describe('Page at a Time: a cursor continues its own list, or nothing is sent', 
 		await fc.assert(
 			fc.asyncProperty(link, connection, async (written, connectionId) => {
 				const list = listDigest(LIST, 'https://crm.test', connectionId.trim());
-				const cursor = encodeCursor({ ...made, list, at: { link: written } });
+				const cursor = encoded({ ...made, list, at: { link: written } });
 				const outcome = await batch(listService(10, 'link'), cursor, 3);
 				for (const request of outcome.sent) {
 					expect(new URL(request.url).origin).toBe('https://crm.test');
@@ -436,6 +439,108 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 			/^Paging stopped: the service announced 4 records but goes on past/,
 		);
 		expect(result.batches.length).toBeLessThan(5);
+	});
+
+	/** A service whose nextLink carries `padding` characters of filter in its query. */
+	const longLinks =
+		(padding: number) =>
+		(request: SentRequest): Scripted => {
+			const from = Number(new URL(request.url).searchParams.get('from') ?? 0);
+			return {
+				people: [{ id: String(from) }],
+				_metadata: { nextLink: `/api/people?from=${from + 1}&f=${'x'.repeat(padding)}` },
+			};
+		};
+
+	it.each([5_000, 8_000])(
+		'a nextLink of about %i characters gives a cursor the next batch takes back',
+		async (padding) => {
+			const first = await batch(longLinks(padding), '', 1, { pageSize: 1 });
+			const cursor = first.result?.nextCursor as string;
+			expect(cursor.length).toBeGreaterThan(padding);
+			const next = await batch(longLinks(padding), cursor, 1, { pageSize: 1 });
+			expect(next.error).toBeUndefined();
+			expect(next.records).toEqual([{ id: '1' }]);
+			expect(new URL(next.sent[0].url).searchParams.get('from')).toBe('1');
+		},
+	);
+
+	it('a nextLink too long to carry ends the batch with an error, not a cursor that would be refused', async () => {
+		const first = await batch(longLinks(15_500), '', 1, { pageSize: 1 });
+		expect(first.result).toBeUndefined();
+		expect(first.sent).toHaveLength(1);
+		expect(first.error?.message).toMatch(
+			/^Paging stopped: the service's link to the next page is 155\d\d characters long, more than a Page at a Time cursor carries \(8192\), so this list cannot be continued batch by batch; Return All or a Limit reads it in one run$/,
+		);
+		// Only a read was sent: a model is not told to correct its input.
+		expect((first.error as Error & { context: IDataObject }).context.nextStep).toMatch(
+			/^Only reads were sent, nothing was changed/,
+		);
+	});
+
+	it.each<[string, () => (request: SentRequest) => Scripted, RegExp]>([
+		[
+			'the same page again',
+			() => () => ({ people: [{ id: '1' }], _metadata: { nextLink: '/api/people?from=1' } }),
+			/^Paging stopped: the service returned the same records again/,
+		],
+		[
+			'more records than announced',
+			() => {
+				let served = 0;
+				return () => ({
+					people: [{ id: String(served++) }],
+					_metadata: { total: 1, nextLink: `/api/people?from=${served}` },
+				});
+			},
+			/^Paging stopped: the service announced 1 records? but goes on past/,
+		],
+		[
+			'no list in the answer',
+			() => () => ({ persons: [] }),
+			/^The service's answer has no "people" list$/,
+		],
+	])(
+		'a list whose answers cannot be followed (%s) is no input error: only reads were sent',
+		async (_name, service, message) => {
+			const outcome = await batch(service(), '', 10, { pageSize: 1 });
+			expect(outcome.error?.message).toMatch(message);
+			expect(outcome.sent.every((request) => request.method === 'GET')).toBe(true);
+			expect((outcome.error as Error & { context: IDataObject }).context.nextStep).toBe(
+				"Only reads were sent, nothing was changed; the service's pages of this list cannot be followed, so calling again unchanged will fail the same way: ask for fewer records (a Limit or narrower filters), or tell the user.",
+			);
+		},
+	);
+
+	it('property: every cursor encodeCursor gives decodes; any URL up to MAX_TEXT gets one, nothing over it', () => {
+		const full = {
+			list: digest('l'),
+			skip: 3,
+			sent: 2 ** 40,
+			announced: 2 ** 40,
+			seen: Array.from({ length: 64 }, (_, i) => digest(String(i))),
+			loop: { mark: digest('m'), steps: 1, power: 2 ** 30 },
+			lastPage: digest('p'),
+			pageLoop: { mark: digest('q'), steps: 1, power: 2 ** 30 },
+		};
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: MAX_TEXT + 50 }),
+				fc.constantFrom('link', 'next'),
+				fc.constantFrom('a', '%7E', 'é', '"'),
+				(length, kind, unit) => {
+					const text = unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+					const position = { ...full, at: kind === 'link' ? { link: text } : { next: text } };
+					const cursor = encodeCursor(position as ListPosition);
+					if (length > MAX_TEXT) expect(cursor).toBeUndefined();
+					// A URL's href is ASCII without quotes: any up to MAX_TEXT is carried.
+					else if (unit === 'a' || unit === '%7E') expect(cursor).toBeDefined();
+					// Whatever is handed out is taken back.
+					if (cursor !== undefined) expect(decodeCursor(cursor, full.list)).toEqual({ position });
+				},
+			),
+			{ seed: SEED, numRuns: 60 },
+		);
 	});
 
 	it('a next-page link to another origin at the end of a batch is refused, unsent, by the next batch', async () => {
@@ -548,7 +653,7 @@ describe('Page at a Time: the paging rules hold from batch to batch', () => {
 			...positionOf(first.result?.nextCursor as string),
 			sent: MAX_UNANNOUNCED_RECORDS - 2,
 		};
-		const atBound = await batch(endless, encodeCursor(near), 2, { pageSize: 2 });
+		const atBound = await batch(endless, encoded(near), 2, { pageSize: 2 });
 		expect(atBound.error).toBeUndefined();
 		const past = await batch(endless, atBound.result?.nextCursor as string, 2, { pageSize: 2 });
 		expect(past.error?.message).toBe(

@@ -92,4 +92,11 @@ describe('shapeRecord', () => {
 		expect(shapeRecord(person, { compact: true, asTool: false })).toEqual({ id: 'p_1' });
 		expect(shapeRecord(person, { compact: false, asTool: false })).toBe(person);
 	});
+
+	it('a field named in Fields to Return wins over the compact form: "original" named is kept (as a tool too)', () => {
+		const person = { id: 'p_1', firstName: 'Ada', original: { big: true } };
+		expect(
+			shapeRecord(person, { fields: ['id', 'original'], compact: true, asTool: true }),
+		).toEqual({ id: 'p_1', original: { big: true } });
+	});
 });

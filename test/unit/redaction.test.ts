@@ -5,12 +5,13 @@
  * answerRedaction.test.ts each held half of this. The engine's attacks on the same rule, over real
  * HTTP, are test/hostile/redaction.test.ts (errors) and output-redaction.test.ts (outputs).
  */
+import { createHmac } from 'crypto';
 import fc from 'fast-check';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { redactAnswer } from '../../nodes/IntegrationService/transport/answerRedaction';
 import { encodedCharsPattern } from '../../nodes/IntegrationService/transport/encodedChars';
-import { NodeOperationError } from 'n8n-workflow';
-
+import { withoutSecrets } from '../../nodes/IntegrationService/transport/nextPage';
 import {
 	redact,
 	redactError,
@@ -238,6 +239,12 @@ function referenceHoldsSecret(text: string, secret: string): boolean {
 	});
 	const written = [...new Set(escaped)];
 	if (written.some((form) => text.includes(form))) return true;
+	// Any run of 12 characters of a secret of 8 or more (all but 4 of a shorter one), as written.
+	for (const value of new Set([secret, secret.trim()])) {
+		const run = Math.min(12, Math.max(8, value.length - 4));
+		for (let at = 0; value.length >= 8 && at + run <= value.length; at++)
+			if (text.includes(value.slice(at, at + run))) return true;
+	}
 	if (!/\\|&(?:#|amp;|lt;|gt;|quot;|apos;)/.test(text)) return false;
 	const secrets = [...new Set([secret, secret.trim()])]
 		.filter((value) => value.length >= 4)
@@ -358,5 +365,99 @@ describe('redactError: an error about to leave the node', () => {
 		const error = new Error(`got "${'x'.repeat(90)}${SECRET.slice(0, 10)}… (200 characters)`);
 		redactError(error, forms);
 		expect(error.message).toBe(`got "${'x'.repeat(90)}[redacted]… (200 characters)`);
+	});
+});
+
+/** A signed HS512 JWT as the credential makes one: its header is the same for every token. */
+function signedJwt(): string {
+	const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+	const unsigned = `${part({ alg: 'HS512', typ: 'JWT' })}.${part({
+		iss: 'client-id-visible',
+		sub: 'user-1',
+		iat: 1764170000,
+		exp: 1764170900,
+	})}`;
+	const signature = createHmac('sha512', 'client-secret-1').update(unsigned).digest('base64url');
+	return `${unsigned}.${signature}`;
+}
+
+describe('parts of a secret (an echo cut at either end or without the JWT header)', () => {
+	const jwt = signedJwt();
+	const [header, payload, signature] = jwt.split('.');
+	const signedForms = withSecret(secretForms({ clientSecret: 'client-secret-1' }), jwt);
+	const TOKEN = 'hostile-tok-SECRET-987';
+	const tokenForms = secretForms({ accessToken: TOKEN });
+
+	it('the header is the constant one of HS512 (so "ey" + a suffix rebuilds the token)', () => {
+		expect(header).toBe('eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9');
+	});
+
+	it.each([
+		['without its first 2 characters', `{"error":"bad suffix ${jwt.slice(2)}"}`],
+		['without its header', `token claims ${payload}.${signature} rejected: signature ${signature}`],
+		['its signature alone', `signature ${signature} rejected`],
+		['its signature cut at both ends', `signature …${signature.slice(5, -7)}… rejected`],
+		['its payload alone, URL-encoded', `claims ${encodeURIComponent(payload)}`],
+	])('a JWT sent, echoed %s, leaves an error message with no part of it', (_name, text) => {
+		const result = redact(text, signedForms);
+		expect(result).toContain(R);
+		for (let at = 0; at + 12 <= signature.length; at++)
+			expect(result).not.toContain(signature.slice(at, at + 12));
+		expect(result).not.toContain(payload);
+	});
+
+	it('a 200 record holding the JWT without its header is redacted', () => {
+		const record = { lastToken: `${payload}.${signature}`, name: 'Zoe' };
+		const text = JSON.stringify(record);
+		expect(redactAnswer(record, text, signedForms)).toEqual({
+			lastToken: `${R}.${R}`,
+			name: 'Zoe',
+		});
+	});
+
+	it('a nextLink carrying the JWT without its header gives a link without it (nor a cursor)', () => {
+		const link = `http://127.0.0.1/api/people?page=2&t=${payload}.${signature}&s=${signature.slice(3)}`;
+		expect(withoutSecrets(link, signedForms)).toBe('http://127.0.0.1/api/people?page=2');
+	});
+
+	it.each([
+		['without its last 3 characters', 'hostile-tok-SECRET-'],
+		['without its first 2 characters', 'stile-tok-SECRET-987'],
+		['cut at both ends (12 characters)', 'tile-tok-SEC'],
+	])('the access token %s is redacted in messages and answers', (_name, part) => {
+		expect(redact(`{"error":"token ${part} refused"}`, tokenForms)).toBe(
+			`{"error":"token ${R} refused"}`,
+		);
+		const record = { echo: `was ${part}.` };
+		expect(redactAnswer(record, JSON.stringify(record), tokenForms)).toEqual({
+			echo: `was ${R}.`,
+		});
+	});
+
+	it('11 characters of the token, or ordinary words, are left as they are', () => {
+		for (const text of ['tile-tok-SE', 'the hostile takeover', 'SECRET-98 is a code'])
+			expect(redact(text, tokenForms)).toBe(text);
+	});
+
+	it.each([
+		[
+			'every byte percent-encoded (lower-case hex)',
+			(v: string) =>
+				Array.from(Buffer.from(v), (b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+		],
+		[
+			'every byte percent-encoded (upper-case hex)',
+			(v: string) =>
+				Array.from(Buffer.from(v), (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(
+					'',
+				),
+		],
+		[
+			'as UTF-16 hex',
+			(v: string) => Array.from(v, (c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join(''),
+		],
+	])('the access token %s in a 200 record is redacted', (_name, encode) => {
+		const record = { echo: encode(TOKEN) };
+		expect(redactAnswer(record, JSON.stringify(record), tokenForms)).toEqual({ echo: R });
 	});
 });

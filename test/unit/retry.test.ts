@@ -62,6 +62,39 @@ describe('waitVerdict', () => {
 		);
 	});
 
+	it('property: with time an attempt needs after a wait, never sleeps into less than that', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 90_000 }),
+				fc.integer({ min: 1, max: 90_000 }),
+				fc.nat(20_000),
+				(wait, left, need) => {
+					const verdict = waitVerdict(wait, 0, left, 0, Infinity, need);
+					if ('sleep' in verdict) expect(left - verdict.sleep).toBeGreaterThanOrEqual(need);
+					else if (wait < left) expect(verdict).toEqual({ giveUp: 'deadline', wait, need });
+					else expect(verdict).toEqual({ giveUp: 'deadline', wait });
+				},
+			),
+			PROPERTY,
+		);
+		// The tester's case: the tenant paused 44.8 s of a 45 s call; a create would have had 0.2 s.
+		expect(waitVerdict(0, 44_800, 45_000, 0, 60_000, 10_000)).toEqual({
+			giveUp: 'deadline',
+			wait: 44_800,
+			need: 10_000,
+		});
+		expect(
+			gaveUpWaiting(
+				{ giveUp: 'deadline', wait: 44_800, need: 10_000 },
+				60_000,
+				undefined,
+				'the Max Time per Item of 45 s',
+			),
+		).toBe(
+			'gave up: waiting 45 s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent',
+		);
+	});
+
 	it('says why it gave up, naming the bound and the wait the service asked for', () => {
 		expect(gaveUpWaiting({ giveUp: 'budget', wait: 40_000 }, 60_000, undefined, undefined)).toBe(
 			'gave up: waiting 40 s more would exceed the Max Total Retry Wait of 60 s',

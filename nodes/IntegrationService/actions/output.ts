@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from '../helpers/validation';
+import { MAX_CURSOR_LENGTH } from '../transport';
 import { runsAsTool } from './requestOptions';
 
 /**
@@ -86,13 +87,12 @@ const SHORTENING = [
 ];
 type Step = (typeof SHORTENING)[number];
 
-/** The longest cursor (transport/cursor.ts) and the other keys of a page that reach the model whole. */
-const MAX_CURSOR = 16_384;
+/** The longest `more` of a page that reaches the model whole (a cursor: MAX_CURSOR_LENGTH). */
 const MAX_MORE = 500;
 
 /** A page's own key a model needs whole (the cursor continues the list); a record's are shortened. */
 function keptWhole(key: string, value: unknown): boolean {
-	if (key === 'nextCursor') return typeof value === 'string' && value.length <= MAX_CURSOR;
+	if (key === 'nextCursor') return typeof value === 'string' && value.length <= MAX_CURSOR_LENGTH;
 	if (key === 'more') return typeof value === 'string' && value.length <= MAX_MORE;
 	if (key === 'done') return typeof value === 'boolean';
 	return key === 'count' && typeof value === 'number';

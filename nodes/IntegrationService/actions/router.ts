@@ -74,6 +74,9 @@ function tagWithItem(
 			tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
 		if (reader.asTool) tagged.description = nextStepFor(ctx, tagged, reader.properties);
+		// For a model, the transport's message without the host's URL (transport/errors.ts withoutHost).
+		const forModel = tagged.context?.toolMessage;
+		if (reader.asTool && typeof forModel === 'string') tagged.message = forModel;
 	}
 }
 

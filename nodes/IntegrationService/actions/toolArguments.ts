@@ -35,7 +35,11 @@ function step({ properties, value }: Level, part: string): Level | undefined {
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
 	const given = value as Record<string, NodeParameterValueType>;
-	const property = properties.find((p) => p.displayName === part && p.name in given);
+	// Labels drop a display name's unit ("Timeout (Seconds)" → "Timeout", actions/requestOptions.ts).
+	const property = properties.find(
+		(p) =>
+			(p.displayName === part || p.displayName.replace(/ \(.*\)$/, '') === part) && p.name in given,
+	);
 	if (!property) return undefined;
 	const inner = given[property.name];
 	if (property.type === 'fixedCollection') {
@@ -59,7 +63,9 @@ export function argumentsBehind(
 	let level: Level | undefined = { properties, value: node.parameters };
 	for (const part of label.split(' › ')) {
 		const next: Level | undefined = step(level, part);
-		if (!next) break;
+		// An entry past the list's end names the list; a field not found names nothing (not its siblings).
+		if (!next && ENTRY.test(part)) break;
+		if (!next) return [];
 		level = next;
 	}
 	if (level.value === node.parameters) return [];

@@ -205,7 +205,7 @@ export function parseRecord(
 			return { failure: uncertainFailure(method, message, { status }) };
 		}
 		const message = `The service answered HTTP ${status}, so it processed the request, but its answer is not valid JSON (truncated or garbled); it is not sent again: ${shorten(text, forms)}`;
-		return { failure: { status, message, retryable: false } };
+		return { failure: { status, message, retryable: false, processed: true } };
 	}
 	const what = Array.isArray(parsed) ? 'a JSON list' : 'a plain JSON value';
 	const failure = uncertainFailure(

@@ -38,8 +38,13 @@ export interface ListPosition {
 }
 
 const PREFIX = 'isc1.';
-const MAX_CURSOR_LENGTH = 16_384;
-const MAX_TEXT = 4096;
+/** The longest cursor taken back (actions/output.ts never cuts one this long for a model). */
+export const MAX_CURSOR_LENGTH = 16_384;
+/**
+ * The longest nextLink or `next` cursor of the service a cursor carries: with its counts and 64
+ * digests (about 1,500 characters), in base64 (a third more), it stays under MAX_CURSOR_LENGTH.
+ */
+export const MAX_TEXT = 8192;
 /** How many next-page cursors a cursor remembers; a longer loop is caught by `loop` (Brent). */
 export const SEEN_KEPT = 64;
 const DIGEST = /^[0-9a-f]{14}$/;
@@ -58,8 +63,16 @@ export function digest(text: string): string {
 	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
-export function encodeCursor(position: ListPosition): string {
-	return PREFIX + Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+/**
+ * The cursor of a position, or undefined when decodeCursor would refuse it (a link or `next` longer
+ * than MAX_TEXT): a cursor handed out must always be taken back, so the pager fails instead.
+ */
+export function encodeCursor(position: ListPosition): string | undefined {
+	const { at } = position;
+	const carried = 'link' in at ? at.link : 'next' in at ? at.next : '';
+	if (carried.length > MAX_TEXT) return undefined;
+	const cursor = PREFIX + Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+	return cursor.length <= MAX_CURSOR_LENGTH ? cursor : undefined;
 }
 
 const isCount = (value: unknown): value is number =>

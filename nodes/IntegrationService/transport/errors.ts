@@ -1,5 +1,7 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
+import type { ServiceHost } from '../../shared/service';
+import { HOST_FIELDS } from '../../shared/service';
 import { redact } from './secrets';
 
 /**
@@ -21,6 +23,8 @@ export interface AttemptFailure {
 	mayHaveBeenProcessed?: boolean;
 	/** Why retrying stopped before Max Attempts. */
 	gaveUp?: string;
+	/** A write answered 2xx whose answer could not be read: processed, and its message says so already. */
+	processed?: boolean;
 }
 
 export function formatSeconds(ms: number): string {
@@ -240,9 +244,9 @@ export function thrownFailure(
  * What a caller that decides alone (an AI model calling the node as a tool) should do after a failed
  * request: the router puts it where the request's URL was, so the model reads an action, not a path.
  */
-export function nextStep(failure: AttemptFailure): string {
+export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods): string {
 	const status = failure.status;
-	if (failure.mayHaveBeenProcessed)
+	if (failure.mayHaveBeenProcessed || failure.processed)
 		return 'It may have been processed: look it up (Get or Get Many) before calling again, or it may be done twice.';
 	if (status === 429)
 		return 'The service is limiting the rate: wait a minute before calling again.';
@@ -254,9 +258,32 @@ export function nextStep(failure: AttemptFailure): string {
 		return 'It conflicts with the record as it is now: read it again, then decide.';
 	if (status !== undefined && status >= 400 && status < 500)
 		return 'The service refused the values sent: correct what the message names and call again.';
+	// An update is sent again on a 5xx or a cut-off (isIdempotent): it may have been applied, and the
+	// same values again are harmless.
+	if (failure.retryable && method === 'PUT')
+		return 'The update may already have been applied; sending the same values again is safe (an update replaces, it does not add): call again later, or Get the record to see where it stands.';
 	if (failure.retryable) return 'A passing failure: calling again later may work.';
 	return 'Calling again unchanged will fail the same way.';
 }
+
+/**
+ * A message for a model: the host's origin (a private address, an internal name, in the node's own
+ * words or the service's) replaced by the host's name, "the CRM host": a model needs neither, and an
+ * agent may pass them on to whoever it talks to. A workflow's message keeps it.
+ */
+export function withoutHost(text: string, url: string, host: ServiceHost): string {
+	if (!URL.canParse(url)) return text;
+	const { origin, host: authority } = new URL(url);
+	const name = `the ${HOST_FIELDS[host].label.replace(/ Host URL$/, '')} host`;
+	return text.split(origin).join(name).split(authority).join(name);
+}
+
+/**
+ * The next step after a list's answers could not be followed (a page served again, more records than
+ * announced, no list in the answer, a link too long to continue from): only reads were sent.
+ */
+export const LIST_NEXT_STEP =
+	"Only reads were sent, nothing was changed; the service's pages of this list cannot be followed, so calling again unchanged will fail the same way: ask for fewer records (a Limit or narrower filters), or tell the user.";
 
 /** The next step after an input error: nothing was sent. */
 export const INPUT_NEXT_STEP =

@@ -10,3 +10,4 @@ export { CREDENTIAL_DEFAULT, serviceRequest } from './request';
 export type { RequestSettings, ServiceRun } from './run';
 export { DEFAULT_SETTINGS, newRun, redactRunError, startItem, stopRun } from './run';
 export { INPUT_NEXT_STEP } from './errors';
+export { MAX_CURSOR_LENGTH } from './cursor';

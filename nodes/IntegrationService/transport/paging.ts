@@ -5,7 +5,8 @@ import { LIST_KEYS } from '../../shared/catalogue';
 import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
-import { digest, encodeCursor } from './cursor';
+import { digest, encodeCursor, MAX_TEXT } from './cursor';
+import { LIST_NEXT_STEP } from './errors';
 import { secretForms } from './secrets';
 import type { ListStart, LoopMemory } from './nextPage';
 import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
@@ -100,13 +101,7 @@ export async function serviceRequestPages(
 	/** Each page's records (a Limit's share of them) and the page as the service sent it. */
 	onPage: (records: IDataObject[], page: IDataObject) => void,
 ): Promise<PagingResult> {
-	const stop = (why: string): never => {
-		const message = `Paging stopped: ${why}`;
-		throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, itemIndex });
-	};
-	const refuse = (message: string): never => {
-		throw new NodeOperationError(this.getNode(), message, { itemIndex });
-	};
+	const { stop, refuse, refuseAfterReads, failAfterReads } = pagingErrors(this, itemIndex);
 	const { batch } = list;
 	const start = listStart(await runCredentials(this, run, itemIndex), list.request);
 	const resume = batch && batch.cursor !== '' ? resumeAt(start, batch, refuse) : undefined;
@@ -115,7 +110,7 @@ export async function serviceRequestPages(
 		state: PagingState,
 		position: { at: PagePosition; skip: number },
 		sent: number,
-	) => (batch ? cursorOf(start, state, position, sent, loops) : undefined);
+	) => (batch ? cursorOf(start, state, position, sent, loops, stop) : undefined);
 	let state = firstState(start, resume, Boolean(list.request.link));
 	for (let pages = 1; ; pages++) {
 		const limit = pageLimit(list, state);
@@ -131,8 +126,7 @@ export async function serviceRequestPages(
 		}
 		if (!Array.isArray(records)) {
 			const what = typeof list.recordsKey === 'string' ? `"${list.recordsKey}"` : 'records';
-			const message = `The service's answer has no ${what} list`;
-			throw new NodeApiError(this.getNode(), { message } as JsonObject, { message, itemIndex });
+			return failAfterReads(`The service's answer has no ${what} list`);
 		}
 		const meta = (page._metadata ?? {}) as IDataObject;
 		const counted = takePage(list, state, records, meta);
@@ -156,7 +150,7 @@ export async function serviceRequestPages(
 			{ start, meta, at, pageUrl, count: records.length, limit },
 			loops,
 			stop,
-			refuse,
+			refuseAfterReads,
 		);
 		if (done || after === undefined) {
 			const nextCursor = after && cursorFor(state, { at: after, skip: 0 }, state.sentOverall);
@@ -165,6 +159,28 @@ export async function serviceRequestPages(
 		state = { ...state, at: after, skip: 0 };
 	}
 	return { received: state.received };
+}
+
+/**
+ * How paging fails: `refuse` before anything is sent (a cursor given: the input is wrong), the rest
+ * after pages were read (only GETs sent), which a model must not take for an input to correct.
+ */
+function pagingErrors(ctx: ServiceContext, itemIndex: number) {
+	const afterReads = (error: NodeApiError | NodeOperationError): never => {
+		error.context.nextStep = LIST_NEXT_STEP;
+		throw error;
+	};
+	const failAfterReads = (message: string): never =>
+		afterReads(new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex }));
+	return {
+		stop: (why: string): never => failAfterReads(`Paging stopped: ${why}`),
+		failAfterReads,
+		refuse: (message: string): never => {
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
+		},
+		refuseAfterReads: (message: string): never =>
+			afterReads(new NodeOperationError(ctx.getNode(), message, { itemIndex })),
+	};
 }
 
 /** The records of a page: under the list's key, or as the list's finder says. */
@@ -181,15 +197,24 @@ function cursorOf(
 	position: { at: PagePosition; skip: number },
 	sentSoFar: number,
 	loops: LoopMemory,
+	stop: (why: string) => never,
 ): string {
 	const { announced } = state;
-	return encodeCursor({
+	const cursor = encodeCursor({
 		list: start.listId,
 		...position,
 		sent: sentSoFar,
 		...(announced === undefined ? {} : { announced }),
 		...loops.carried(),
 	});
+	if (cursor !== undefined) return cursor;
+	// Never a cursor that would be refused when it comes back: the list ends here, and says why.
+	const { at } = position;
+	const what = 'link' in at ? 'link to the next page' : 'next-page cursor';
+	const length = 'link' in at ? at.link.length : 'next' in at ? at.next.length : 0;
+	return stop(
+		`the service's ${what} is ${length} characters long, more than a Page at a Time cursor carries (${MAX_TEXT}), so this list cannot be continued batch by batch; Return All or a Limit reads it in one run`,
+	);
 }
 
 /**

@@ -10,12 +10,16 @@ import type { ServiceHost } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
-import { formatSeconds, nextStep } from './errors';
+import { formatSeconds, nextStep, withoutHost } from './errors';
 import type { PacedRequest } from './pace';
 import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
 import type { ServiceRun } from './run';
 import { stoppedReason, timeLeft, waitFor } from './run';
 import { redact, withSecret } from './secrets';
+import { attemptTimeoutMs, backoffMs, gaveUpWaiting, neededAfterWait, waitVerdict } from './waits';
+
+export type { WaitVerdict } from './waits';
+export { attemptTimeoutMs, backoffMs, gaveUpWaiting, neededAfterWait, waitVerdict } from './waits';
 
 /**
  * The retry loop of one request: when the next attempt may start (its backoff, the tenant's pause and
@@ -38,74 +42,6 @@ export interface PreparedRequest {
 	sign(): { token: string; credentials: IDataObject };
 }
 
-const MAX_SINGLE_BACKOFF_MS = 30_000;
-/**
- * A 409 means the connected system's data is not ready yet, which takes tens of seconds (decisions.md:
- * retry after 30 to 60 s): without a Retry-After it waits at least this many Initial Retry Delays.
- */
-const NOT_READY_DELAY_FACTOR = 30;
-
-/** Exponential backoff with full jitter, so that many workflows do not retry in lockstep. */
-export function backoffMs(
-	initialDelayMs: number,
-	attempt: number,
-	status?: number,
-	random = Math.random(),
-): number {
-	const ceiling = Math.min(MAX_SINGLE_BACKOFF_MS, initialDelayMs * 2 ** (attempt - 1));
-	const jittered = Math.round(ceiling / 2 + (random * ceiling) / 2);
-	return status === 409 ? Math.max(jittered, initialDelayMs * NOT_READY_DELAY_FACTOR) : jittered;
-}
-
-/** What to do before the next attempt: start it, sleep first, or give up (and why). */
-export type WaitVerdict =
-	| { start: true }
-	| { sleep: number }
-	| { overdue: true }
-	| { giveUp: 'budget' | 'deadline'; wait: number };
-
-/**
- * The wait before an attempt: the one wanted (backoff, Retry-After) or the tenant's pause, whichever is
- * longer. A wait that would pass the Max Total Retry Wait or the item's deadline is a give-up now, not a
- * sleep first.
- */
-export function waitVerdict(
-	wanted: number,
-	pausedForMs: number,
-	left: number,
-	waitedMs: number,
-	maxTotalWaitMs: number,
-): WaitVerdict {
-	const wait = Math.max(wanted, pausedForMs);
-	if (left <= 0) return { overdue: true };
-	if (wait <= 0) return { start: true };
-	if (waitedMs + wait > maxTotalWaitMs) return { giveUp: 'budget', wait };
-	if (wait >= left) return { giveUp: 'deadline', wait };
-	return { sleep: wait };
-}
-
-/** Why retrying stopped on a wait the request may not take. */
-export function gaveUpWaiting(
-	verdict: { giveUp: 'budget' | 'deadline'; wait: number },
-	maxTotalWaitMs: number,
-	retryAfterMs: number | undefined,
-	bound: string | undefined,
-): string {
-	const { wait } = verdict;
-	if (verdict.giveUp === 'budget')
-		return `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`;
-	const asked =
-		retryAfterMs === wait
-			? `the service asked to wait ${formatSeconds(wait)}, which`
-			: `waiting ${formatSeconds(wait)} more`;
-	return `gave up: ${asked} would pass ${bound}`;
-}
-
-/** The attempt's Timeout, clipped to what is left of the item's time. */
-export function attemptTimeoutMs(timeoutMs: number, left: number): number {
-	return Math.min(timeoutMs, Math.max(1, Math.floor(left)));
-}
-
 /** What the loop knows between attempts. */
 interface Tries {
 	attempts: number;
@@ -117,9 +53,16 @@ interface Tries {
 	sentForms: readonly string[];
 }
 
-/** The item's deadline passed: the last failure says so, or, with none, why nothing was sent. */
+/**
+ * The item's deadline passed, or is too near for an attempt after the pace's wait (neededAfterWait):
+ * the last failure says so, or, with none, why nothing was sent.
+ */
 function pastDeadline(tries: Tries, run: ServiceRun): void {
-	const why = `${run.deadline?.bound ?? 'the deadline'} has passed`;
+	const bound = run.deadline?.bound ?? 'the deadline';
+	const why =
+		timeLeft(run) > 0
+			? `waiting for the pace of the tenant's requests would pass ${bound}, less the ${formatSeconds(neededAfterWait(run))} a request is given after a wait`
+			: `${bound} has passed`;
 	if (tries.failure) tries.failure.gaveUp ??= `gave up: ${why}`;
 	else tries.overdue = why;
 }
@@ -134,7 +77,14 @@ async function waitBeforeAttempt(
 ): Promise<boolean> {
 	const { maxTotalWaitMs } = run.settings;
 	const pausedFor = pausedUntil(prepared.tenant) - Date.now();
-	const verdict = waitVerdict(wanted, pausedFor, timeLeft(run), tries.waitedMs, maxTotalWaitMs);
+	const verdict = waitVerdict(
+		wanted,
+		pausedFor,
+		timeLeft(run),
+		tries.waitedMs,
+		maxTotalWaitMs,
+		neededAfterWait(run),
+	);
 	if ('overdue' in verdict) pastDeadline(tries, run);
 	if ('overdue' in verdict) return false;
 	if ('start' in verdict) return true;
@@ -167,8 +117,13 @@ async function startWhenPaced(
 	tenant: string,
 ): Promise<PacedRequest | 'stopped' | 'overdue'> {
 	const cap = run.settings.maxRequestsPerSecond;
+	// A wait that would leave the attempt too little of the item's time starts nothing (neededAfterWait).
 	const wait = async (ms: number) =>
-		ms >= timeLeft(run) ? 'overdue' : (await waitFor(ctx, run, ms)) ? undefined : 'stopped';
+		ms > 0 && timeLeft(run) - ms < Math.max(1, neededAfterWait(run))
+			? 'overdue'
+			: (await waitFor(ctx, run, ms))
+				? undefined
+				: 'stopped';
 	const slot = await wait(reserveSlot(tenant, cap));
 	if (slot !== undefined) return slot;
 	for (;;) {
@@ -280,6 +235,7 @@ function failedRequest(
 	);
 	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
 	error.message = message;
-	error.context.nextStep = nextStep(final);
+	error.context.nextStep = nextStep(final, method);
+	error.context.toolMessage = withoutHost(message, prepared.url, host);
 	return error;
 }

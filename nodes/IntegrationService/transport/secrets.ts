@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { encodedCharsPattern } from './encodedChars';
+import type { RunFinder } from './secretRuns';
+import { redactRuns, runFinder } from './secretRuns';
 
 /**
  * Every form in which a secret may come back from a service, a proxy or an error page, and taking
@@ -53,7 +55,7 @@ const lowerHex = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (hex) => 
 /**
  * URL-encoded as encodeURIComponent, encodeURI and forms do, and as stricter encoders and proxies
  * re-encode it: its dots as `%2E` or `%2e` too (a JWT's dots), RFC 3986's unreserved characters
- * only, or every character but letters and digits; with upper- and lower-case hex.
+ * only, every character but letters and digits, or every byte; with upper- and lower-case hex.
  */
 function urlForms(secret: string): string[] {
 	const component = encodeURIComponent(secret);
@@ -64,6 +66,7 @@ function urlForms(secret: string): string[] {
 	const stricter = [
 		percentEncoded(secret, /[A-Za-z0-9\-._~]/),
 		percentEncoded(secret, /[A-Za-z0-9]/),
+		percentEncoded(secret, /[^\s\S]/),
 	];
 	return [
 		component,
@@ -98,9 +101,13 @@ function base64Forms(secret: string): string[] {
 	return forms;
 }
 
+/** The UTF-8 bytes and the UTF-16 units (big-endian, as `0068006f…`) in hex, both cases. */
 function hexForms(secret: string): string[] {
 	const hex = Buffer.from(secret, 'utf8').toString('hex');
-	return [hex, hex.toUpperCase()];
+	const utf16 = Array.from({ length: secret.length }, (_, at) =>
+		secret.charCodeAt(at).toString(16).padStart(4, '0'),
+	).join('');
+	return [hex, hex.toUpperCase(), utf16, utf16.toUpperCase()];
 }
 
 /** Every form in which a secret may come back from a service, a proxy or an error page. */
@@ -115,10 +122,30 @@ function encodedForms(secret: string): string[] {
 	];
 }
 
-function formsOfValues(values: readonly string[]): string[] {
-	const secrets = values
+/** A signed JWT: its header is the same for every token of an algorithm, so it identifies nothing. */
+const JWT = /^eyJ[A-Za-z0-9_-]*\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+
+/**
+ * A value raw and trimmed and, for a JWT, its payload and its signature on their own: an echo without
+ * the header (`<payload>.<signature>`) is rebuilt into a working token by putting the constant back.
+ */
+const withParts = (values: readonly string[]): string[] =>
+	values
 		.flatMap((value) => [value, value.trim()])
-		.filter((value) => value.length >= MIN_SECRET_LENGTH);
+		.flatMap((value) => {
+			const jwt = JWT.exec(value);
+			return jwt ? [value, jwt[1], jwt[2]] : [value];
+		});
+
+/**
+ * What a run of (secretRuns.ts) counts for: each secret, but for a JWT only its signature (the
+ * header and claims are no secret: anyone who knows the client ID could write them).
+ */
+const runSources = (values: readonly string[]): string[] =>
+	values.flatMap((value) => [value, value.trim()]).map((value) => JWT.exec(value)?.[2] ?? value);
+
+function formsOfValues(values: readonly string[]): string[] {
+	const secrets = withParts(values).filter((value) => value.length >= MIN_SECRET_LENGTH);
 	return [...new Set(secrets.flatMap(encodedForms))].filter(
 		(form) => form.length >= MIN_SECRET_LENGTH,
 	);
@@ -139,16 +166,21 @@ export function secretForms(credentials: IDataObject): readonly string[] {
 	const sorted = longestFirst(formsOfValues(values));
 	formsOf.set(credentials, sorted);
 	secretsOf.set(sorted, usable(values));
+	runSourcesOf.set(sorted, runSources(values));
 	return sorted;
 }
 
 /** The secrets themselves (raw and trimmed) behind each list of forms, for `encodedPattern`. */
 const secretsOf = new WeakMap<readonly string[], readonly string[]>();
 
+/** A JWT's parts are left out: the whole JWT's pattern would be cut by theirs (the pattern runs first). */
 const usable = (values: readonly string[]): string[] =>
 	[...new Set(values.flatMap((value) => [value, value.trim()]))].filter(
 		(value) => value.length >= MIN_SECRET_LENGTH,
 	);
+
+/** The secrets whose runs count (runSources), behind each list of forms. */
+const runSourcesOf = new WeakMap<readonly string[], readonly string[]>();
 
 /** The last secret added to each list of forms: requests of one second share their signed token. */
 const lastAdded = new WeakMap<readonly string[], { secret: string; forms: readonly string[] }>();
@@ -164,6 +196,7 @@ export function withSecret(forms: readonly string[], secret: string): readonly s
 	const added = longestFirst([...new Set([...forms, ...formsOfValues([secret])])]);
 	lastAdded.set(forms, { secret, forms: added });
 	secretsOf.set(added, usable([...(secretsOf.get(forms) ?? []), secret]));
+	runSourcesOf.set(added, [...(runSourcesOf.get(forms) ?? []), ...runSources([secret])]);
 	return added;
 }
 
@@ -182,12 +215,26 @@ export function encodedPattern(forms: readonly string[]): RegExp | null {
 	return pattern;
 }
 
-/** Replaces every form of the known secrets (longest first, so no part of a longer form is left). */
+const finderOf = new WeakMap<readonly string[], RunFinder | null>();
+
+/** What finds runs of the secrets behind these forms (secretRuns.ts); null when none has any. */
+export function secretRuns(forms: readonly string[]): RunFinder | null {
+	if (finderOf.has(forms)) return finderOf.get(forms) ?? null;
+	const finder = runFinder([...new Set(runSourcesOf.get(forms) ?? [])]);
+	finderOf.set(forms, finder);
+	return finder;
+}
+
+/**
+ * Replaces every form of the known secrets (longest first, so no part of a longer form is left), then
+ * every run of a secret's characters that is left (a secret cut at either end).
+ */
 export function redactForms(text: string, forms: readonly string[]): string {
 	const pattern = encodedPattern(forms);
 	let result = pattern ? text.replace(pattern, PLACEHOLDER) : text;
 	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
-	return result;
+	const runs = secretRuns(forms);
+	return runs ? redactRuns(result, runs, PLACEHOLDER) : result;
 }
 
 /**
