@@ -95,6 +95,14 @@ describe('redaction', () => {
 		expect(redact(`before ${encoded} after`, forms)).toBe(`before ${R} after`);
 	});
 
+	it('replaces every character as a \\u escape quoted once more by JSON.stringify (its backslash doubled)', () => {
+		const escaped = Array.from(
+			SECRET,
+			(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+		).join('');
+		expect(redact(`got ${JSON.stringify(escaped)}`, forms)).toBe(`got "${R}"`);
+	});
+
 	it.each([0, 1, 2])(
 		'finds the secret inside a longer base64 text (%i bytes before it)',
 		(before) => {

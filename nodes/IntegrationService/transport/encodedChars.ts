@@ -24,14 +24,15 @@ const anyCaseHex = (hex: string) =>
 	hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
 
 /**
- * One character as it stands, as a JSON `\u` escape (each UTF-16 unit, either hex case), a short
+ * One character as it stands, as a JSON `\u` escape (each UTF-16 unit, either hex case; its backslash
+ * doubled too, as a message that quotes a value with JSON.stringify writes it), a short
  * JSON escape, an HTML numeric entity (decimal or hex, either case, leading zeros) or named entity.
  */
 function charPattern(char: string): string {
 	const code = char.codePointAt(0) ?? 0;
 	let units = '';
 	for (let i = 0; i < char.length; i++)
-		units += `\\\\u${anyCaseHex(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
+		units += `\\\\+u${anyCaseHex(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
 	const written = [char, ...(ESCAPES[char] ?? [])].map(escapeRegExp);
 	const entities = [`&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
 	return `(?:${[...written, units, ...entities].join('|')})`;
