@@ -12,12 +12,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { redactAnswer } from '../../nodes/IntegrationService/transport/answerRedaction';
 import { encodedCharsPattern } from '../../nodes/IntegrationService/transport/encodedChars';
 import { withoutSecrets } from '../../nodes/IntegrationService/transport/nextPage';
-import {
-	redact,
-	redactError,
-	secretForms,
-	withSecret,
-} from '../../nodes/IntegrationService/transport/secrets';
+import { redactError } from '../../nodes/IntegrationService/transport/errorRedaction';
+import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
 
 const PROPERTY = { seed: 19, numRuns: 200 };
 const R = '[redacted]';

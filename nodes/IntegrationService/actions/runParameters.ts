@@ -11,7 +11,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
 	return false;
 }
 

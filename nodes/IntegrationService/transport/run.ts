@@ -5,7 +5,8 @@ import { CREDENTIAL_TYPE } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { cancelSignal } from './attempt';
 import { formatSeconds } from './errors';
-import { redactError, secretForms } from './secrets';
+import { redactError } from './errorRedaction';
+import { secretForms } from './secrets';
 
 /**
  * A node run as the transport sees it: its settings, what its requests share (the credential, the stop
