@@ -61,7 +61,7 @@ function valueOf(field: Described): unknown {
 	if (kind === 'true or false') return true;
 	if (kind === 'list of text') return ['x'];
 	if (kind === 'object') return { note: 'x' };
-	if (kind === 'list of objects') return [];
+	if (kind === 'list of objects') return [{ note: 'x' }];
 	if (/url/i.test(name)) return 'https://files.example.test/a.pdf';
 	if (/email|^value$/i.test(name)) return 'a@example.test';
 	return 'x';
