@@ -512,6 +512,14 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 		expect(recordsOf({ _metadata: [] })).toEqual([]);
 	});
 
+	it('a page that names its list (_metadata.collection) has that list, or none at all (null), never the end of the list', () => {
+		const p = { id: 'p' };
+		expect(recordsOf({ _metadata: { collection: 'people' }, people: [p], notes: [] })).toEqual([p]);
+		expect(recordsOf({ _metadata: { collection: 'people', total: 40 } })).toBeNull();
+		expect(recordsOf({ _metadata: { collection: 'people' }, nope: 1 })).toBeNull();
+		expect(recordsOf({ _metadata: { collection: 'people' }, people: 'x' }, 'people')).toBeNull();
+	});
+
 	it('anything else is one record: the answer itself (a person with tags, a loan with its borrowers, a calendar)', () => {
 		const person = { id: 'p_1', firstName: 'Ann', tags: ['vip', 'lead'] };
 		expect(recordsOf(person, 'p_1')).toBe(person);
@@ -534,6 +542,20 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 		);
 		expect(result.error).toBeUndefined();
 		expect(ids(result.pages)).toEqual([['l1', 'l2'], ['l3']]);
+	});
+
+	it('a later page that names its list and lacks it stops the list with an error, not as its end', async () => {
+		const result = await page(
+			[
+				{ people: [{ id: 'p1' }], _metadata: { collection: 'people', next: 'c2' } },
+				{ _metadata: { collection: 'people', total: 40 } },
+			],
+			{ request: { ...LIST, path: ['people'] }, recordsKey: recordsOf },
+		);
+		expect(String((result.error as Error).message)).toMatch(
+			/^The service's answer has no records list/,
+		);
+		expect(ids(result.pages)).toEqual([['p1']]);
 	});
 
 	it('a loan holding 150 documents is one record: one request, the loan itself, nothing more asked for', async () => {

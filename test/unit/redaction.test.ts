@@ -99,6 +99,20 @@ describe('redaction', () => {
 		expect(redact(`got ${JSON.stringify(escaped)}`, forms)).toBe(`got "${R}"`);
 	});
 
+	it('replaces the secret percent-encoded with each byte in its own hex case, and as little-endian UTF-16 hex', () => {
+		let upper = false;
+		const mixed = Array.from(Buffer.from(SECRET, 'utf8'), (byte) => {
+			const hex = byte.toString(16).padStart(2, '0');
+			upper = !upper;
+			return `%${upper ? hex.toUpperCase() : hex}`;
+		}).join('');
+		expect(redact(`got ${mixed} back`, forms)).toBe(`got ${R} back`);
+		const utf16le = Buffer.from(SECRET, 'utf16le').toString('hex');
+		expect(redact(`got ${utf16le} back`, forms)).toBe(`got ${R} back`);
+		const text = `{"echo":"${utf16le}"}`;
+		expect(redactAnswer(JSON.parse(text) as object, text, forms)).toEqual({ echo: R });
+	});
+
 	it.each([0, 1, 2])(
 		'finds the secret inside a longer base64 text (%i bytes before it)',
 		(before) => {

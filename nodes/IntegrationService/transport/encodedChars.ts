@@ -24,9 +24,10 @@ const anyCaseHex = (hex: string) =>
 	hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
 
 /**
- * One character as it stands, as a JSON `\u` escape (each UTF-16 unit, either hex case; its backslash
- * doubled too, as a message that quotes a value with JSON.stringify writes it), a short
- * JSON escape, an HTML numeric entity (decimal or hex, either case, leading zeros) or named entity.
+ * One character as it stands, percent-encoded (its UTF-8 bytes, either hex case), as a JSON `\u`
+ * escape (each UTF-16 unit, either hex case; its backslash doubled too, as a message that quotes a
+ * value with JSON.stringify writes it), a short JSON escape, an HTML numeric entity (decimal or hex,
+ * either case, leading zeros) or named entity.
  */
 function charPattern(char: string): string {
 	const code = char.codePointAt(0) ?? 0;
@@ -35,7 +36,11 @@ function charPattern(char: string): string {
 		units += `\\\\+u${anyCaseHex(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
 	const written = [char, ...(ESCAPES[char] ?? [])].map(escapeRegExp);
 	const entities = [`&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
-	return `(?:${[...written, units, ...entities].join('|')})`;
+	// Percent-encoded, each byte's hex in either case (a whole form list holds only all-lower and all-upper).
+	const percent = Array.from(new TextEncoder().encode(char), (byte) =>
+		anyCaseHex(`%${byte.toString(16).padStart(2, '0')}`),
+	).join('');
+	return `(?:${[...written, units, percent, ...entities].join('|')})`;
 }
 
 /** The secrets (longest first), each character in any of those ways, as one global pattern. */

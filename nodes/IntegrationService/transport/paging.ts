@@ -240,9 +240,19 @@ const KNOWN_LISTS = LIST_KEYS;
  * first list other than _metadata (none: no records). Anything else is one record (a person with
  * tags, a loan with its borrowers): the answer itself is returned, and the pager asks for no more.
  */
-export function recordsOf(answer: IDataObject, listName?: string): IDataObject[] | IDataObject {
+export function recordsOf(
+	answer: IDataObject,
+	listName?: string,
+): IDataObject[] | IDataObject | null {
 	const keys = Object.keys(answer);
 	if (keys.length === 0) return [];
+	// A page that names its list (`_metadata.collection`) and lacks it is no page of records: null, so
+	// the pager stops with "no list" rather than take it for the list's end.
+	const meta = answer._metadata as IDataObject | undefined;
+	const collection = meta && !Array.isArray(meta) ? meta.collection : undefined;
+	if (typeof collection === 'string' && collection !== '_metadata') {
+		return Array.isArray(answer[collection]) ? (answer[collection] as IDataObject[]) : null;
+	}
 	const named = listName !== undefined && Array.isArray(answer[listName]);
 	const onlyKnown = keys.length === 1 && KNOWN_LISTS.includes(keys[0]);
 	const isList =

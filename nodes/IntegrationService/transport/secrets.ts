@@ -101,13 +101,14 @@ function base64Forms(secret: string): string[] {
 	return forms;
 }
 
-/** The UTF-8 bytes and the UTF-16 units (big-endian, as `0068006f…`) in hex, both cases. */
+/** The UTF-8 bytes and the UTF-16 units (big- and little-endian, `0068…`, `6800…`) in hex, both cases. */
 function hexForms(secret: string): string[] {
 	const hex = Buffer.from(secret, 'utf8').toString('hex');
 	const utf16 = Array.from({ length: secret.length }, (_, at) =>
 		secret.charCodeAt(at).toString(16).padStart(4, '0'),
 	).join('');
-	return [hex, hex.toUpperCase(), utf16, utf16.toUpperCase()];
+	const utf16le = Buffer.from(secret, 'utf16le').toString('hex');
+	return [hex, hex.toUpperCase(), utf16, utf16.toUpperCase(), utf16le, utf16le.toUpperCase()];
 }
 
 /** Every form in which a secret may come back from a service, a proxy or an error page. */
