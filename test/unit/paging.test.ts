@@ -518,6 +518,10 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 		expect(recordsOf({ _metadata: { collection: 'people', total: 40 } })).toBeNull();
 		expect(recordsOf({ _metadata: { collection: 'people' }, nope: 1 })).toBeNull();
 		expect(recordsOf({ _metadata: { collection: 'people' }, people: 'x' }, 'people')).toBeNull();
+		// A collection named otherwise than its list: the list it holds.
+		expect(recordsOf({ _metadata: { collection: 'textMessages' }, textmessages: [p] })).toEqual([
+			p,
+		]);
 	});
 
 	it('anything else is one record: the answer itself (a person with tags, a loan with its borrowers, a calendar)', () => {

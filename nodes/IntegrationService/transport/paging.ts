@@ -251,7 +251,10 @@ export function recordsOf(
 	const meta = answer._metadata as IDataObject | undefined;
 	const collection = meta && !Array.isArray(meta) ? meta.collection : undefined;
 	if (typeof collection === 'string' && collection !== '_metadata') {
-		return Array.isArray(answer[collection]) ? (answer[collection] as IDataObject[]) : null;
+		if (Array.isArray(answer[collection])) return answer[collection] as IDataObject[];
+		// Named otherwise than its list (a case or spelling of the service's own): the lists below.
+		const lists = keys.filter((key) => key !== '_metadata' && Array.isArray(answer[key]));
+		if (lists.length === 0) return null;
 	}
 	const named = listName !== undefined && Array.isArray(answer[listName]);
 	const onlyKnown = keys.length === 1 && KNOWN_LISTS.includes(keys[0]);
