@@ -91,8 +91,9 @@ describe('an input error never carries a credential secret', () => {
 		);
 	});
 
-	test('the whole error n8n keeps (its stack, its messages, any error it wraps) holds no secret', async () => {
-		const result = await runNode({
+	/** Person › Create whose Average Price is the credential's token, read from the input item. */
+	const priceIsTheToken = async (onError?: 'continueRegularOutput') =>
+		await runNode({
 			parameters: {
 				resource: 'person',
 				operation: 'create',
@@ -102,7 +103,11 @@ describe('an input error never carries a credential secret', () => {
 			},
 			credentials: sandboxCredentials(sandbox),
 			items: [{ v: sandbox.token }],
+			...(onError ? { onError } : {}),
 		});
+
+	test('the whole error n8n keeps (its stack, its messages, any error it wraps) holds no secret', async () => {
+		const result = await priceIsTheToken();
 		const error = result.run.data.resultData.error as unknown as {
 			stack?: string;
 			messages?: string[];
@@ -118,18 +123,7 @@ describe('an input error never carries a credential secret', () => {
 	});
 
 	test('Continue On Fail: the error item is redacted too', async () => {
-		const result = await runNode({
-			parameters: {
-				resource: 'person',
-				operation: 'create',
-				lastName: 'Lovelace',
-				additionalFields: { averagePrice: '={{ $json.v }}' },
-				requestOptions: FAST,
-			},
-			credentials: sandboxCredentials(sandbox),
-			items: [{ v: sandbox.token }],
-			onError: 'continueRegularOutput',
-		});
+		const result = await priceIsTheToken('continueRegularOutput');
 		expect(result.items.map((item) => item.json.error)).toEqual([
 			'Additional Fields › Average Price: must be a number, got "[redacted]" (item 0)',
 		]);
