@@ -31,6 +31,7 @@ import {
 	requestFor,
 	takePage,
 } from '../../nodes/IntegrationService/transport/pageSteps';
+import { LIST_NEXT_STEP } from '../../nodes/IntegrationService/transport/errors';
 import type { Scripted } from './fakes';
 import { credentials, fakeServiceContext } from './fakes';
 
@@ -560,6 +561,24 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 			/^The service's answer has no records list/,
 		);
 		expect(ids(result.pages)).toEqual([['p1']]);
+	});
+
+	it('a later page refused (400, 404) tells a model that only reads were sent; the first page refused keeps its own step', async () => {
+		const refused = (statusCode: number) => ({
+			raw: { statusCode, body: '{"errorMessage":"no such page"}' },
+		});
+		const first = { people: people(1, 2), _metadata: { next: 'c2' } };
+		for (const statusCode of [400, 404]) {
+			const later = await page([first, refused(statusCode)]);
+			const context = (later.error as unknown as { context: IDataObject }).context;
+			expect(context.nextStep).toBe(LIST_NEXT_STEP);
+		}
+		const atOnce = await page([refused(404)]);
+		const context = (atOnce.error as unknown as { context: IDataObject }).context;
+		expect(context.nextStep).toMatch(/^Not found: check the ID/);
+		const limited = await page([first, { raw: { statusCode: 401, body: '{}' } }]);
+		const denied = (limited.error as unknown as { context: IDataObject }).context;
+		expect(denied.nextStep).toMatch(/^Not authorised/);
 	});
 
 	it('a loan holding 150 documents is one record: one request, the loan itself, nothing more asked for', async () => {

@@ -117,7 +117,9 @@ export async function serviceRequestPages(
 		const { at, skip } = state;
 		if (at !== undefined && 'link' in at) state = { ...state, pageUrl: at.link };
 		const pageRequest = requestFor(list.request, start, at, limit);
-		const page = await serviceRequest.call(this, itemIndex, pageRequest, run);
+		const page = await serviceRequest
+			.call(this, itemIndex, pageRequest, run)
+			.catch((error: unknown) => laterPageRefused(error, pages));
 		const records = recordsIn(list, page, start.listName);
 		if (records === page && pages === 1 && !resume) {
 			// Not a page of a list: the answer is one record, and there is no further page to ask for.
@@ -159,6 +161,19 @@ export async function serviceRequestPages(
 		state = { ...state, at: after, skip: 0 };
 	}
 	return { received: state.received };
+}
+
+/**
+ * A later page the service refuses (400, 404…): the values were good for the first page and only
+ * reads were sent, so a model is told that, not to correct its values or an ID.
+ */
+function laterPageRefused(error: unknown, pages: number): never {
+	const { httpCode, context } = error as { httpCode?: string; context?: IDataObject };
+	const status = Number(httpCode);
+	const refused = status >= 400 && status < 500 && ![401, 403, 429].includes(status);
+	if (pages > 1 && refused && context && typeof context === 'object')
+		context.nextStep = LIST_NEXT_STEP;
+	throw error;
 }
 
 /**
