@@ -31,14 +31,24 @@ export function isCompanion(property: INodeProperties): boolean {
 	);
 }
 
+/** Each scope's companions by the name of their list, worked out once rather than for every item. */
+const companionsOf = new WeakMap<readonly INodeProperties[], Map<string, INodeProperties>>();
+
 /** The companion of a field among the properties of the same scope, if it has one. */
 export function companionOf(
 	field: INodeProperties,
 	scope: readonly INodeProperties[],
 ): INodeProperties | undefined {
-	return scope.find(
-		(property) => property.name === `${field.name}${SUFFIX}` && isCompanion(property),
-	);
+	let companions = companionsOf.get(scope);
+	if (!companions) {
+		companions = new Map(
+			scope
+				.filter(isCompanion)
+				.map((property) => [property.name.slice(0, -SUFFIX.length), property]),
+		);
+		companionsOf.set(scope, companions);
+	}
+	return companions.get(field.name);
 }
 
 const isEmptyValue = (value: unknown) =>
