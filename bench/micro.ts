@@ -130,6 +130,7 @@ async function main(): Promise<void> {
 		if (before) chosen.push([`${kind} before`, probe(list, before)]);
 		chosen.push([`${kind} ours`, probe(list, '')], [`${kind} floor`, probe(list, '', true)]);
 	}
+	if (only) chosen.splice(0, chosen.length, ...chosen.filter(([name]) => name === only));
 	const samples: Record<string, Sample[]> = {};
 	// A list holds the seeded people and those created so far.
 	const expected = (name: string) => (name.includes('list') ? people : items);

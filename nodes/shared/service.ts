@@ -78,6 +78,20 @@ export function hostUrlProblem(raw: string): string | undefined {
 	return undefined;
 }
 
+/** Host URLs met lately and what `hostUrlProblem` said of each: every request of a run asks about the same one. */
+const checkedHostUrls = new Map<string, string | undefined>();
+/** The origins of host base URLs met lately (a request's tenant is its origin, pace.ts). */
+const hostOrigins = new Map<string, string>();
+const MAX_REMEMBERED_HOSTS = 32;
+
+function remembered<T>(cache: Map<string, T>, key: string, make: (key: string) => T): T {
+	if (!cache.has(key)) {
+		if (cache.size >= MAX_REMEMBERED_HOSTS) cache.clear();
+		cache.set(key, make(key));
+	}
+	return cache.get(key) as T;
+}
+
 /** A host's base URL (no trailing slash), or why it cannot be used. */
 export function hostBaseUrl(
 	credentials: IDataObject,
@@ -85,9 +99,14 @@ export function hostBaseUrl(
 ): { base: string } | { refused: string } {
 	const { field, label } = HOST_FIELDS[host];
 	const raw = typeof credentials[field] === 'string' ? (credentials[field] as string).trim() : '';
-	const problem = hostUrlProblem(raw);
+	const problem = remembered(checkedHostUrls, raw, hostUrlProblem);
 	if (problem !== undefined) return { refused: `The credential's ${label} ${problem}` };
 	return { base: raw.replace(/\/+$/, '') };
+}
+
+/** `originOf` a host's base URL (hostBaseUrl), remembered. */
+export function hostOrigin(base: string): string {
+	return remembered(hostOrigins, base, originOf);
 }
 
 /** A fixed path part, or an ID the user typed (its field's label names it in errors). */

@@ -50,9 +50,17 @@ export const TOOL_MAX_ITEM_MS = 45_000;
  * there), the MCP Server Trigger through a context whose isToolExecution() is true.
  */
 export function runsAsTool(ctx: IExecuteFunctions): boolean {
-	const says = typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
-	return says || ctx.getNode().type.endsWith('Tool');
+	let asTool = toolRuns.get(ctx);
+	if (asTool === undefined) {
+		const says = typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
+		asTool = says || ctx.getNode().type.endsWith('Tool');
+		toolRuns.set(ctx, asTool);
+	}
+	return asTool;
 }
+
+/** Asked once per context (a run's): n8n's getNode() copies the whole node on every call. */
+const toolRuns = new WeakMap<IExecuteFunctions, boolean>();
 
 function settingsFrom(value: (name: OptionName) => number, asTool: boolean): RequestSettings {
 	const maxTimePerItem = value('maxTimePerItem');

@@ -16,9 +16,13 @@ function holdsExpression(value: unknown): boolean {
 	return false;
 }
 
-/** A copy, so that no item can change what the next one reads. */
+/** A copy, so that no item can change what the next one reads (an empty one made directly: most are). */
 function copyOf<T>(value: T): T {
-	return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value) && value.length === 0) return [] as T;
+	if (Object.getPrototypeOf(value) === Object.prototype && Object.keys(value).length === 0)
+		return {} as T;
+	return structuredClone(value);
 }
 
 /** `ctx` whose `getNodeParameter` reads each expression-free top-level parameter once per run. */
@@ -38,11 +42,18 @@ export function withRunParameters(ctx: IExecuteFunctions): IExecuteFunctions {
 		if (!read.has(name)) read.set(name, ctx.getNodeParameter(name, itemIndex, fallback as never));
 		return copyOf(read.get(name));
 	}) as IExecuteFunctions['getNodeParameter'];
+	// Each method bound once, not on every access: the transport reaches several per request.
+	const bound = new Map<PropertyKey, { of: unknown; as: unknown }>();
 	return new Proxy(ctx, {
 		get: (target, property) => {
 			if (property === 'getNodeParameter') return getNodeParameter;
 			const value = Reflect.get(target, property, target) as unknown;
-			return typeof value === 'function' ? value.bind(target) : value;
+			if (typeof value !== 'function') return value;
+			const known = bound.get(property);
+			if (known?.of === value) return known.as;
+			const as = value.bind(target) as unknown;
+			bound.set(property, { of: value, as });
+			return as;
 		},
 	});
 }

@@ -45,6 +45,16 @@ function formValue(
 		: wireValue(ctx, itemIndex, field, companionLabel, whole);
 }
 
+/**
+ * An optional field of a group that is not added, nor its "(JSON)" companion: it writes nothing, so it
+ * is not read (a group offers dozens of fields, an item adds a few).
+ */
+function notAdded(field: INodeProperties, options: INodeProperties[], added: IDataObject): boolean {
+	if (field.required || added[field.name] !== undefined) return false;
+	const companion = companionOf(field, options);
+	return companion === undefined || added[companion.name] === undefined;
+}
+
 /** The body from the node's parameters: top-level fields and those added to a field group. */
 function bodyFromForm(
 	ctx: IExecuteFunctions,
@@ -75,8 +85,8 @@ function bodyFromForm(
 			raw: (name: string) => added[name],
 		};
 		for (const field of options) {
-			if (!isCompanion(field))
-				setIfDefined(body, field.name, formValue(ctx, itemIndex, field, group));
+			if (isCompanion(field) || notAdded(field, options, added)) continue;
+			setIfDefined(body, field.name, formValue(ctx, itemIndex, field, group));
 		}
 	}
 	return body;

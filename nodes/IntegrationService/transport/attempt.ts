@@ -7,12 +7,12 @@ import type {
 	IHttpRequestOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { Outcome } from './answer';
 import { parseRecord, Undecodable, undecodableFailure } from './answer';
 import { isStream, readBody, TooLarge } from './body';
+import { watchDeadline } from './deadlines';
 import type { AttemptFailure } from './errors';
 import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
 
@@ -56,19 +56,6 @@ function discard(answer: RawAnswer | undefined): void {
 function header(headers: Headers, name: string): string | undefined {
 	const value = headers[name] ?? headers[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * Why the attempt's timer is cancelled once the attempt is over: one reason for all, made once, since
- * `abort()` without one makes a DOMException (and its stack) on every attempt.
- */
-const SETTLED = new Error('the attempt settled');
-
-/** Rejects once `signal` aborts. */
-function whenAborted(signal: AbortSignal): Promise<never> {
-	return new Promise<never>((_resolve, reject) => {
-		signal.addEventListener('abort', () => reject(SETTLED), { once: true });
-	});
 }
 
 /**
@@ -119,6 +106,8 @@ class AttemptEnded extends Error {}
 export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
 	const { timeoutMs } = request;
 	const attempt = new AbortController();
+	// Read once: each read of `signal` is a call into Node's AbortController.
+	const { signal } = attempt;
 	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
 	const cancel = cancelSignal(ctx);
 	const endAttempt = () => attempt.abort();
@@ -126,27 +115,21 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	else cancel?.addEventListener('abort', endAttempt, { once: true });
 	const ended = new Promise<never>((_resolve, reject) => {
 		const fail = () => reject(new AttemptEnded());
-		if (attempt.signal.aborted) fail();
-		else attempt.signal.addEventListener('abort', fail, { once: true });
+		if (signal.aborted) fail();
+		else signal.addEventListener('abort', fail, { once: true });
 	});
 	ended.catch(() => undefined);
-	const timer = new AbortController();
 	let timedOut = false;
-	// The sleep of n8n 1.85 to 2.16 ignores its signal (2.41's honours it): the race ends the wait when the
-	// attempt does, or every answer there would wait out the whole Timeout.
-	const deadline = Promise.race([sleep(timeoutMs, timer.signal), whenAborted(timer.signal)]).then(
-		() => {
-			timedOut = true;
-			endAttempt();
-		},
-		() => undefined,
-	);
+	const settle = watchDeadline(timeoutMs, () => {
+		timedOut = true;
+		endAttempt();
+	});
 	// n8n-core hands the context's cancel signal to the HTTP client as its abort signal. This attempt's
 	// context answers with the attempt's own signal, so the deadline closes the connection too: once
 	// the headers are in, the client ignores its own timeout, and the body's stream cannot be closed
 	// from here (the client wraps it).
 	const attemptContext = Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => attempt.signal },
+		getExecutionCancelSignal: { value: () => signal },
 	}) as ServiceContext;
 	const pending = ctx.helpers.httpRequestWithAuthentication.call(
 		attemptContext,
@@ -170,9 +153,8 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 		if (answer === undefined) pending.then(discard, () => undefined);
 		return { failure: failureAfterThrow(error, request, answer, timedOut) };
 	} finally {
-		timer.abort(SETTLED);
+		settle();
 		cancel?.removeEventListener('abort', endAttempt);
-		await deadline;
 	}
 }
 

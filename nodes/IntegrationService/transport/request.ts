@@ -13,8 +13,8 @@ import {
 	endpointUrl,
 	headerValueProblem,
 	hostBaseUrl,
+	hostOrigin,
 	HOSTS_WITH_CREDENTIAL_ID,
-	originOf,
 	sameOriginUrl,
 } from '../../shared/service';
 import type { ServiceContext } from './attempt';
@@ -90,21 +90,22 @@ export function connectionIdOf(request: ServiceRequest): string {
 	return request.connection?.credentialId ?? '';
 }
 
-/** The URL to call, or why it must not be called (before anything is sent). */
+/** The URL to call and its origin (the host's: a link is only followed there), or why it must not be called (before anything is sent). */
 function targetUrl(
 	credentials: IDataObject,
 	request: ServiceRequest,
-): { url: string } | { refused: string } {
+): { url: string; origin: string } | { refused: string } {
 	const host = hostBaseUrl(credentials, request.host);
 	if ('refused' in host) return host;
-	if (!request.link) return endpointUrl(host.base, request.path);
-	const target = sameOriginUrl(request.link.url, request.link.relativeTo, host.base);
-	if ('refused' in target) {
-		return {
-			refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token`,
-		};
-	}
-	return target;
+	const origin = hostOrigin(host.base);
+	const target = request.link
+		? sameOriginUrl(request.link.url, request.link.relativeTo, host.base)
+		: endpointUrl(host.base, request.path);
+	if ('url' in target) return { url: target.url, origin };
+	if (!request.link) return target;
+	return {
+		refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token`,
+	};
 }
 
 /** The bearer token to send, or an error naming what the credential lacks (nothing is sent then). */
@@ -187,7 +188,7 @@ async function prepared(
 		headers['Content-Type'] = 'application/json';
 		options.body = JSON.stringify(request.body);
 	}
-	const tenant = tenantOf(ctx, run, originOf(target.url), connectionId);
+	const tenant = tenantOf(ctx, run, target.origin, connectionId);
 	const sign = () => {
 		const token = tokenFor(ctx, itemIndex, credentials);
 		const sessionToken = sessionTokenOf(credentials as ICredentialDataDecryptedObject, token);
