@@ -45,14 +45,53 @@ function formValue(
 		: wireValue(ctx, itemIndex, field, companionLabel, whole);
 }
 
-/**
- * An optional field of a group that is not added, nor its "(JSON)" companion: it writes nothing, so it
- * is not read (a group offers dozens of fields, an item adds a few).
- */
-function notAdded(field: INodeProperties, options: INodeProperties[], added: IDataObject): boolean {
-	if (field.required || added[field.name] !== undefined) return false;
-	const companion = companionOf(field, options);
-	return companion === undefined || added[companion.name] === undefined;
+/** A field group's fields, each found by its name or its "(JSON)" companion's (an item adds a few of dozens). */
+interface GroupPlan {
+	group: INodeProperties;
+	options: INodeProperties[];
+	fields: INodeProperties[];
+	byKey: Map<string, number>;
+	/** Read whether added or not: the service requires them. */
+	required: number[];
+}
+
+/** How a form is read, worked out once per set of properties: in their order, fields and groups. */
+type FormPlan = Array<{ field: INodeProperties } | GroupPlan>;
+
+const formPlans = new WeakMap<INodeProperties[], FormPlan>();
+
+function groupPlan(group: INodeProperties): GroupPlan {
+	const options = (group.options ?? []) as INodeProperties[];
+	const fields = options.filter((field) => !isCompanion(field));
+	const byKey = new Map<string, number>();
+	fields.forEach((field, at) => {
+		byKey.set(field.name, at);
+		const companion = companionOf(field, options);
+		if (companion) byKey.set(companion.name, at);
+	});
+	const required = fields.flatMap((field, at) => (field.required ? [at] : []));
+	return { group, options, fields, byKey, required };
+}
+
+function formPlan(properties: INodeProperties[]): FormPlan {
+	let plan = formPlans.get(properties);
+	if (!plan) {
+		plan = properties
+			.filter((property) => !isCompanion(property))
+			.map((property) => (isFieldGroup(property) ? groupPlan(property) : { field: property }));
+		formPlans.set(properties, plan);
+	}
+	return plan;
+}
+
+/** The fields of a group to read for an item, in the group's order: those added (or their companions), and the required ones. */
+function fieldsToRead(plan: GroupPlan, added: IDataObject): INodeProperties[] {
+	const picked = new Set(plan.required);
+	for (const key of Object.keys(added)) {
+		const at = plan.byKey.get(key);
+		if (at !== undefined) picked.add(at);
+	}
+	return [...picked].sort((a, b) => a - b).map((at) => plan.fields[at]);
 }
 
 /** The body from the node's parameters: top-level fields and those added to a field group. */
@@ -70,24 +109,21 @@ function bodyFromForm(
 			return ctx.getNodeParameter(name, itemIndex, property?.default);
 		},
 	};
-	for (const property of properties) {
-		if (isCompanion(property)) continue;
-		if (!isFieldGroup(property)) {
-			setIfDefined(body, property.name, formValue(ctx, itemIndex, property, topLevel));
+	for (const step of formPlan(properties)) {
+		if ('field' in step) {
+			setIfDefined(body, step.field.name, formValue(ctx, itemIndex, step.field, topLevel));
 			continue;
 		}
-		const added = (ctx.getNodeParameter(property.name, itemIndex, property.default) ??
-			{}) as IDataObject;
-		const options = (property.options ?? []) as INodeProperties[];
-		const group = {
-			label: `${property.displayName} › `,
+		const { group, options } = step;
+		const added = (ctx.getNodeParameter(group.name, itemIndex, group.default) ?? {}) as IDataObject;
+		const scope = {
+			label: `${group.displayName} › `,
 			properties: options,
 			raw: (name: string) => added[name],
 		};
-		for (const field of options) {
-			if (isCompanion(field) || notAdded(field, options, added)) continue;
-			setIfDefined(body, field.name, formValue(ctx, itemIndex, field, group));
-		}
+		// An optional field that is not added (nor its companion) writes nothing: it is not read.
+		for (const field of fieldsToRead(step, added))
+			setIfDefined(body, field.name, formValue(ctx, itemIndex, field, scope));
 	}
 	return body;
 }

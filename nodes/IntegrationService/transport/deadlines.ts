@@ -35,7 +35,7 @@ function disarm(): void {
 
 /** Ends every attempt whose deadline has come, and sleeps until the next one's. */
 function expireDue(): void {
-	const now = Date.now();
+	const now = performance.now();
 	let next = Infinity;
 	for (const deadline of pending) {
 		if (deadline.at <= now) {
@@ -53,7 +53,7 @@ function arm(at: number): void {
 	// The sleep of n8n 1.85 to 2.16 ignores its signal (2.41's honours it): the race ends the wait when
 	// the timer is cancelled, so a replaced timer never acts.
 	Promise.race([
-		sleep(Math.max(0, at - Date.now()), current.stop.signal),
+		sleep(Math.max(0, at - performance.now()), current.stop.signal),
 		whenAborted(current.stop.signal),
 	]).then(
 		() => {
@@ -70,7 +70,8 @@ function arm(at: number): void {
  * settled). A deadline is never called early.
  */
 export function watchDeadline(ms: number, expire: () => void): () => void {
-	const deadline = { at: Date.now() + ms, expire };
+	// A monotonic clock: a change of the system's time neither ends an attempt early nor holds one late.
+	const deadline = { at: performance.now() + ms, expire };
 	pending.add(deadline);
 	if (armed === undefined || deadline.at < armed.at) arm(deadline.at);
 	return () => {

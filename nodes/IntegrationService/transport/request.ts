@@ -150,6 +150,25 @@ function credentialIdHeader(
 	return { value: value.trim() };
 }
 
+/** In Access Token mode the token is the same for every attempt of a run: checked and copied once. */
+const accessTokenSigned = new WeakMap<IDataObject, { token: string; credentials: IDataObject }>();
+
+/** The token an attempt sends and the credential that sends it (a fresh JWT in Client ID and Secret mode). */
+function signed(
+	ctx: ServiceContext,
+	itemIndex: number,
+	credentials: IDataObject,
+): { token: string; credentials: IDataObject } {
+	const fresh = credentials.authentication === 'clientCredentials';
+	const known = fresh ? undefined : accessTokenSigned.get(credentials);
+	if (known) return known;
+	const token = tokenFor(ctx, itemIndex, credentials);
+	const sessionToken = sessionTokenOf(credentials as ICredentialDataDecryptedObject, token);
+	const result = { token, credentials: { ...credentials, sessionToken } };
+	if (!fresh) accessTokenSigned.set(credentials, result);
+	return result;
+}
+
 /** What every attempt of a request sends: the checked URL, headers and options, and its tenant. */
 async function prepared(
 	ctx: ServiceContext,
@@ -189,11 +208,7 @@ async function prepared(
 		options.body = JSON.stringify(request.body);
 	}
 	const tenant = tenantOf(ctx, run, target.origin, connectionId);
-	const sign = () => {
-		const token = tokenFor(ctx, itemIndex, credentials);
-		const sessionToken = sessionTokenOf(credentials as ICredentialDataDecryptedObject, token);
-		return { token, credentials: { ...credentials, sessionToken } };
-	};
+	const sign = () => signed(ctx, itemIndex, credentials);
 	const { method, host } = request;
 	return { itemIndex, method, host, url: target.url, headers, options, tenant, forms, sign };
 }

@@ -9,6 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ServiceHost } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { sendAttempt } from './attempt';
+import type { Outcome } from './answer';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, nextStep, withoutHost } from './errors';
 import type { PacedRequest } from './pace';
@@ -67,14 +68,16 @@ function pastDeadline(tries: Tries, run: ServiceRun): void {
 	else tries.overdue = why;
 }
 
-/** Waits before the next attempt, within the request's budget and the item's deadline; false when it must not go on. */
-async function waitBeforeAttempt(
-	ctx: ServiceContext,
+/**
+ * Whether the next attempt may start, within the request's budget and the item's deadline: true now,
+ * false never, or a number of milliseconds to sleep first. Synchronous, so a first attempt costs no promise.
+ */
+function beforeAttempt(
 	run: ServiceRun,
 	prepared: PreparedRequest,
 	tries: Tries,
 	wanted: number,
-): Promise<boolean> {
+): boolean | number {
 	const { maxTotalWaitMs } = run.settings;
 	const pausedFor = pausedUntil(prepared.tenant) - Date.now();
 	const verdict = waitVerdict(
@@ -104,35 +107,56 @@ async function waitBeforeAttempt(
 		return false;
 	}
 	tries.waitedMs += verdict.sleep;
-	return await waitFor(ctx, run, verdict.sleep);
+	return verdict.sleep;
 }
+
+type PaceStart = PacedRequest | 'stopped' | 'overdue';
+
+/** Starts the request if the tenant's pace lets it now, else says how long to wait before asking again. */
+function startIfPaced(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	tenant: string,
+): PaceStart | { waitMs: number } {
+	if (stoppedReason(ctx, run) !== undefined) return 'stopped';
+	if (timeLeft(run) <= 0) return 'overdue';
+	const start = startOrWait(tenant, run.settings.maxRequestsPerSecond);
+	return 'started' in start ? start.started : start;
+}
+
+const mustWait = (start: PaceStart | { waitMs: number }): start is { waitMs: number } =>
+	typeof start === 'object' && 'waitMs' in start;
 
 /**
  * Waits until the tenant's pace lets the next request of the run start, and starts it: 'stopped' when
  * the run stopped first, 'overdue' when the item's deadline would pass first (nothing is started then).
+ * Synchronous when nothing needs waiting, as for nearly every request: no promise then.
  */
-async function startWhenPaced(
+function startWhenPaced(
 	ctx: ServiceContext,
 	run: ServiceRun,
 	tenant: string,
-): Promise<PacedRequest | 'stopped' | 'overdue'> {
-	const cap = run.settings.maxRequestsPerSecond;
-	// A wait that would leave the attempt too little of the item's time starts nothing (neededAfterWait).
-	const wait = async (ms: number) =>
-		ms > 0 && timeLeft(run) - ms < Math.max(1, neededAfterWait(run))
-			? 'overdue'
-			: (await waitFor(ctx, run, ms))
-				? undefined
-				: 'stopped';
-	const slot = await wait(reserveSlot(tenant, cap));
-	if (slot !== undefined) return slot;
-	for (;;) {
-		if (stoppedReason(ctx, run) !== undefined) return 'stopped';
-		if (timeLeft(run) <= 0) return 'overdue';
-		const start = startOrWait(tenant, cap);
-		if ('started' in start) return start.started;
-		const waited = await wait(start.waitMs);
-		if (waited !== undefined) return waited;
+): PaceStart | Promise<PaceStart> {
+	const slotWait = reserveSlot(tenant, run.settings.maxRequestsPerSecond);
+	if (slotWait > 0) return startAfter(ctx, run, tenant, slotWait);
+	const start = startIfPaced(ctx, run, tenant);
+	return mustWait(start) ? startAfter(ctx, run, tenant, start.waitMs) : start;
+}
+
+/** Waits `firstWaitMs`, then starts the request as soon as the pace lets it (startWhenPaced). */
+async function startAfter(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	tenant: string,
+	firstWaitMs: number,
+): Promise<PaceStart> {
+	for (let waitMs = firstWaitMs; ; ) {
+		// A wait that would leave the attempt too little of the item's time starts nothing (neededAfterWait).
+		if (timeLeft(run) - waitMs < Math.max(1, neededAfterWait(run))) return 'overdue';
+		if (!(await waitFor(ctx, run, waitMs))) return 'stopped';
+		const start = startIfPaced(ctx, run, tenant);
+		if (!mustWait(start)) return start;
+		waitMs = start.waitMs;
 	}
 }
 
@@ -147,23 +171,29 @@ async function attemptOnce(
 	// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
 	// made before the start is counted, so that nothing between the two can throw.
 	const { token, credentials } = prepared.sign();
-	const paced = await startWhenPaced(ctx, run, prepared.tenant);
+	const starting = startWhenPaced(ctx, run, prepared.tenant);
+	const paced = starting instanceof Promise ? await starting : starting;
 	if (paced === 'overdue') pastDeadline(tries, run);
 	if (paced === 'overdue' || paced === 'stopped') return {};
 	tries.attempts++;
 	tries.sentForms = withSecret(tries.sentForms, token);
 	const attemptMs = attemptTimeoutMs(timeoutMs, timeLeft(run));
-	const outcome = await sendAttempt(ctx, {
-		method: prepared.method,
-		url: prepared.url,
-		// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
-		options: { ...prepared.options, headers: { ...prepared.headers }, timeout: attemptMs + 1000 },
-		credentials,
-		secretForms: tries.sentForms,
-		timeoutMs: attemptMs,
-		maxResponseBytes: run.settings.maxResponseBytes,
-		stoppedReason: () => stoppedReason(ctx, run),
-	}).finally(() => finished(paced));
+	let outcome: Outcome;
+	try {
+		outcome = await sendAttempt(ctx, {
+			method: prepared.method,
+			url: prepared.url,
+			// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
+			options: { ...prepared.options, headers: { ...prepared.headers }, timeout: attemptMs + 1000 },
+			credentials,
+			secretForms: tries.sentForms,
+			timeoutMs: attemptMs,
+			maxResponseBytes: run.settings.maxResponseBytes,
+			stoppedReason: () => stoppedReason(ctx, run),
+		});
+	} finally {
+		finished(paced);
+	}
 	if ('json' in outcome) return outcome;
 	const failure = (tries.failure = outcome.failure);
 	// Cut off by the item's deadline, or retryable with no time left: no further attempt starts.
@@ -191,11 +221,9 @@ export async function sendWithRetries(
 ): Promise<IDataObject> {
 	const tries: Tries = { attempts: 0, waitedMs: 0, sentForms: prepared.forms };
 	let nextWait: number | undefined = 0;
-	while (
-		nextWait !== undefined &&
-		tries.attempts < run.settings.maxAttempts &&
-		(await waitBeforeAttempt(ctx, run, prepared, tries, nextWait))
-	) {
+	while (nextWait !== undefined && tries.attempts < run.settings.maxAttempts) {
+		const go = beforeAttempt(run, prepared, tries, nextWait);
+		if (go === false || (go !== true && !(await waitFor(ctx, run, go)))) break;
 		const result = await attemptOnce(ctx, run, prepared, tries);
 		if ('json' in result) return result.json;
 		nextWait = result.nextWait;

@@ -120,8 +120,8 @@ export async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number):
 	}
 }
 
-/** The credential for this run, loaded on first use and then reused for every item and page. */
-export async function runCredentials(
+/** The credential for this run, loaded on first use and then reused for every item and page (the same promise). */
+export function runCredentials(
 	ctx: ServiceContext,
 	run: ServiceRun,
 	itemIndex: number,
@@ -137,7 +137,7 @@ export async function runCredentials(
 			if (run.state.credentials === loading) run.state.credentials = undefined;
 		});
 	}
-	return await run.state.credentials;
+	return run.state.credentials;
 }
 
 /**
