@@ -67,6 +67,8 @@ export function readOutput(
 
 /** One record as chosen: only the named fields that it has, and without `original` when compact. */
 export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObject {
+	// Every field kept: the record as it is, with no look at its keys (a list outputs thousands).
+	if (!choice.fields && !choice.compact) return record;
 	const keep = (key: string) =>
 		choice.fields ? choice.fields.includes(key) : !(choice.compact && key === 'original');
 	if (Object.keys(record).every(keep)) return record;

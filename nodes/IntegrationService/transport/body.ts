@@ -72,5 +72,6 @@ export async function readBody(
 			if (!ended) reject(new Error('The answer closed before its end'));
 		});
 	});
-	return decodeText(Buffer.concat(chunks, size), contentType);
+	// One chunk (most answers) is decoded as it is: no copy.
+	return decodeText(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), contentType);
 }

@@ -78,13 +78,11 @@ export function stopRun(run: ServiceRun, reason: string): void {
  * answer (an MCP client, a webhook sender) must not be outlived by its requests. The settings, the
  * credential and the stop signal stay shared with the run.
  */
-export function startItem(
-	run: ServiceRun,
-	bound = `the Max Time per Item of ${formatSeconds(run.settings.maxItemMs)}`,
-	now = Date.now(),
-): ServiceRun {
+export function startItem(run: ServiceRun, bound?: string, now = Date.now()): ServiceRun {
 	const { maxItemMs } = run.settings;
-	return maxItemMs > 0 ? { ...run, deadline: { at: now + maxItemMs, bound } } : run;
+	if (maxItemMs <= 0) return run;
+	const named = bound ?? `the Max Time per Item of ${formatSeconds(maxItemMs)}`;
+	return { ...run, deadline: { at: now + maxItemMs, bound: named } };
 }
 
 /** The time left before the item's deadline (Infinity without one). */
