@@ -4,12 +4,14 @@
  */
 import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
-import { withRunParameters } from '../../nodes/IntegrationService/actions/runParameters';
+import { IntegrationService } from '../../nodes/IntegrationService/IntegrationService.node';
+import { ITEM_READ, withRunParameters } from '../../nodes/IntegrationService/actions/runParameters';
 import { NODE } from './fakes';
 
 /** A context whose getNodeParameter resolves `=` values per item (as `$json.n`) and counts its calls. */
 function context(parameters: INodeParameters) {
 	const calls: string[] = [];
+	const asked: unknown[] = [];
 	const resolve = (value: unknown, itemIndex: number): unknown => {
 		if (typeof value === 'string' && value.startsWith('=')) return `${value.slice(1)}#${itemIndex}`;
 		if (Array.isArray(value)) return value.map((one) => resolve(one, itemIndex));
@@ -21,13 +23,14 @@ function context(parameters: INodeParameters) {
 	};
 	const ctx = {
 		getNode: () => ({ ...NODE, parameters: structuredClone(parameters) }),
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
+		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown, options?: unknown) => {
 			calls.push(`${name}@${itemIndex}`);
+			asked.push(options);
 			return name in parameters ? resolve(parameters[name], itemIndex) : fallback;
 		},
 		continueOnFail: () => false,
 	} as unknown as IExecuteFunctions;
-	return { ctx, calls };
+	return { ctx, calls, asked };
 }
 
 const PARAMETERS: INodeParameters = {
@@ -74,6 +77,26 @@ describe('withRunParameters', () => {
 		run.getNodeParameter('mappingMode', 0, undefined, { extractValue: true });
 		run.getNodeParameter('mappingMode', 1, undefined, { extractValue: true });
 		expect(calls).toEqual(['mappingMode@0', 'mappingMode@1']);
+	});
+
+	test("an item's read skips n8n's schema check, which has nothing to check in this node", () => {
+		const { ctx, asked } = context(PARAMETERS);
+		withRunParameters(ctx).getNodeParameter('firstName', 0);
+		expect(asked).toEqual([ITEM_READ]);
+		// What n8n's check (validateValueAgainstSchema) acts on: a validateType it is asked to check at
+		// run time, or a resource mapper. Neither may appear anywhere in the node's properties.
+		const checked: string[] = [];
+		const walk = (properties: unknown[], path: string) => {
+			for (const property of properties as Array<Record<string, unknown>>) {
+				const here = `${path}${String(property.name)}`;
+				if (property.validateType && !property.ignoreValidationDuringExecution) checked.push(here);
+				if (property.type === 'resourceMapper') checked.push(here);
+				for (const key of ['options', 'values'])
+					if (Array.isArray(property[key])) walk(property[key] as unknown[], `${here}.`);
+			}
+		};
+		walk(new IntegrationService().description.properties, '');
+		expect(checked).toEqual([]);
 	});
 
 	test('everything else of the context is the context', () => {

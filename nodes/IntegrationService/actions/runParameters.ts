@@ -25,6 +25,16 @@ function copyOf<T>(value: T): T {
 	return structuredClone(value);
 }
 
+/**
+ * What an item's read asks n8n to leave out: its check of the value against the property, which finds
+ * the property by a scan of all the node's properties (about 400) for every read. It checks only
+ * `validateType` (ours are all `ignoreValidationDuringExecution`: the node checks its own values,
+ * fieldValue.ts) and resource mappers (none); test/unit/runParameters.test.ts holds both true.
+ */
+export const ITEM_READ: Readonly<{ skipValidation: true }> = Object.freeze({
+	skipValidation: true,
+});
+
 /** `ctx` whose `getNodeParameter` reads each expression-free top-level parameter once per run. */
 export function withRunParameters(ctx: IExecuteFunctions): IExecuteFunctions {
 	const raw = ctx.getNode().parameters;
@@ -37,7 +47,12 @@ export function withRunParameters(ctx: IExecuteFunctions): IExecuteFunctions {
 		options?: unknown,
 	) => {
 		if (options !== undefined || !constant.has(name)) {
-			return ctx.getNodeParameter(name, itemIndex, fallback as never, options as never);
+			return ctx.getNodeParameter(
+				name,
+				itemIndex,
+				fallback as never,
+				(options ?? ITEM_READ) as never,
+			);
 		}
 		if (!read.has(name)) read.set(name, ctx.getNodeParameter(name, itemIndex, fallback as never));
 		return copyOf(read.get(name));
