@@ -108,17 +108,21 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	const attempt = new AbortController();
 	// Read once: each read of `signal` is a call into Node's AbortController.
 	const { signal } = attempt;
-	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
-	const cancel = cancelSignal(ctx);
-	const endAttempt = () => attempt.abort();
-	if (cancel?.aborted) endAttempt();
-	else cancel?.addEventListener('abort', endAttempt, { once: true });
+	// The wait ends with the attempt: ended by its deadline or Stop Execution (`endAttempt`), never
+	// otherwise, so no listener on its own signal is needed.
+	let endWait: () => void = () => undefined;
 	const ended = new Promise<never>((_resolve, reject) => {
-		const fail = () => reject(new AttemptEnded());
-		if (signal.aborted) fail();
-		else signal.addEventListener('abort', fail, { once: true });
+		endWait = () => reject(new AttemptEnded());
 	});
 	ended.catch(() => undefined);
+	const endAttempt = () => {
+		attempt.abort();
+		endWait();
+	};
+	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
+	const cancel = cancelSignal(ctx);
+	if (cancel?.aborted) endAttempt();
+	else cancel?.addEventListener('abort', endAttempt, { once: true });
 	let timedOut = false;
 	const settle = watchDeadline(timeoutMs, () => {
 		timedOut = true;

@@ -79,11 +79,11 @@ export function entityRequest(
 	},
 ): ServiceRequest {
 	const { host } = resource;
-	const { path = [], ...rest } = call;
-	const full = [...resource.path, ...path];
-	if (host === 'universal') return { ...rest, host, path: full };
+	const { method, qs, body } = call;
+	const path = call.path ? [...resource.path, ...call.path] : resource.path;
+	if (host === 'universal') return { method, qs, body, host, path };
 	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
-	return { ...rest, host, path: full, connection: connectionOf(ctx, itemIndex) };
+	return { method, qs, body, host, path, connection: connectionOf(ctx, itemIndex) };
 }
 
 /**
