@@ -156,12 +156,19 @@ export function newLoopMemory(
 			if (batch) carried = [...carried, keyDigest].slice(-SEEN_KEPT);
 		},
 		progress(records, firstOfBatch) {
-			const ids = records
-				.map((record) => record?.id)
-				.filter((id) => typeof id === 'string' || typeof id === 'number');
+			// One pass over the page: its ids, and whether every one was seen before.
+			const ids: string[] = [];
+			let allSeen = true;
+			for (const record of records) {
+				const id = record?.id;
+				if (typeof id !== 'string' && typeof id !== 'number') continue;
+				const key = String(id);
+				ids.push(key);
+				if (allSeen && !seenIds.has(key)) allSeen = false;
+			}
 			const allHaveIds = ids.length === records.length;
-			if (allHaveIds && ids.every((id) => seenIds.has(String(id)))) stop(again);
-			for (const id of ids) seenIds.add(String(id));
+			if (allHaveIds && allSeen) stop(again);
+			for (const id of ids) seenIds.add(id);
 			if (batch && allHaveIds) {
 				const pageDigest = digest(ids.join('\u0000'));
 				if (firstOfBatch && pageDigest === lastPage) stop(again);
