@@ -26,8 +26,9 @@ function hasDotSegment(path: string): boolean {
 }
 
 /**
- * Where an event's records are read: the credential's host on the uri's origin, and only a path under
- * that host's `/api/` with no "." or ".." segment as written (the rules of a list's nextLink, via
+ * Where an event's records are read: the credential's host on the uri's origin, a path under that
+ * host's base path (with or without `/api`: the service may send `https://crm.example.com/people?ids=a`,
+ * shared/spec/decisions.md), and no "." or ".." segment as written (the rules of a list's nextLink, via
  * sameListUrl). Otherwise why not, for a 422 with nothing sent: the uri is read with our token.
  */
 export function eventUriHost(
@@ -42,7 +43,7 @@ export function eventUriHost(
 		};
 	}
 	const { base } = configured;
-	const apiPath = `${new URL(base).pathname.replace(/\/+$/, '')}/api/`;
+	const basePath = `${new URL(base).pathname.replace(/\/+$/, '')}/`;
 	const path = new URL(uri, base).pathname;
 	const checked = sameListUrl(uri, base, base, path);
 	const problem =
@@ -52,8 +53,8 @@ export function eventUriHost(
 				: `it is on ${checked.refused}`
 			: hasDotSegment(uri.split(/[?#]/, 1)[0])
 				? 'it has a "." or ".." segment'
-				: !path.startsWith(apiPath)
-					? `its path is not under ${apiPath}`
+				: !`${path}/`.startsWith(basePath)
+					? `its path is not under ${basePath}`
 					: undefined;
 	if (problem !== undefined) {
 		return { refused: `The event's uri on ${originOf(uri)} is refused: ${problem}; ${NOT_READ}` };

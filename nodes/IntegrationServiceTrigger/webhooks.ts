@@ -178,6 +178,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 					ctx.getNode(),
 					`The CRM host answered no webhook ID for ${event}`,
 				);
+			refuseForeign(ctx, { url, before }, event, id);
 			made.push([event, id]);
 			pending = undefined;
 		}
@@ -185,6 +186,23 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 		await undoCreate(ctx, error as Error, { url, before, made, pending });
 	}
 	keep(ctx, { ...mine, ...Object.fromEntries(made) });
+}
+
+/**
+ * A create answered with the ID of a webhook the first listing showed at another URL (another
+ * integration's) is not taken: deactivation would delete it. One listed at our URL points here: ours.
+ */
+function refuseForeign(
+	ctx: IHookFunctions,
+	at: Pick<Attempt, 'url' | 'before'>,
+	event: string,
+	id: string,
+): void {
+	if (!at.before.some((w) => w.id === id && w.url !== at.url)) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
+	);
 }
 
 interface Attempt {

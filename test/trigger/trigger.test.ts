@@ -8,7 +8,7 @@ import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { sandboxCredentials, signedJwtCredentials, useSandbox } from '../harness/fixtures';
-import { credentialsFor, sendJson, startHostile } from '../hostile/server';
+import { credentialsFor, sendJson, startHostile, type HostileServer } from '../hostile/server';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startReceiver, type Receiver } from './receiver';
 
@@ -442,8 +442,11 @@ describe('Fetch Records', () => {
 		['a mixed-case ".%2E" segment', '/api/people/.%2E/.%2e/__sandbox/counts', 'it has a'],
 		['a double-encoded segment', '/api/people/%252e%252e/x', 'it has a "." or ".." segment'],
 		['an encoded separator', '/api/people%2F..%2F..%2F__sandbox', 'it has a "." or ".." segment'],
-		['a path outside /api', '/__sandbox/counts', 'its path is not under /api/'],
-		['a path next to /api', '/apix/people', 'its path is not under /api/'],
+		[
+			'a dot segment without /api',
+			'/people/%2e%2e/__sandbox/counts',
+			'it has a "." or ".." segment',
+		],
 	])(
 		'a uri on the right origin with %s is refused with 422; nothing is sent',
 		async (_label, path, reason) => {
@@ -461,6 +464,24 @@ describe('Fetch Records', () => {
 			expect(sandbox.requests).toHaveLength(0);
 		},
 	);
+
+	test("a uri on the CRM host's origin beside its base path is refused with 422; nothing is sent", async () => {
+		const trigger = await receiver(
+			{ fetchRecords: true },
+			sandboxCredentials(sandbox, { signingSecret: SECRET, crmUrl: `${sandbox.urls.crm}/base` }),
+		);
+		const body = eventBody({ uri: `${sandbox.urls.crm}/__sandbox/counts` });
+
+		const delivery = await trigger.deliver(body, signed(body));
+
+		expect(delivery).toMatchObject({
+			status: 422,
+			body: {
+				error: `The event's uri on ${new URL(sandbox.urls.crm).origin} is refused: its path is not under /base/; it is not read with your token`,
+			},
+		});
+		expect(sandbox.requests).toHaveLength(0);
+	});
 
 	test('a Deleted event is not fetched: the event itself is the item', async () => {
 		const trigger = await receiver({ events: ['peopleDeleted'], fetchRecords: true });
@@ -487,6 +508,70 @@ describe('Fetch Records', () => {
 		expect(retried.workflowData).toEqual([[{ json: person }]]);
 		expect(trigger.started).toHaveLength(1);
 	});
+});
+
+describe('a uri without /api (shared spec: a full URL on a service host, read as given)', () => {
+	let hosts: HostileServer[] = [];
+	afterEach(async () => {
+		await Promise.all(hosts.map(async (h) => await h.close()));
+		hosts = [];
+	});
+
+	/** The CRM and LOS hosts on their own origins, each answering a list of the ids its uri names. */
+	async function crmAndLos(): Promise<{ crm: HostileServer; los: HostileServer }> {
+		const [crm, los] = await Promise.all([startHostile(), startHostile()]);
+		hosts.push(crm, los);
+		for (const [server, list] of [
+			[crm, 'people'],
+			[los, 'borrowers'],
+		] as const) {
+			server.script((request, res) => {
+				const ids = new URL(request.url, server.origin).searchParams.get('ids') ?? '';
+				const records = ids.split(',').map((id) => ({ id, from: list }));
+				sendJson(res, 200, {
+					_metadata: { collection: list, offset: 0, total: records.length },
+					[list]: records,
+				});
+			});
+		}
+		return { crm, los };
+	}
+
+	test.each([
+		['CRM', 'crm', '/people?ids=a,b', 'people'],
+		['LOS', 'los', '/borrowers?ids=a,b', 'borrowers'],
+	] as const)(
+		'a delivery whose uri is on the %s host without /api fetches exactly that URL there with the token, and starts the workflow with its records',
+		async (_label, name, pathAndQuery, list) => {
+			const servers = await crmAndLos();
+			const trigger = await receiver(
+				{ events: ['peopleCreated', 'borrowersCreated'], fetchRecords: true },
+				credentialsFor(servers.crm.origin, {
+					losUrl: servers.los.origin,
+					signingSecret: SECRET,
+				}),
+			);
+			const body = eventBody({
+				event: name === 'crm' ? 'peopleCreated' : 'borrowersCreated',
+				resourceIds: ['a', 'b'],
+				uri: `${servers[name].origin}${pathAndQuery}`,
+			});
+
+			const delivery = await trigger.deliver(body, signed(body));
+
+			expect(delivery.status).toBe(200);
+			expect(delivery.workflowData).toEqual([
+				[{ json: { id: 'a', from: list } }, { json: { id: 'b', from: list } }],
+			]);
+			const other = name === 'crm' ? servers.los : servers.crm;
+			expect(other.received).toHaveLength(0);
+			expect(servers[name].received).toHaveLength(1);
+			const [request] = servers[name].received;
+			expect(request).toMatchObject({ method: 'GET', url: pathAndQuery });
+			expect(request.headers.authorization).toBe('Bearer token-123456');
+			expect(request.headers['x-service-credential-id']).toBe('cred-1');
+		},
+	);
 });
 
 describe('a delivery answers within 20 s', () => {

@@ -1,7 +1,8 @@
 /**
  * The trigger's own webhooks against a hostile CRM host (docs/decisions.md, threats): forged and
- * endless listings, a create refused midway, deletes answered 500 (numeric IDs, odd and lagging
- * listings: webhooks-ids.test.ts). Through n8n-core's real HookContext.
+ * endless listings, a create refused midway or answered with another integration's ID, deletes
+ * answered 500 (numeric IDs, odd and lagging listings: webhooks-ids.test.ts). Through n8n-core's real
+ * HookContext.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -130,6 +131,83 @@ describe('a hostile CRM host', () => {
 			'DELETE /api/webhooks/h-1',
 		]);
 		expect(owned(receiver) ?? {}).toEqual({});
+	});
+
+	describe('a create answered with an ID the first listing showed (issue 39, finding 2)', () => {
+		const PARTNER = 'https://partner.example/hooks/in?token=partner-secret-42';
+		const wire = (service: HostileServer) =>
+			service.received.map((r) => `${r.method} ${r.url.replace(/\?.*$/, '')}`);
+
+		test("another integration's ID (listed at its URL): activation fails naming the ID, the partner's webhook is never deleted, ours are deleted again, nothing is kept", async () => {
+			const service = await hostile();
+			const receiver = await trigger(service.origin);
+			const partner = { id: 'w-foreign', event: 'notesCreated', url: PARTNER };
+			let posts = 0;
+			service.script((request, res) => {
+				if (request.method === 'GET')
+					return sendJson(
+						res,
+						200,
+						page(
+							posts < 2
+								? [partner]
+								: [partner, { id: 'h-2', event: 'notesCreated', url: receiver.url }],
+						),
+					);
+				if (request.method === 'DELETE') return sendJson(res, 200, '');
+				// The second create (notesCreated) made h-2 at our URL but answered the partner's ID.
+				sendJson(res, 201, { id: ++posts === 1 ? 'h-1' : 'w-foreign' });
+			});
+
+			const failure = receiver.activate();
+			await expect(failure).rejects.toThrow(
+				"Could not create the trigger's webhooks on the CRM host: The CRM host answered the create for notesCreated with webhook ID w-foreign, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete",
+			);
+			await failure.catch((error: { message: string; description?: string }) => {
+				expect(error.description).toBe(
+					'The 2 webhook(s) it had created were deleted again: nothing is left registered',
+				);
+				for (const text of [error.message, error.description ?? '']) {
+					expect(text).not.toContain('partner');
+					expect(text).not.toContain('token-123456');
+				}
+			});
+			expect(wire(service)).toEqual([
+				'GET /api/webhooks',
+				'GET /api/webhooks',
+				'POST /api/webhooks',
+				'POST /api/webhooks',
+				'GET /api/webhooks',
+				'DELETE /api/webhooks/h-1',
+				'DELETE /api/webhooks/h-2',
+			]);
+			expect(owned(receiver) ?? {}).toEqual({});
+
+			service.received.length = 0;
+			expect(await receiver.deactivate()).toBe(true);
+			expect(service.received.filter((r) => r.method === 'DELETE')).toEqual([]);
+		});
+
+		test('an ID the first listing showed at our URL (for another event) points here: it is taken, and deleted on deactivation', async () => {
+			const service = await hostile();
+			const receiver = await trigger(service.origin);
+			const listed = [
+				{ id: 'w-ours', event: 'tasksCreated', url: receiver.url },
+				{ id: 'w-foreign', event: 'peopleCreated', url: PARTNER },
+			];
+			let posts = 0;
+			service.script((request, res) => {
+				if (request.method === 'GET') return sendJson(res, 200, page(listed));
+				if (request.method === 'DELETE') return sendJson(res, 200, '');
+				sendJson(res, 201, { id: ++posts === 1 ? 'w-ours' : 'h-2' });
+			});
+
+			expect(await receiver.activate()).toEqual({ created: true });
+			expect(owned(receiver)).toEqual({ peopleCreated: 'w-ours', notesCreated: 'h-2' });
+			service.received.length = 0;
+			await receiver.deactivate();
+			expect(wire(service)).toEqual(['DELETE /api/webhooks/w-ours', 'DELETE /api/webhooks/h-2']);
+		});
 	});
 
 	test('a delete answered 500 (sent once): deactivation fails naming the webhook, which stays kept and is deleted on the next deactivation; 404 counts as deleted', async () => {
