@@ -139,20 +139,26 @@ const FAMILY_EXPECTATIONS = {
 				(j) => j.id === 'list-1' && j.name === 'E2E buyers',
 				'list-1 named E2E buyers',
 			],
-			['Add people', (j) => j.id === 'list-1', 'the changed list-1'],
-			['Remove people', (j) => j.id === 'list-1', 'the changed list-1'],
+			// Built as Delete's output: the ID and what was changed (the service answers no body).
+			[
+				'Add people',
+				(j) => j.id === 'list-1' && sameDeep({ peopleAdded: ['p_1', 'p_2'] })(j),
+				'{ id: list-1, peopleAdded: [p_1, p_2] }',
+			],
+			[
+				'Remove people',
+				(j) => j.id === 'list-1' && sameDeep({ peopleRemoved: ['p_2'] })(j),
+				'{ id: list-1, peopleRemoved: [p_2] }',
+			],
 			[
 				'Add tags',
-				(j) => j.id === 'p_1' && ['e2e-vip', 'e2e-buyer'].every((t) => (j.tags || []).includes(t)),
-				'p_1 with both tags',
+				(j) => j.id === 'p_1' && sameDeep({ tagsAdded: ['e2e-vip', 'e2e-buyer'] })(j),
+				'{ id: p_1, tagsAdded: [e2e-vip, e2e-buyer] }',
 			],
 			[
 				'Remove tags',
-				(j) =>
-					j.id === 'p_1' &&
-					(j.tags || []).includes('e2e-vip') &&
-					!(j.tags || []).includes('e2e-buyer'),
-				'p_1 with e2e-vip, without e2e-buyer',
+				(j) => j.id === 'p_1' && sameDeep({ tagsRemoved: ['e2e-buyer'] })(j),
+				'{ id: p_1, tagsRemoved: [e2e-buyer] }',
 			],
 			[
 				'Create smart list',

@@ -289,11 +289,11 @@ describe('published resources: delete', () => {
 
 describe('list members', () => {
 	test.each([
-		['addPeople', 'POST', ['p_1', 'p_3'], ['p_2', 'p_1', 'p_3']],
-		['removePeople', 'DELETE', ['p_2'], []],
+		['addPeople', 'POST', 'peopleAdded', ['p_1', 'p_3'], ['p_2', 'p_1', 'p_3']],
+		['removePeople', 'DELETE', 'peopleRemoved', ['p_2'], []],
 	] as const)(
-		'List › %s: %s /api/lists/{id}/people with personIds, the changed list',
-		async (operation, method, ids, after) => {
+		'List › %s: %s /api/lists/{id}/people with personIds; answered 200 with no body, { id, %s }',
+		async (operation, method, key, ids, after) => {
 			const result = await operationRunner(
 				() => sandbox,
 				'list',
@@ -309,12 +309,16 @@ describe('list members', () => {
 				credentialId: 'cred-default',
 				body: { personIds: ids },
 			});
+			// Built as Delete's output: the ID and the people changed, not the service's empty answer.
 			expect(result.items).toEqual([
-				{
-					json: expect.objectContaining({ id: 'list-seed-2', peopleParticipantIds: after }),
-					pairedItem: { item: 0 },
-				},
+				{ json: { id: 'list-seed-2', [key]: ids }, pairedItem: { item: 0 } },
 			]);
+			const list = await operationRunner(
+				() => sandbox,
+				'list',
+				'get',
+			)({ parameters: { listId: 'list-seed-2' } });
+			expect(list.items[0].json.peopleParticipantIds).toEqual(after);
 		},
 	);
 

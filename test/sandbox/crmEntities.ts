@@ -247,7 +247,7 @@ export class EntityApi {
 		return jsonReply(200, {});
 	}
 
-	/** POST or DELETE /api/lists/{id}/people: adds or removes people from the list. */
+	/** POST or DELETE /api/lists/{id}/people: adds or removes people from the list; 200 with no body, as published. */
 	private members(kind: Kind, request: ApiRequest, add: boolean): Reply {
 		const ids = this.stringList(request.body, 'personIds', 'a list membership change');
 		const list = this.find(kind, request);
@@ -259,7 +259,7 @@ export class EntityApi {
 			: current.filter((id) => !ids.includes(id));
 		const updated = { ...list, peopleParticipantIds: next, updated: nowIso() };
 		kind.rows(this.connection(request)).rows.set(request.param, updated);
-		return jsonReply(200, updated);
+		return { status: 200, body: '' };
 	}
 
 	private stringList(body: JsonObject, field: string, what: string): string[] {
@@ -280,7 +280,7 @@ export class EntityApi {
 		return jsonReply(200, {});
 	}
 
-	/** POST /api/people/{id}/tags/apply or /delete: adds or removes tags, answers the person. */
+	/** POST /api/people/{id}/tags/apply or /delete: adds or removes tags; 200 with no body, as published. */
 	private tags(request: ApiRequest, apply: boolean): Reply {
 		const tags = this.stringList(request.body, 'tags', 'a tag change');
 		const person = JSON.parse(this.personJson(request)) as JsonObject;
@@ -288,9 +288,8 @@ export class EntityApi {
 		person.tags = apply
 			? [...current, ...tags.filter((tag) => !current.includes(tag))]
 			: current.filter((tag) => !tags.includes(tag));
-		const json = JSON.stringify(person);
-		this.env.records.replacePerson(this.connection(request), request.param, json);
-		return { status: 200, body: json };
+		this.env.records.replacePerson(this.connection(request), request.param, JSON.stringify(person));
+		return { status: 200, body: '' };
 	}
 
 	private connection(request: ApiRequest): Connection {

@@ -21,7 +21,7 @@ import type { ServiceContext } from './attempt';
 import { tenantKey } from './pace';
 import type { PreparedRequest } from './retry';
 import { sendWithRetries } from './retry';
-import { redact, secretForms } from './secrets';
+import { redact, secretForms, withWriteOnly } from './secrets';
 import type { ServiceRun } from './run';
 import { newRun, runCredentials } from './run';
 
@@ -70,6 +70,11 @@ interface RequestParts {
 	path: readonly PathSegment[];
 	qs?: IDataObject;
 	body?: IDataObject;
+	/**
+	 * Values of the body that must never leave the node (the catalogue's write-only fields, e.g. a
+	 * user's password): taken out of this request's answer and errors like the credential's secrets.
+	 */
+	writeOnly?: readonly string[];
 	/** A URL the service gave (a list's nextLink, an event's uri), absolute or relative to `relativeTo`; only ever called on the host's origin. */
 	link?: { url: string; relativeTo: string; what: string };
 }
@@ -177,7 +182,7 @@ async function prepared(
 	run: ServiceRun,
 ): Promise<PreparedRequest> {
 	const credentials = await runCredentials(ctx, run, itemIndex);
-	const forms = secretForms(credentials);
+	const forms = withWriteOnly(secretForms(credentials), request.writeOnly ?? []);
 	const target = targetUrl(credentials, request);
 	const credentialId = credentialIdHeader(credentials, request);
 	const refused =

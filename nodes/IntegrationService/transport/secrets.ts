@@ -194,11 +194,31 @@ export function withSecret(forms: readonly string[], secret: string): readonly s
 	if (secret.length < MIN_SECRET_LENGTH || forms.includes(secret)) return forms;
 	const last = lastAdded.get(forms);
 	if (last?.secret === secret) return last.forms;
-	const added = longestFirst([...new Set([...forms, ...formsOfValues([secret])])]);
+	const added = withForms(forms, [secret]);
 	lastAdded.set(forms, { secret, forms: added });
-	secretsOf.set(added, usable([...(secretsOf.get(forms) ?? []), secret]));
-	runSourcesOf.set(added, [...(runSourcesOf.get(forms) ?? []), ...runSources([secret])]);
 	return added;
+}
+
+/** A new list of forms: those given and those of the secrets, with what the patterns need. */
+function withForms(forms: readonly string[], secrets: readonly string[]): readonly string[] {
+	const added = longestFirst([...new Set([...forms, ...formsOfValues(secrets)])]);
+	secretsOf.set(added, usable([...(secretsOf.get(forms) ?? []), ...secrets]));
+	runSourcesOf.set(added, [...(runSourcesOf.get(forms) ?? []), ...runSources(secrets)]);
+	return added;
+}
+
+/**
+ * The forms with those of a request's write-only values added (a user's password: request.ts):
+ * redacted as the credential's secrets are. Made for that request only: what is derived from them is
+ * keyed by this list, so nothing outlives the request. A value under MIN_SECRET_LENGTH characters
+ * would blank out words, so it is left.
+ */
+export function withWriteOnly(
+	forms: readonly string[],
+	values: readonly string[],
+): readonly string[] {
+	const secrets = values.filter((value) => value.trim().length >= MIN_SECRET_LENGTH);
+	return secrets.length ? withForms(forms, secrets) : forms;
 }
 
 /**

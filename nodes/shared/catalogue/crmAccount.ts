@@ -39,9 +39,7 @@ export const userResource = crmResource('users', 'A user (agent) of the connecte
 		'password',
 		'Password',
 		"The user's first password in the CRM. Create only; never shown in the output.",
-		{
-			only: 'create',
-		},
+		{ only: 'create', writeOnly: true },
 	),
 	text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
 		required: true,

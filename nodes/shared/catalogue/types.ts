@@ -55,6 +55,12 @@ export interface FieldSpec {
 	initial?: boolean;
 	/** `objectList`, `conditionGroups`: the parts of one entry, each a plain field. */
 	items?: readonly FieldSpec[];
+	/**
+	 * Sent, never output (a user's password; a top-level text field): the value sent is taken out of
+	 * that request's answer and errors like a secret, and its key out of the record answered
+	 * (actions/generic/entity.ts, decisions.md "Write-only fields").
+	 */
+	writeOnly?: boolean;
 }
 
 /** The operations the generic bodies write once; anything else is an extra with its own module. */

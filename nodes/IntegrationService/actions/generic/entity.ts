@@ -63,9 +63,21 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 	};
 }
 
+/** The body's values of the resource's write-only fields (a user's password), by field name. */
+function writeOnlyOf(resource: ResourceSpec, body: IDataObject | undefined): Map<string, string> {
+	const sent = new Map<string, string>();
+	if (!body) return sent;
+	for (const field of resource.fields ?? []) {
+		const value = body[field.name];
+		if (field.writeOnly && typeof value === 'string') sent.set(field.name, value);
+	}
+	return sent;
+}
+
 /**
  * A request to a catalogue resource's path (and more segments), on its host. The item's Connection ID
- * is read here for every host that takes one, so no catalogue operation can leave it out.
+ * is read here for every host that takes one, so no catalogue operation can leave it out; so are the
+ * write-only values the body sends, which the transport redacts from the answer and errors.
  */
 export function entityRequest(
 	ctx: IExecuteFunctions,
@@ -81,14 +93,27 @@ export function entityRequest(
 	const { host } = resource;
 	const { method, qs, body } = call;
 	const path = call.path ? [...resource.path, ...call.path] : resource.path;
-	if (host === 'universal') return { method, qs, body, host, path };
+	const writeOnly = [...writeOnlyOf(resource, body).values()];
+	const parts = { method, qs, body, host, path, ...(writeOnly.length ? { writeOnly } : {}) };
+	if (host === 'universal') return { ...parts, host };
 	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
-	return { method, qs, body, host, path, connection: connectionOf(ctx, itemIndex) };
+	return { ...parts, host, connection: connectionOf(ctx, itemIndex) };
+}
+
+/** The record answered without the write-only fields the request sent (their values are redacted). */
+function withoutWriteOnly(record: IDataObject, sent: Map<string, string>): IDataObject {
+	const kept: IDataObject = {};
+	// A service may send an own "__proto__" key: defined, never assigned (no prototype change).
+	for (const [key, value] of Object.entries(record))
+		if (!sent.has(key))
+			Object.defineProperty(kept, key, { value, enumerable: true, writable: true });
+	return kept;
 }
 
 /**
- * Sends one request to a catalogue resource (entityRequest): the service's answer. Not async itself:
- * one promise less per request; entityRequest's input errors still reject the returned promise.
+ * Sends one request to a catalogue resource (entityRequest): the service's answer, without the
+ * write-only fields the request sent. Not async itself: one promise less per request;
+ * entityRequest's input errors still reject the returned promise.
  */
 export function sendToEntity(
 	ctx: IExecuteFunctions,
@@ -98,7 +123,11 @@ export function sendToEntity(
 	call: Parameters<typeof entityRequest>[3],
 ): Promise<IDataObject> {
 	try {
-		return serviceRequest.call(ctx, itemIndex, entityRequest(ctx, itemIndex, resource, call), run);
+		const request = entityRequest(ctx, itemIndex, resource, call);
+		const answer = serviceRequest.call(ctx, itemIndex, request, run);
+		if (!request.writeOnly) return answer;
+		const sent = writeOnlyOf(resource, call.body);
+		return answer.then((record) => withoutWriteOnly(record, sent));
 	} catch (error) {
 		return Promise.reject(error);
 	}

@@ -6,13 +6,20 @@ import { membersOperation, publishedDelete } from '../published/write';
 
 /**
  * Person's published operations (crm-endpoints.md, issue 30): Get and Delete by ID, and Add Tags and
- * Remove Tags (POST {crm}/api/people/{id}/tags/apply and /delete with `tags`).
+ * Remove Tags (POST {crm}/api/people/{id}/tags/apply and /delete with `tags`; output `{ id,
+ * tagsAdded }` / `{ id, tagsRemoved }`).
  */
 
 const tags = (operation: 'addTags' | 'removeTags', more: string, verb: string): OperationModule =>
 	membersOperation(
 		personResource,
-		{ operation, method: 'POST', more: ['tags', more], verb },
+		{
+			operation,
+			method: 'POST',
+			more: ['tags', more],
+			verb,
+			output: operation === 'addTags' ? 'tagsAdded' : 'tagsRemoved',
+		},
 		personTagsField,
 	);
 

@@ -21,12 +21,16 @@ interface Written {
 	module(resource: PublishedResource): OperationModule;
 }
 
-const members = (operation: string, method: 'POST' | 'DELETE', verb: string): Written => ({
-	name: operation === 'addPeople' ? 'Add People' : 'Remove People',
-	verb,
-	module: (resource) =>
-		membersOperation(resource, { operation, method, more: ['people'], verb }, listPeopleField),
-});
+const members = (operation: string, method: 'POST' | 'DELETE', verb: string): Written => {
+	const add = operation === 'addPeople';
+	const change = { operation, method, more: ['people'], verb };
+	const output = add ? 'peopleAdded' : 'peopleRemoved';
+	return {
+		name: add ? 'Add People' : 'Remove People',
+		verb,
+		module: (resource) => membersOperation(resource, { ...change, output }, listPeopleField),
+	};
+};
 
 const WRITES: Record<string, Written> = {
 	addPeople: members('addPeople', 'POST', 'add people to'),

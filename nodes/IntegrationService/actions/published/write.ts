@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
+import type { PathSegment } from '../../../shared/service';
 import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
 import { readBody } from '../../helpers/fieldMapper';
 import { inputError } from '../../helpers/validation';
@@ -57,6 +58,10 @@ export function publishedUpdate(resource: WithFields): OperationModule {
 	});
 }
 
+/** The record's ID as the user gave it (checked by readId), for an output the node builds itself. */
+const idText = (segment: PathSegment): string =>
+	typeof segment === 'string' ? segment : segment.id;
+
 /**
  * DELETE {host}/api/{path}/{id}: one item `{ id, deleted: true }`. A 404 is the service saying there
  * is no such record: an error of the item, never a success.
@@ -69,19 +74,27 @@ export function publishedDelete(resource: ResourceSpec): OperationModule {
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, idOf(resource));
 			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
-			return [{ id: typeof segment === 'string' ? segment : segment.id, deleted: true }];
+			return [{ id: idText(segment), deleted: true }];
 		},
 	};
 }
 
 /**
  * A change of a record's members: `{field}` names sent to {path}/{id}/{more} (a list's people, a
- * person's tags). At
- * least one name is required; the service's answer is the output item.
+ * person's tags); at least one name is required. Built as Delete's: one item `{ id, <output>: names }`
+ * (e.g. `{ id, tagsAdded: [...] }`), whatever the service answers (the published endpoints answer no
+ * body; a body some system does answer is not output: decisions.md).
  */
 export function membersOperation(
 	resource: ResourceSpec,
-	change: { operation: string; method: 'POST' | 'DELETE'; more: readonly string[]; verb: string },
+	change: {
+		operation: string;
+		method: 'POST' | 'DELETE';
+		more: readonly string[];
+		verb: string;
+		/** The output's key for the names sent, e.g. `tagsAdded`, `peopleRemoved`. */
+		output: string;
+	},
 	field: PublishedField,
 ): OperationModule {
 	const property: INodeProperties = fieldProperty(field);
@@ -100,7 +113,8 @@ export function membersOperation(
 				path: [segment, ...change.more],
 				body: { [field.name]: names },
 			};
-			return [await sendToEntity(this, itemIndex, run, resource, call)];
+			await sendToEntity(this, itemIndex, run, resource, call);
+			return [{ id: idText(segment), [change.output]: names }];
 		},
 	};
 }
