@@ -117,3 +117,17 @@ describe('node description', () => {
 		expect(unreadable).toEqual([]);
 	});
 });
+
+describe('write-only fields', () => {
+	test('Password (User › Create) is masked in the editor; no other field is', () => {
+		const masked = walk(properties).filter(({ property }) => property.typeOptions?.password);
+		expect(masked.map(({ path }) => path)).toEqual(['Additional Fields › Password']);
+		const group = properties.find((p) =>
+			p.options?.some((o) => 'name' in o && o.name === 'password'),
+		);
+		expect(group?.displayOptions?.show).toMatchObject({
+			resource: ['user'],
+			operation: ['create'],
+		});
+	});
+});

@@ -41,9 +41,11 @@ function plainProperty(field: FieldSpec): INodeProperties {
 			return { ...base, type: 'json', default: '{}', ...shown };
 		case 'jsonArray':
 			return { ...base, type: 'json', default: '[]', ...shown };
-		default:
-			// string and dateTime: text sent as written.
-			return { ...base, type: 'string', default: '', ...shown };
+		default: {
+			// string and dateTime: text sent as written. A write-only value is masked in the editor too.
+			const masked = field.writeOnly ? { typeOptions: { password: true } } : {};
+			return { ...base, type: 'string', ...masked, default: '', ...shown };
+		}
 	}
 }
 
