@@ -280,6 +280,9 @@ function failedRequest(
 	);
 	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
 	error.message = message;
+	// Whether the service may hold it after all (repeats.ts keeps such a create from a model's repeat).
+	error.context.mayHaveBeenProcessed =
+		final.mayHaveBeenProcessed === true || final.processed === true;
 	error.context.nextStep = nextStep(final, method);
 	error.context.toolMessage = withoutHost(message, prepared.url, host);
 	return error;

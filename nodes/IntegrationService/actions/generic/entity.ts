@@ -81,9 +81,11 @@ export function entityRequest(
 	const { host } = resource;
 	const { method, qs, body } = call;
 	const path = call.path ? [...resource.path, ...call.path] : resource.path;
-	if (host === 'universal') return { method, qs, body, host, path };
+	// A POST to the resource's own list makes a new record (a POST to a record's members does not).
+	const creates = method === 'POST' && !call.path?.length ? nounsOf(resource).one : undefined;
+	if (host === 'universal') return { method, qs, body, host, path, creates };
 	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
-	return { method, qs, body, host, path, connection: connectionOf(ctx, itemIndex) };
+	return { method, qs, body, host, path, creates, connection: connectionOf(ctx, itemIndex) };
 }
 
 /**
