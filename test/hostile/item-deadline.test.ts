@@ -9,7 +9,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { join } from 'path';
+
 import { runNode, type RunResult } from '../harness/engine';
+import { packageRoot } from '../harness/package-root';
 import { callAsTool } from '../harness/tool';
 import { credentialsFor, sendJson, useHostile } from './server';
 
@@ -59,32 +62,77 @@ describe('as a tool, an operation ends well before the caller gives up (45 s; th
 		30_000,
 	);
 
-	it("mcp: the next call after a 429 with Retry-After: 50 is not held by the tenant's pause and sent with no time left: it fails at once, nothing sent", async () => {
+	it('mcp: the next call after a 429 with Retry-After: 50 that the first call gave up on is not held: it is sent at once', async () => {
 		service.script((_request, res) =>
 			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '50' }),
 		);
 		const tool = { parameters: CREATE, credentials: credentialsFor(service.origin) };
 		const first = await callAsTool(
 			'mcp',
-			{ ...tool, credentialId: 'paused' },
+			{ ...tool, credentialId: 'gave-up' },
 			{ firstName: 'Ada' },
 		);
 		expect(first.error).toContain('HTTP 429');
 		service.script((_request, res) => sendJson(res, 201, { id: 'p_1', firstName: 'Bea' }));
 
-		// The same credential: the tenant's pause (about 45 s) holds this call.
-		const second = await timed(
-			callAsTool('mcp', { ...tool, credentialId: 'paused' }, { firstName: 'Bea' }),
+		// The same credential: a pause the first call did not wait out itself holds no one (decisions.md).
+		const second = await callAsTool(
+			'mcp',
+			{ ...tool, credentialId: 'gave-up' },
+			{ firstName: 'Bea' },
 		);
+
+		expect(second.error).toBeUndefined();
+		expect(JSON.parse(second.response ?? '[]')).toEqual([{ id: 'p_1', firstName: 'Bea' }]);
+		expect(posts()).toHaveLength(2);
+	});
+
+	it("mcp: a call held by the tenant's pause that another run waits out is not sent with no time left: it fails at once, nothing sent", async () => {
+		let held: import('http').ServerResponse | undefined;
+		service.script((request, res) => {
+			const { firstName } = JSON.parse(request.body) as { firstName: string };
+			if (firstName === 'a-0')
+				return sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '40' });
+			if (firstName === 'a-1') return void (held = res);
+			sendJson(res, 201, { id: 'p_1', firstName });
+		});
+		// A workflow run of the same tenant waits the 40 s out (no Max Time per Item, 60 s to wait).
+		const workflow = runNode({
+			parameters: { ...CREATE, firstName: '={{ $json.name }}', requestOptions: { concurrency: 2 } },
+			credentials: credentialsFor(service.origin),
+			credentialId: 'paused',
+			items: [{ name: 'a-0' }, { name: 'a-1' }],
+		});
+		// The call starts once the run has read the 429 and sleeps through it (the pace the harness
+		// loaded with the node from dist/).
+		const pace = require(
+			join(packageRoot(), 'dist/nodes/IntegrationService/transport/pace.js'),
+		) as {
+			tenantKey(credential: string, connectionId: string | undefined, origin: string): string;
+			pausedUntil(tenant: string): number;
+		};
+		const tenant = pace.tenantKey('paused', 'cred-1', service.origin);
+		const givenUpAt = Date.now() + 10_000;
+		while ((pace.pausedUntil(tenant) <= Date.now() || !held) && Date.now() < givenUpAt)
+			await new Promise((resolve) => setTimeout(resolve, 5));
+
+		const second = await timed(
+			callAsTool(
+				'mcp',
+				{ parameters: CREATE, credentials: credentialsFor(service.origin), credentialId: 'paused' },
+				{ firstName: 'Bea' },
+			),
+		);
+		sendJson(held!, 400, { error: 'bad name' });
+		await workflow;
 
 		expect(second.response).toBeUndefined();
 		expect(second.error).toMatch(
-			/^Rate limited by the service \(HTTP 429\): the run is paused \(gave up: waiting 4\d(\.\d)? s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent\)/,
+			/^Rate limited by the service \(HTTP 429\): the run is paused \(gave up: waiting (39|40)(\.\d)? s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent\)/,
 		);
 		expect(second.error).toContain('The service is limiting the rate: wait a minute');
 		expect(second.error).not.toContain('may have been processed');
-		expect(posts()).toHaveLength(1);
-		expect(second.ms).toBeLessThan(10_000);
+		expect(posts().map((request) => JSON.parse(request.body).firstName)).toEqual(['a-0', 'a-1']);
 	}, 30_000);
 
 	it('mcp: a create answered 429 with Retry-After: 2 waits and is created, once', async () => {

@@ -163,10 +163,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			})),
 		];
 	}
-	const run = newRun(settings.settings);
-	const continueOnFail = this.continueOnFail();
 	const reader = readerOf(this, module);
 	const asTool = reader.asTool;
+	const run = newRun(settings.settings, asTool);
+	const continueOnFail = this.continueOnFail();
 	const itemContext = withRunParameters(this);
 
 	const perItem = await mapInOrder(

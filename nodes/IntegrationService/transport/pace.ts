@@ -18,9 +18,14 @@ export interface PacedRequest {
 	end?: number;
 }
 
+/** A 429's pause of the tenant until `until` (epoch ms), held by the request that sleeps through it. */
+export interface Pause {
+	readonly until: number;
+}
+
 interface TenantPace {
-	/** A 429 anywhere pauses every request of the tenant until this time (epoch ms). */
-	pausedUntil: number;
+	/** The 429 pauses now held: every request of the tenant waits until the last of them ends. */
+	pauses: Pause[];
 	/** The earliest time the next paced request may start (epoch ms): keeps the pace even. */
 	nextStartAt: number;
 	/** Requests in flight or answered within the last second, oldest start first. */
@@ -54,37 +59,46 @@ function paceOf(tenant: string, now: number): TenantPace {
 	if (pace === undefined) {
 		for (const [key, idle] of tenantPaces) {
 			if (
-				Math.max(idle.pausedUntil, idle.nextStartAt) <= now &&
+				Math.max(pauseEnd(idle, now), idle.nextStartAt) <= now &&
 				idle.recent.every((request) => done(request, now))
 			) {
 				tenantPaces.delete(key);
 			}
 		}
-		pace = { pausedUntil: 0, nextStartAt: 0, recent: [] };
+		pace = { pauses: [], nextStartAt: 0, recent: [] };
 		tenantPaces.set(tenant, pace);
 	}
 	return pace;
 }
 
+/** When the last pause held ends (0 with none); ended pauses are dropped. */
+function pauseEnd(pace: TenantPace, now: number): number {
+	if (pace.pauses.length === 0) return 0;
+	pace.pauses = pace.pauses.filter((pause) => pause.until > now);
+	return pace.pauses.reduce((end, pause) => Math.max(end, pause.until), 0);
+}
+
 /** Until when a 429 paused the tenant (epoch ms; in the past when it is not paused). */
 export function pausedUntil(tenant: string, now = Date.now()): number {
-	return paceOf(tenant, now).pausedUntil;
+	return pauseEnd(paceOf(tenant, now), now);
 }
 
 /**
- * A 429 slows every run of the tenant down, not just the request that got it: for `waitMs`, but never
- * longer than `budgetMs`, what the run that got it would itself still wait (its Max Total Retry Wait
- * left, its item's deadline). A give-up must not outlive its run: a Retry-After of years pauses the
- * tenant no longer than the run that received it would have waited.
+ * A 429 slows every run of the tenant down, not just the request that got it: for `waitMs` from now.
+ * Only a request that sleeps through that wait itself records it, and it lifts the pause when its run
+ * stops first (liftPause): a wait its run may not take is a give-up recorded nowhere, so a pause never
+ * outlives the run that holds it (decisions.md, "A give-up must not outlive its run").
  */
-export function pauseTenant(
-	tenant: string,
-	waitMs: number,
-	budgetMs: number,
-	now = Date.now(),
-): void {
-	const pace = paceOf(tenant, now);
-	pace.pausedUntil = Math.max(pace.pausedUntil, now + Math.max(0, Math.min(waitMs, budgetMs)));
+export function pauseTenant(tenant: string, waitMs: number, now = Date.now()): Pause {
+	const pause = { until: now + Math.max(0, waitMs) };
+	paceOf(tenant, now).pauses.push(pause);
+	return pause;
+}
+
+/** The request holding `pause` stopped waiting (its run ended): the tenant is no longer held by it. */
+export function liftPause(tenant: string, pause: Pause): void {
+	const pace = tenantPaces.get(tenant);
+	if (pace) pace.pauses = pace.pauses.filter((held) => held !== pause);
 }
 
 /**

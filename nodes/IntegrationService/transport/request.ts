@@ -20,6 +20,7 @@ import {
 import type { ServiceContext } from './attempt';
 import { tenantKey } from './pace';
 import type { PreparedRequest } from './retry';
+import { sendCreateOnce } from './repeats';
 import { sendWithRetries } from './retry';
 import { redact, secretForms, withWriteOnly } from './secrets';
 import type { ServiceRun } from './run';
@@ -75,6 +76,11 @@ interface RequestParts {
 	 * user's password): taken out of this request's answer and errors like the credential's secrets.
 	 */
 	writeOnly?: readonly string[];
+	/**
+	 * A create of a new record: the noun of what it makes. As a tool, the same create again within two
+	 * minutes is not sent (repeats.ts).
+	 */
+	creates?: string;
 	/** A URL the service gave (a list's nextLink, an event's uri), absolute or relative to `relativeTo`; only ever called on the host's origin. */
 	link?: { url: string; relativeTo: string; what: string };
 }
@@ -229,5 +235,8 @@ export async function serviceRequest(
 	request: ServiceRequest,
 	run: ServiceRun = newRun(),
 ): Promise<IDataObject> {
-	return await sendWithRetries(this, await prepared(this, itemIndex, request, run), run);
+	const ready = await prepared(this, itemIndex, request, run);
+	if (run.asTool === true && request.creates !== undefined)
+		return await sendCreateOnce(this, ready, run, request.creates);
+	return await sendWithRetries(this, ready, run);
 }

@@ -13,7 +13,7 @@ import type { Outcome } from './answer';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, nextStep, withoutHost } from './errors';
 import type { PacedRequest } from './pace';
-import { finished, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
+import { finished, liftPause, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
 import type { ServiceRun } from './run';
 import { stoppedReason, timeLeft, waitFor } from './run';
 import { redact, withSecret } from './secrets';
@@ -160,14 +160,17 @@ async function startAfter(
 	}
 }
 
-/** One attempt, paced: its answer's record, or the wait before the next attempt (undefined: no next). */
+/**
+ * One attempt, paced: its answer's record, or the wait before the next attempt (undefined: no next)
+ * and whether it is a 429's, which pauses the tenant too (waitOut).
+ */
 async function attemptOnce(
 	ctx: ServiceContext,
 	run: ServiceRun,
 	prepared: PreparedRequest,
 	tries: Tries,
-): Promise<{ json: IDataObject } | { nextWait?: number }> {
-	const { maxAttempts, maxTotalWaitMs, timeoutMs } = run.settings;
+): Promise<{ json: IDataObject } | { nextWait?: number; limited?: boolean }> {
+	const { maxAttempts, timeoutMs } = run.settings;
 	// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
 	// made before the start is counted, so that nothing between the two can throw.
 	const { token, credentials } = prepared.sign();
@@ -202,15 +205,26 @@ async function attemptOnce(
 		return {};
 	const nextWait =
 		failure.retryAfterMs ?? backoffMs(run.settings.initialDelayMs, tries.attempts, failure.status);
-	// A rate limit slows every run of the tenant down, not just this request; but a give-up must not
-	// outlive its run, so never for longer than this request would itself still wait.
-	if (failure.status === 429)
-		pauseTenant(
-			prepared.tenant,
-			nextWait,
-			Math.min(maxTotalWaitMs - tries.waitedMs, timeLeft(run)),
-		);
-	return { nextWait };
+	return { nextWait, limited: failure.status === 429 };
+}
+
+/**
+ * Sleeps `ms` before the next attempt; says whether the whole wait passed. A 429's wait (`pauseMs`)
+ * pauses every run of the tenant, but only while this request sleeps through it: a wait the run may not
+ * take was a give-up (beforeAttempt) and is recorded nowhere, and a wait its run stops is lifted, so no
+ * later execution is held by a run that gave up or ended.
+ */
+async function waitOut(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	tenant: string,
+	ms: number,
+	pauseMs: number,
+): Promise<boolean> {
+	const pause = pauseMs > 0 ? pauseTenant(tenant, pauseMs) : undefined;
+	const waited = await waitFor(ctx, run, ms);
+	if (pause && !waited) liftPause(tenant, pause);
+	return waited;
 }
 
 /** Sends a prepared request with retries, backoff and deadlines; its record, or the error it ended with. */
@@ -221,12 +235,15 @@ export async function sendWithRetries(
 ): Promise<IDataObject> {
 	const tries: Tries = { attempts: 0, waitedMs: 0, sentForms: prepared.forms };
 	let nextWait: number | undefined = 0;
+	let limited = false;
 	while (nextWait !== undefined && tries.attempts < run.settings.maxAttempts) {
 		const go = beforeAttempt(run, prepared, tries, nextWait);
-		if (go === false || (go !== true && !(await waitFor(ctx, run, go)))) break;
+		if (go === false) break;
+		if (go !== true && !(await waitOut(ctx, run, prepared.tenant, go, limited ? nextWait : 0)))
+			break;
 		const result = await attemptOnce(ctx, run, prepared, tries);
 		if ('json' in result) return result.json;
-		nextWait = result.nextWait;
+		({ nextWait, limited = false } = result);
 	}
 	throw failedRequest(ctx, prepared, tries, stoppedReason(ctx, run) ?? tries.overdue);
 }
@@ -263,6 +280,9 @@ function failedRequest(
 	);
 	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
 	error.message = message;
+	// Whether the service may hold it after all (repeats.ts keeps such a create from a model's repeat).
+	error.context.mayHaveBeenProcessed =
+		final.mayHaveBeenProcessed === true || final.processed === true;
 	error.context.nextStep = nextStep(final, method);
 	error.context.toolMessage = withoutHost(message, prepared.url, host);
 	return error;

@@ -62,10 +62,15 @@ export interface ServiceRun {
 	};
 	/** Set by startItem: no wait goes past it and no attempt starts after it. */
 	readonly deadline?: ItemDeadline;
+	/** A model calls the node as a tool: a create it repeats is not sent again (repeats.ts). */
+	readonly asTool?: boolean;
 }
 
-export function newRun(settings: Readonly<RequestSettings> = DEFAULT_SETTINGS): ServiceRun {
-	return { settings, state: { stop: new AbortController() } };
+export function newRun(
+	settings: Readonly<RequestSettings> = DEFAULT_SETTINGS,
+	asTool = false,
+): ServiceRun {
+	return { settings, asTool, state: { stop: new AbortController() } };
 }
 
 /** Ends the run: every wait ends now, and nothing more is sent. */

@@ -93,8 +93,18 @@ export function entityRequest(
 	const { host } = resource;
 	const { method, qs, body } = call;
 	const path = call.path ? [...resource.path, ...call.path] : resource.path;
+	// A POST to the resource's own list makes a new record (a POST to a record's members does not).
+	const creates = method === 'POST' && !call.path?.length ? nounsOf(resource).one : undefined;
 	const writeOnly = [...writeOnlyOf(resource, body).values()];
-	const parts = { method, qs, body, host, path, ...(writeOnly.length ? { writeOnly } : {}) };
+	const parts = {
+		method,
+		qs,
+		body,
+		host,
+		path,
+		creates,
+		...(writeOnly.length ? { writeOnly } : {}),
+	};
 	if (host === 'universal') return { ...parts, host };
 	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
 	return { ...parts, host, connection: connectionOf(ctx, itemIndex) };
