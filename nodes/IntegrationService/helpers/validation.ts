@@ -47,7 +47,7 @@ function textOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value:
  * A wrong value as a message shows it: its JSON, cut after 100 characters with its length, so a huge
  * value (a model's runaway output) names itself without flooding the message and the model's context.
  */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
 }
@@ -111,26 +111,6 @@ export function requireId(
 		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
 	}
 	return id;
-}
-
-/**
- * Text that is a number as people write one: sign, digits, one dot, an exponent, blanks around. Not
- * what JavaScript's Number() also reads ("0x10", "0b101", "0o17"), which would make a value up.
- */
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
-
-/** A number parameter that may arrive as text from an expression: "12.5" is fine, "twelve" is not. */
-export function toNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): number {
-	const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number)) {
-		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
-	}
-	return number;
 }
 
 /** A boolean parameter that may arrive as "true"/"false" text from an expression. */
@@ -217,26 +197,6 @@ export function toStringList(
 			textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry).trim(),
 		)
 		.filter((entry) => entry !== '');
-}
-
-/** A whole number within bounds, from a number parameter or from text given by an expression. */
-export function toWholeNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-	min: number,
-	max?: number,
-): number {
-	const number = toNumber(ctx, itemIndex, field, value);
-	if (!Number.isInteger(number)) {
-		throw inputError(ctx, itemIndex, field, `must be a whole number, got ${number}`);
-	}
-	if (number < min || (max !== undefined && number > max)) {
-		const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
-		throw inputError(ctx, itemIndex, field, `must be ${range}, got ${number}`);
-	}
-	return number;
 }
 
 /**
