@@ -190,6 +190,50 @@ describe('numbers are sent exactly or refused, never rounded (issue 39, finding 
 	});
 });
 
+describe('list entries are sent as given; only comma text and blank entries are read (issue 39, finding 4)', () => {
+	test('Add Tags sends " padded " padded; a blank entry is not sent', async () => {
+		const result = await run('person', 'addTags', {
+			personId: 'p_1',
+			tags: [' padded ', 'vip', '  '],
+			credentialId: 'cred-default',
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0]).toMatchObject({
+			method: 'POST',
+			url: '/api/people/p_1/tags/apply',
+			body: { tags: [' padded ', 'vip'] },
+		});
+	});
+
+	test('Person › Create: tags and contact types of a record as given, comma text split at its commas, an email without blanks around', async () => {
+		const result = await run(
+			'person',
+			'create',
+			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+			[
+				{
+					r: {
+						lastName: 'L',
+						tags: [' padded ', 'a b'],
+						contactTypes: ' lead , client',
+						emails: [{ value: ' ann@example.test ' }],
+					},
+				},
+			],
+		);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body)).toEqual([
+			{
+				lastName: 'L',
+				tags: [' padded ', 'a b'],
+				contactTypes: ['lead', 'client'],
+				emails: [{ value: 'ann@example.test' }],
+			},
+		]);
+	});
+});
+
 describe('a Create whose body ends up empty is refused before sending', () => {
 	test.each<[string, INodeParameters, IDataObject[] | undefined]>([
 		[

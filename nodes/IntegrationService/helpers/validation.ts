@@ -175,14 +175,19 @@ export function parseJsonParameter(
 	return list as IDataObject[];
 }
 
-/** A list of strings, from a multi-value string parameter or from an expression giving a list or comma text. */
+/**
+ * A list of strings, from a multi-value string parameter or from an expression giving a list or comma
+ * text. A list's entries are sent as given (" padded " stays padded); comma text is a list written
+ * out, so the blanks around each comma-separated piece are dropped ("vip, navy"); a blank entry is
+ * not set (decisions.md, "Where blanks are dropped").
+ */
 export function toStringList(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 	value: unknown,
 ): string[] {
-	const list = typeof value === 'string' ? value.split(',') : value;
+	const list = typeof value === 'string' ? value.split(',').map((piece) => piece.trim()) : value;
 	if (!Array.isArray(list)) {
 		throw inputError(
 			ctx,
@@ -193,10 +198,8 @@ export function toStringList(
 	}
 	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
 	return list
-		.map((entry, position) =>
-			textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry).trim(),
-		)
-		.filter((entry) => entry !== '');
+		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry))
+		.filter((entry) => entry.trim() !== '');
 }
 
 /**
