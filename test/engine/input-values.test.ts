@@ -84,6 +84,156 @@ describe('only plain decimal text becomes a number', () => {
 	});
 });
 
+describe('numbers are sent exactly or refused, never rounded (issue 39, finding 3)', () => {
+	const BEYOND = 'is beyond ±9007199254740991, where a number loses digits; it is not sent rounded';
+	const DIGITS =
+		'has more digits than a number holds exactly (15 significant digits always fit); it is not sent rounded';
+	const smartList = {
+		name: 'Hot',
+		conditions: { values: [{ group: 1, fld: 'stage', opr: 'is', val: 'x' }] },
+	};
+
+	test.each([
+		['12345678901234567890', BEYOND],
+		['9007199254740993', BEYOND],
+		['0.1000000000000000000001', DIGITS],
+	])(
+		'%j is refused naming the field, never echoed: Record (JSON), a form field, a (JSON) companion',
+		async (text, problem) => {
+			const results = [
+				[
+					await run('person', 'create', {
+						mappingMode: 'jsonRecord',
+						record: JSON.stringify({ lastName: 'L', rating: text }),
+					}),
+					`Record (JSON) › rating: ${problem} (item 0)`,
+				],
+				[
+					await run(
+						'person',
+						'create',
+						{ lastName: 'L', additionalFields: { averagePrice: '={{ $json.v }}' } },
+						[{ v: text }],
+					),
+					`Additional Fields › Average Price: ${problem} (item 0)`,
+				],
+				[
+					await run('smartList', 'create', {
+						...smartList,
+						additionalFields: {
+							columnsJson: JSON.stringify([{ name: 'Name', enabled: true, width: text }]),
+						},
+					}),
+					`Additional Fields › Columns (JSON) › entry 1 › Width: ${problem} (item 0)`,
+				],
+			] as const;
+			for (const [result, message] of results) {
+				expectInputError(sandbox, result, message);
+				const { message: shown, description } = result.error as {
+					message: string;
+					description?: string;
+				};
+				expect(`${shown} ${description ?? ''}`).not.toContain(text);
+			}
+		},
+	);
+
+	test('a JSON number beyond ±(2^53 − 1) is refused too: JSON.parse has already rounded it', async () => {
+		const typed = await run('person', 'create', {
+			mappingMode: 'jsonRecord',
+			record: '{"lastName": "L", "rating": 9007199254740993}',
+		});
+		expectInputError(sandbox, typed, `Record (JSON) › rating: ${BEYOND} (item 0)`);
+		const mapped = await run(
+			'person',
+			'create',
+			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+			// What JSON.parse makes of 12345678901234567890 in an input row: 12345678901234567000.
+			[{ r: { lastName: 'L', averageBeds: JSON.parse('12345678901234567890') as number } }],
+		);
+		expectInputError(sandbox, mapped, `Record (JSON) › averageBeds: ${BEYOND} (item 0)`);
+	});
+
+	test('numbers that survive go through unchanged, as text or as numbers', async () => {
+		const records = [
+			{ lastName: 'A', rating: '42', averagePrice: '3.5', averageBeds: '1e3' },
+			{ lastName: 'B', rating: '-0', averagePrice: '0.1', averageBeds: ' +0012.50 ' },
+			{
+				lastName: 'C',
+				rating: '9007199254740991',
+				averagePrice: 0.1,
+				averageBeds: -9007199254740991,
+			},
+		];
+		const result = await run(
+			'person',
+			'create',
+			// One at a time, so the requests come in the items' order at any speed.
+			{
+				mappingMode: 'jsonRecord',
+				record: '={{ $json.r }}',
+				requestOptions: { concurrency: 1 },
+			},
+			records.map((r) => ({ r })),
+		);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body)).toEqual([
+			{ lastName: 'A', rating: 42, averagePrice: 3.5, averageBeds: 1000 },
+			{ lastName: 'B', rating: 0, averagePrice: 0.1, averageBeds: 12.5 },
+			{
+				lastName: 'C',
+				rating: 9007199254740991,
+				averagePrice: 0.1,
+				averageBeds: -9007199254740991,
+			},
+		]);
+	});
+});
+
+describe('list entries are sent as given; only comma text and blank entries are read (issue 39, finding 4)', () => {
+	test('Add Tags sends " padded " padded; a blank entry is not sent', async () => {
+		const result = await run('person', 'addTags', {
+			personId: 'p_1',
+			tags: [' padded ', 'vip', '  '],
+			credentialId: 'cred-default',
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests).toHaveLength(1);
+		expect(sandbox.requests[0]).toMatchObject({
+			method: 'POST',
+			url: '/api/people/p_1/tags/apply',
+			body: { tags: [' padded ', 'vip'] },
+		});
+	});
+
+	test('Person › Create: tags and contact types of a record as given, comma text split at its commas, an email without blanks around', async () => {
+		const result = await run(
+			'person',
+			'create',
+			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },
+			[
+				{
+					r: {
+						lastName: 'L',
+						tags: [' padded ', 'a b'],
+						contactTypes: ' lead , client',
+						emails: [{ value: ' ann@example.test ' }],
+					},
+				},
+			],
+		);
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body)).toEqual([
+			{
+				lastName: 'L',
+				tags: [' padded ', 'a b'],
+				contactTypes: ['lead', 'client'],
+				emails: [{ value: 'ann@example.test' }],
+			},
+		]);
+	});
+});
+
 describe('a Create whose body ends up empty is refused before sending', () => {
 	test.each<[string, INodeParameters, IDataObject[] | undefined]>([
 		[

@@ -19,7 +19,8 @@ import {
 	mappingModeProperties,
 	readBody,
 } from '../../nodes/IntegrationService/helpers/fieldMapper';
-import { requireId, toWholeNumber } from '../../nodes/IntegrationService/helpers/validation';
+import { toWholeNumber } from '../../nodes/IntegrationService/helpers/numbers';
+import { requireId } from '../../nodes/IntegrationService/helpers/validation';
 import { ENTITY_KINDS } from '../../nodes/shared/entityKinds';
 import { fakeExecuteContext, thrownBy } from './fakes';
 
@@ -180,6 +181,30 @@ describe('readBody from the form', () => {
 		expect(fromForm([rating], { rating: '   ' })).toEqual({});
 	});
 
+	it('sends text as a number only when it is that number exactly (issue 39): never rounded', () => {
+		const exact: Array<[string, number]> = [
+			['42', 42],
+			['3.5', 3.5],
+			['1e3', 1000],
+			['-0', -0],
+			['0.1', 0.1],
+			['+0012.50', 12.5],
+			['0.30000000000000004', 0.30000000000000004],
+			['5e-324', 5e-324],
+			['9007199254740991', 9007199254740991],
+		];
+		for (const [text, number] of exact)
+			expect(fromForm([price], { price: text })).toEqual({ price: number });
+		const DIGITS =
+			'Price: has more digits than a number holds exactly (15 significant digits always fit); it is not sent rounded';
+		const BEYOND =
+			'Price: is beyond ±9007199254740991, where a number loses digits; it is not sent rounded';
+		for (const text of ['0.3000000000000000444', '4.9e-324', '1e-400', '1.00000000000000001'])
+			expect(formError([price], { price: text })).toBe(DIGITS);
+		for (const value of ['9007199254740992', '-12345678901234567890', '1e21', 2 ** 53, -1e300])
+			expect(formError([price], { price: value })).toBe(BEYOND);
+	});
+
 	it('applies the minimum value', () => {
 		expect(formError([rating], { rating: -1 })).toBe('Rating: must not be negative');
 		expect(formError([beds], { beds: 0 })).toBe('Beds: must be at least 1');
@@ -225,7 +250,8 @@ describe('readBody from the form', () => {
 	});
 
 	it('reads a multi-value text field from a list or comma text, dropping blank entries', () => {
-		expect(fromForm([tags], { tags: ['a', ' b ', ''] })).toEqual({ tags: ['a', 'b'] });
+		// An entry as given (blanks kept); comma text is a written list, each piece without its blanks.
+		expect(fromForm([tags], { tags: ['a', ' b ', ''] })).toEqual({ tags: ['a', ' b '] });
 		expect(fromForm([tags], { tags: 'a, b,,c' })).toEqual({ tags: ['a', 'b', 'c'] });
 		expect(fromForm([tags], { tags: [7, true] })).toEqual({ tags: ['7', 'true'] });
 		expect(fromForm([tags], { tags: ['', '  '] })).toEqual({});
@@ -525,6 +551,8 @@ describe('Map Automatically', () => {
 			fc.jsonValue({ maxDepth: 2 }),
 			fc.constantFrom('Ann', '3', 'a,b', 'true', '{"email": true}', '{"x": 1}'),
 			fc.constant([{ value: 'a@x.test' }]),
+			// Numbers a field takes: jsonValue's doubles are often beyond ±(2^53 − 1), refused since issue 39.
+			fc.integer({ min: -1000, max: 1000 }),
 		);
 		let accepted = 0;
 		let refused = 0;

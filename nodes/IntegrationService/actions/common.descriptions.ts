@@ -187,7 +187,7 @@ export const queryParametersProperty: INodeProperties = {
 	placeholder: 'Add Query Parameter',
 	default: {},
 	description:
-		'Query parameters sent with the request, each name and value passed through unchanged; each name may appear once',
+		'Query parameters sent with the request, each value passed through unchanged and each name without blanks around it; each name may appear once',
 	options: [
 		{
 			displayName: 'Parameter',

@@ -2,13 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { PathSegment } from '../../shared/service';
 import { describeValue } from '../../shared/service';
-import {
-	inputError,
-	optionalText,
-	requireId,
-	toBoolean,
-	toWholeNumber,
-} from '../helpers/validation';
+import { toWholeNumber } from '../helpers/numbers';
+import { inputError, optionalText, requireId, toBoolean } from '../helpers/validation';
 import type { Connection } from '../transport';
 import { credentialIdOverride } from './common.descriptions';
 

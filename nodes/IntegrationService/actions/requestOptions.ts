@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
-import { inputError, toNumber } from '../helpers/validation';
+import { toNumber } from '../helpers/numbers';
+import { inputError } from '../helpers/validation';
 import type { RequestSettings } from '../transport';
 import { requestOptions } from './common.descriptions';
 

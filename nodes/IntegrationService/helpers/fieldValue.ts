@@ -7,9 +7,9 @@ import {
 	parseJsonParameter,
 	requireText,
 	toBoolean,
-	toNumber,
 	toStringList,
 } from './validation';
+import { toNumber } from './numbers';
 
 /** How one field's value is read and checked, from its property (type, `required`, `minValue`, …). */
 

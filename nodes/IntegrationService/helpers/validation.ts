@@ -47,7 +47,7 @@ function textOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value:
  * A wrong value as a message shows it: its JSON, cut after 100 characters with its length, so a huge
  * value (a model's runaway output) names itself without flooding the message and the model's context.
  */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
 }
@@ -113,26 +113,6 @@ export function requireId(
 	return id;
 }
 
-/**
- * Text that is a number as people write one: sign, digits, one dot, an exponent, blanks around. Not
- * what JavaScript's Number() also reads ("0x10", "0b101", "0o17"), which would make a value up.
- */
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
-
-/** A number parameter that may arrive as text from an expression: "12.5" is fine, "twelve" is not. */
-export function toNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): number {
-	const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number)) {
-		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
-	}
-	return number;
-}
-
 /** A boolean parameter that may arrive as "true"/"false" text from an expression. */
 export function toBoolean(
 	ctx: IExecuteFunctions,
@@ -195,14 +175,19 @@ export function parseJsonParameter(
 	return list as IDataObject[];
 }
 
-/** A list of strings, from a multi-value string parameter or from an expression giving a list or comma text. */
+/**
+ * A list of strings, from a multi-value string parameter or from an expression giving a list or comma
+ * text. A list's entries are sent as given (" padded " stays padded); comma text is a list written
+ * out, so the blanks around each comma-separated piece are dropped ("vip, navy"); a blank entry is
+ * not set (decisions.md, "Where blanks are dropped").
+ */
 export function toStringList(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 	value: unknown,
 ): string[] {
-	const list = typeof value === 'string' ? value.split(',') : value;
+	const list = typeof value === 'string' ? value.split(',').map((piece) => piece.trim()) : value;
 	if (!Array.isArray(list)) {
 		throw inputError(
 			ctx,
@@ -213,30 +198,8 @@ export function toStringList(
 	}
 	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
 	return list
-		.map((entry, position) =>
-			textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry).trim(),
-		)
-		.filter((entry) => entry !== '');
-}
-
-/** A whole number within bounds, from a number parameter or from text given by an expression. */
-export function toWholeNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-	min: number,
-	max?: number,
-): number {
-	const number = toNumber(ctx, itemIndex, field, value);
-	if (!Number.isInteger(number)) {
-		throw inputError(ctx, itemIndex, field, `must be a whole number, got ${number}`);
-	}
-	if (number < min || (max !== undefined && number > max)) {
-		const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
-		throw inputError(ctx, itemIndex, field, `must be ${range}, got ${number}`);
-	}
-	return number;
+		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry))
+		.filter((entry) => entry.trim() !== '');
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
-import { toWholeNumber } from '../../helpers/validation';
+import { toWholeNumber } from '../../helpers/numbers';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import type { OperationModule } from '../node.type';

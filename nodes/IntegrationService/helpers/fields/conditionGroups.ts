@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError, MAX_ENTRIES, toEntries, toWholeNumber, withoutValue } from '../validation';
+import { toWholeNumber } from '../numbers';
+import { inputError, MAX_ENTRIES, toEntries, withoutValue } from '../validation';
 import { entryParts, readEntry, type EntryRead, type PartReader } from './objectList';
 
 /**

@@ -43,7 +43,9 @@ export function contactValuesProperty(
 						type: 'string',
 						default: '',
 						placeholder: isEmail ? 'name@email.com' : '+1 555 0100',
-						description: isEmail ? 'The email address' : 'The phone number, sent as entered',
+						description: isEmail
+							? 'The email address, sent without blanks around it'
+							: 'The phone number, sent as entered without blanks around it',
 					},
 					{
 						displayName: 'Type',
