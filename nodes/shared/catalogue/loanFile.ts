@@ -22,11 +22,14 @@ const date = (name: string, label: string, what: string): PublishedField =>
 	timeField(name, label, what);
 
 /**
- * A borrower created with the loan: the fields of Borrower › Create, its lists (emails, phones,
- * addresses) as JSON parts (an entry holds no collection), and the borrower's role on the loan.
+ * A borrower created with the loan: the fields of the borrower (losRecords.ts) but a Loan ID (the
+ * loan is the one created), its lists (emails, phones, addresses) as JSON parts (an entry holds no
+ * collection), and the borrower's role on the loan. The create-loan page shows bio and role.
  */
-const LOAN_BORROWER_PARTS: readonly FieldSpec[] = [
-	...BORROWER_FIELDS.map((spec) =>
+const LOAN_BORROWER_PARTS: readonly FieldSpec[] = BORROWER_FIELDS.filter(
+	(spec) => spec.name !== 'loanId',
+).map(
+	({ only: _sentBy, ...spec }): FieldSpec =>
 		spec.type === 'emails' || spec.type === 'phones' || spec.type === 'addresses'
 			? {
 					...spec,
@@ -34,9 +37,7 @@ const LOAN_BORROWER_PARTS: readonly FieldSpec[] = [
 					description: `${spec.label} as a JSON list, each entry as in Borrower › Create`,
 				}
 			: spec,
-	),
-	text('role', 'Role', "The borrower's role on the loan as the LOS names it (e.g. primary)"),
-].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+);
 
 /** A field sent only by Create or only by Update; its description says so. */
 const onlyOn = (only: 'create' | 'update', spec: PublishedField): PublishedField => ({
