@@ -27,7 +27,7 @@ export class IntegrationService implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Read and write CRM people, connection credentials, loan borrowers and documents, and calendar webhooks through the Integration Service',
+			'Read and write CRM people, connection credentials, loan borrowers and documents, and CRM and calendar webhooks through the Integration Service',
 		defaults: { name: 'Integration Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

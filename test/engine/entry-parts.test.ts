@@ -91,10 +91,10 @@ describe('broken JSON is reported without the parser’s quote of the text', () 
 			'Additional Fields › Shared With: is not valid JSON (item 0)',
 		],
 		[
-			'Bio',
+			'Addresses (JSON)',
 			'borrower',
-			{ additionalFields: { name: 'N', bio: 'pw=hunter2' } },
-			'Additional Fields › Bio: is not valid JSON (item 0)',
+			{ additionalFields: { name: 'N', addressesJson: 'pw=hunter2' } },
+			'Additional Fields › Addresses (JSON): is not valid JSON (item 0)',
 		],
 	])('%s', async (_case, resource, parameters, message) => {
 		expectInputError(sandbox, await run(resource, parameters), message);

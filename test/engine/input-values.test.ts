@@ -242,8 +242,11 @@ describe('a Create whose body ends up empty is refused before sending', () => {
 			[{ n: '' }],
 		],
 		['no field added', { additionalFields: {} }, undefined],
-		['only Bio left at its {}', { additionalFields: { bio: '{}' } }, undefined],
-		['only Bio {} from an expression', { additionalFields: { bio: '={{ {} }}' } }, undefined],
+		[
+			'only Emails (JSON) [] from an expression',
+			{ additionalFields: { emailsJson: '={{ [] }}' } },
+			undefined,
+		],
 		[
 			'only empty values',
 			{ additionalFields: { emails: { values: [] }, phonesJson: '[]', taxId: '' } },
@@ -257,21 +260,21 @@ describe('a Create whose body ends up empty is refused before sending', () => {
 		);
 	});
 
-	test('Borrower › Update with only Bio {}, and Map Automatically or a record with only {} and blanks, change nothing: refused', async () => {
+	test('Borrower › Update with only Bio {}, and Map Automatically or a record with only [] and blanks, change nothing: refused', async () => {
 		expectInputError(
 			sandbox,
 			await run('borrower', 'update', { borrowerId: 'b-1', updateFields: { bio: '{}' } }),
 			'Update Fields: add at least one field (item 0)',
 		);
 		const mapped = await run('borrower', 'create', { mappingMode: 'autoMapInputData' }, [
-			{ name: null, bio: {} },
+			{ name: null, emails: [] },
 		]);
 		expect(mapped.error?.message).toMatch(
 			/^Map Automatically: the input item has none of the fields/,
 		);
 		const record = await run('borrower', 'create', {
 			mappingMode: 'jsonRecord',
-			record: '{"name": null, "bio": {}}',
+			record: '{"name": null, "emails": []}',
 		});
 		expect(record.error?.message).toMatch(/^Record \(JSON\): has none of the fields/);
 		expect(sandbox.requests).toHaveLength(0);

@@ -80,9 +80,12 @@ const specEntity = (value: string) => ({
 	...(resourceSpec(value) as PublishedResource),
 	source: "the service's public pages",
 });
+/** The CRM's webhooks live with the calendar's in the sandbox, not its entity table: crm-webhook.test.ts. */
 const offered = (operation: string) =>
 	[
-		...PUBLISHED_RESOURCES.filter((resource) => resource.operations.includes(operation)),
+		...PUBLISHED_RESOURCES.filter(
+			(resource) => resource.operations.includes(operation) && resource.value !== 'crmWebhook',
+		),
 		...(OF_SPEC_ENTITIES[operation] ?? []).map(specEntity),
 	].map((resource) => [resource.value, resource] as const);
 /** The sandbox answers a record of the specification's entities with its service fields too. */

@@ -7,7 +7,7 @@
 import { ENTITIES, parseFields, seedRecord, type EntityDef, type EntityOp } from './entityTable';
 import { makeBorrower, type Connection, type EntityTable, type Records } from './records';
 import type { ApiRequest, Handler, Route } from './routes';
-import { BORROWER_FIELDS, DOCUMENT_FIELDS, validateFields, type FieldType } from './schema';
+import { BORROWER_CREATE_FIELDS, DOCUMENT_FIELDS, validateFields, type FieldType } from './schema';
 import {
 	badRequest,
 	HttpError,
@@ -108,7 +108,7 @@ export class EntityApi {
 		this.kinds.set('los borrowers', {
 			def: existing('borrowers', 'borrower', ['get', 'create', 'delete']),
 			rows: (connection) => this.wrapMap(connection, 'borrowers', connection.borrowers),
-			createTypes: { types: BORROWER_FIELDS, required: [] },
+			createTypes: { types: BORROWER_CREATE_FIELDS, required: [] },
 			make: (id, body) => makeBorrower(id, body),
 		});
 		this.kinds.set('los documents', {

@@ -87,6 +87,18 @@ export const BORROWER_FIELDS: Record<string, FieldType> = {
 	bio: 'object',
 };
 
+/** The create-borrower page's body: no bio; the loan the borrower is linked to and its role on it. */
+export const BORROWER_CREATE_FIELDS: Record<string, FieldType> = {
+	emails: 'contactArray',
+	name: 'string',
+	type: 'string',
+	phones: 'contactArray',
+	addresses: 'addressArray',
+	taxId: 'string',
+	loanId: 'string',
+	role: 'string',
+};
+
 export const DOCUMENT_REQUIRED = [
 	'name',
 	'category',

@@ -6,9 +6,11 @@
  */
 import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
 import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
+import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
 import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
 import { fieldsFor, type PublishedResource } from '../../nodes/shared/catalogue/published';
 import { ENTITIES, parseFields, type EntityDef } from '../sandbox/entityTable';
+import { WEBHOOK_FIELDS } from '../sandbox/schema';
 
 const PUBLISHED: readonly PublishedResource[] = [...CRM_ACTIVITY, ...CRM_ACCOUNT, ...LOAN_FILE];
 
@@ -99,4 +101,24 @@ describe('published catalogue entries', () => {
 			);
 		},
 	);
+
+	test('crmWebhook (issue 39): the CRM webhooks as the sandbox serves them (crmWebhooks.ts)', () => {
+		expect(crmWebhookResource).toMatchObject({
+			value: 'crmWebhook',
+			host: 'crm',
+			path: ['webhooks'],
+			listKey: 'webhooks',
+			id: { name: 'crmWebhookId' },
+			// crm-endpoints.md publishes no GET of one webhook.
+			operations: ['create', 'delete', 'getAll', 'update'],
+		});
+		for (const operation of ['create', 'update'] as const) {
+			const fields = fieldsFor(crmWebhookResource, operation);
+			expect(fields.map((f) => f.name).sort()).toEqual(Object.keys(WEBHOOK_FIELDS).sort());
+			const required = fields.filter((f) => f.required).map((f) => f.name);
+			expect(required.sort()).toEqual(operation === 'create' ? ['event', 'url'] : []);
+		}
+		const labels = (crmWebhookResource.fields ?? []).map((f) => f.label);
+		expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b, 'en')));
+	});
 });

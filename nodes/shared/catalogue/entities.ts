@@ -16,6 +16,7 @@ import {
 	taskResource,
 	textMessageResource,
 } from './crmActivity';
+import { crmWebhookResource } from './crmWebhook';
 import { calendarEventResource, calendarResource, DOCUMENT_ID, loanResource } from './loanFile';
 import { BORROWER_FIELDS, DOCUMENT_FIELDS } from './losRecords';
 import { personResource } from './person';
@@ -92,4 +93,6 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('ponds'),
 	// The CRM's users: published (crm-endpoints.md), neither synced nor raising events.
 	{ kind: 'users', syncFlag: false, events: false, resource: userResource },
+	// The CRM host's webhook registrations: published (crm-endpoints.md), neither synced nor raising events.
+	{ kind: 'webhooks', syncFlag: false, events: false, resource: crmWebhookResource },
 ];

@@ -22,21 +22,22 @@ const date = (name: string, label: string, what: string): PublishedField =>
 	timeField(name, label, what);
 
 /**
- * A borrower created with the loan: the fields of Borrower › Create, its lists (emails, phones,
- * addresses) as JSON parts (an entry holds no collection), and the borrower's role on the loan.
+ * A borrower created with the loan: the borrower's fields (losRecords.ts) but Loan ID (the
+ * loan is the one created), its lists (emails, phones, addresses) as JSON parts (an entry holds no
+ * collection), and the borrower's role on the loan. The create-loan page shows bio and role.
  */
-const LOAN_BORROWER_PARTS: readonly FieldSpec[] = [
-	...BORROWER_FIELDS.map((spec) =>
-		spec.type === 'emails' || spec.type === 'phones' || spec.type === 'addresses'
-			? {
-					...spec,
-					type: 'jsonArray' as const,
-					description: `${spec.label} as a JSON list, each entry as in Borrower › Create`,
-				}
-			: spec,
-	),
-	text('role', 'Role', "The borrower's role on the loan as the LOS names it (e.g. primary)"),
-].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+const LOAN_BORROWER_PARTS: readonly FieldSpec[] = BORROWER_FIELDS.filter(
+	(spec) => spec.name !== 'loanId',
+).map(({ name, label, type, description, placeholder }): FieldSpec => {
+	const part = { name, label, ...(placeholder ? { placeholder } : {}) };
+	return type === 'emails' || type === 'phones' || type === 'addresses'
+		? {
+				...part,
+				type: 'jsonArray',
+				description: `${label} as a JSON list, each entry as in Borrower › Create`,
+			}
+		: { ...part, type, description };
+});
 
 /** A field sent only by Create or only by Update; its description says so. */
 const onlyOn = (only: 'create' | 'update', spec: PublishedField): PublishedField => ({

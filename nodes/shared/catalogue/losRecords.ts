@@ -1,9 +1,10 @@
+import type { PublishedField } from './published';
 import type { FieldSpec } from './types';
 
 /**
- * The body fields of a borrower (spec 2.4) and of a loan document (spec 2.5, 4.7), declared once:
- * Borrower › Update (the specification's) and Create (published) send the borrower's, Document ›
- * Create (the specification's) and Update (published) the document's, each only the fields given.
+ * The body fields of a borrower and of a loan document (spec 2.5, 4.7), declared once: Borrower ›
+ * Update (the specification's) and Create (published) send the borrower's, Document › Create (the
+ * specification's) and Update (published) the document's, each only the fields given.
  */
 
 const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
@@ -27,7 +28,21 @@ const contactList = (name: 'emails' | 'phones', what: string, example: string): 
 	description: `The borrower's ${what}, each with an optional type (e.g. ${example}), status and primary flag. The list sent replaces the borrower's ${name}.`,
 });
 
-export const BORROWER_FIELDS: readonly FieldSpec[] = [
+/** The borrower's role on a loan, as Borrower › Create and a loan's borrowers send it. */
+export const BORROWER_ROLE = text(
+	'role',
+	'Role',
+	"The borrower's role on the loan as the loan origination system names it (e.g. primary)",
+	{ placeholder: 'e.g. primary' },
+);
+
+/**
+ * The borrower's fields. Update sends spec 2.4's writable fields; Create those of the service's
+ * create-borrower page (<https://rollout.com/docs/api-reference/los/borrowers/create-borrower>:
+ * emails, name, type, phones, addresses, taxId, loanId and role; no bio), so `only` marks bio
+ * update's and loanId and role create's.
+ */
+export const BORROWER_FIELDS: readonly PublishedField[] = [
 	{
 		name: 'addresses',
 		label: 'Addresses',
@@ -41,12 +56,20 @@ export const BORROWER_FIELDS: readonly FieldSpec[] = [
 		type: 'json',
 		description:
 			'Biographical details as a JSON object, passed through unchanged, e.g. {"maritalStatus": "married"}',
+		only: 'update',
 	},
 	contactList('emails', 'email addresses', 'work'),
+	{
+		...text('loanId', 'Loan ID', 'ID of the loan the new borrower is linked to', {
+			placeholder: 'e.g. loan-7',
+		}),
+		only: 'create',
+	},
 	text('name', 'Name', "The borrower's full name (or an entity's name)", {
 		placeholder: 'e.g. Jane Doe',
 	}),
 	contactList('phones', 'phone numbers', 'mobile'),
+	{ ...BORROWER_ROLE, only: 'create' },
 	text('taxId', 'Tax ID', "The borrower's tax identification number, sent as entered", {
 		placeholder: 'e.g. 123-45-6789',
 	}),

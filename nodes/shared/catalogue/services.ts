@@ -28,8 +28,9 @@ export const SERVICE_RESOURCES: readonly ResourceSpec[] = [
 		operations: ['send'],
 	},
 	{
+		// The specification's (4.8); labelled by its host beside the CRM's webhooks (crmWebhook.ts).
 		value: 'webhook',
-		label: 'Webhook',
+		label: 'Calendar Webhook',
 		description: 'A calendar webhook registration',
 		host: 'calendar',
 		path: ['webhooks'],

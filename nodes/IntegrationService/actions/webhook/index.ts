@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Update',
 				value: 'update',
 				description: 'Change the URL, event or filters of a calendar webhook registration',
-				action: 'Update a webhook',
+				action: 'Update a calendar webhook',
 			},
 		],
 		default: 'update',
