@@ -69,7 +69,7 @@ export function publishedDelete(resource: ResourceSpec): OperationModule {
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, idOf(resource));
 			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
-			return [{ id: typeof segment === 'string' ? segment : segment.id, deleted: true }];
+			return [{ id: segment.value, deleted: true }];
 		},
 	};
 }
