@@ -160,16 +160,16 @@ export class Profiles {
 
 	/** A record (or a list answer) as the profile shows it; `_metadata` is left as it is. */
 	shape(profile: ProfileName, value: unknown): unknown {
-		const ids = this.mapIds(value, (id) => (typeof id === 'string' ? this.shownId(profile, id) : id));
+		const ids = this.mapIds(value, (id) =>
+			typeof id === 'string' ? this.shownId(profile, id) : id,
+		);
 		return rewrite(ids, profile);
 	}
 
 	/** Every ID (`id`, `…Id`, each of `…Ids`) in a value mapped; `_metadata` and `originalIds` kept. */
 	private mapIds(value: unknown, map: (id: unknown) => unknown, key = ''): unknown {
 		if (Array.isArray(value))
-			return value.map((entry) =>
-				isIdListKey(key) ? map(entry) : this.mapIds(entry, map, ''),
-			);
+			return value.map((entry) => (isIdListKey(key) ? map(entry) : this.mapIds(entry, map, '')));
 		if (!isJsonObject(value)) return isIdKey(key) && value !== null ? map(value) : value;
 		if (key === '_metadata' || key === 'originalIds' || key === 'original') return value;
 		const out: JsonObject = {};

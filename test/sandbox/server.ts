@@ -11,7 +11,9 @@
  * silent the choices are noted inline. This file is the server's lifecycle and request pipeline
  * (log, fault, answer, events); requests.ts checks each API request, routes.ts answers it, records.ts
  * holds the data, seed.ts makes it, schema.ts validates fields, auth.ts tokens, faults.ts faults,
- * events.ts webhook deliveries, control.ts the /__sandbox/ endpoints, credential.ts the credential.
+ * events.ts webhook deliveries, control.ts the /__sandbox/ endpoints, credential.ts the credential,
+ * profiles.ts the shapes a connection's records take (numeric IDs, UUIDs, a 422 with `errors`, the
+ * entitiesToSync opt-in; `SandboxOptions.connections`, docs/development.md).
  */
 import * as http from 'http';
 import type { Socket } from 'net';
