@@ -197,8 +197,7 @@ function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
  * CHAOS_CONCURRENCY tests (3 by default) overlap, each against its own service: most of a chaos run
  * is waiting on a deadline or a backoff, not computing.
  */
-export function describeChaos(scenarios: Scenario[], salt: number): void {
-	const seeds = seedsFromEnv();
+export function describeChaos(scenarios: Scenario[], salt: number, seeds = seedsFromEnv()): void {
 	const atOnce = limiter(Number(process.env.CHAOS_CONCURRENCY ?? 3));
 	// The first runs of a worker load n8n, the package and each operation's code: not inside a run
 	// whose Timeout is 1 s. Each scenario runs once, every answer healthy, unchecked.

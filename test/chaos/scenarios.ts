@@ -224,3 +224,59 @@ export const CUSTOM_SCENARIOS: Scenario[] = [
 		batchKey: 'records',
 	},
 ];
+
+/**
+ * The node's lists and an update against connected systems' shapes (test/sandbox/profiles.ts):
+ * numeric IDs (as items give them, in paths and Page at a Time cursors) and UUIDs.
+ */
+export const PROFILE_SCENARIOS: Scenario[] = [
+	{
+		label: 'Person › Update, numeric IDs',
+		host: 'crm',
+		method: 'PUT',
+		shape: 'writes',
+		parameters: {
+			resource: 'person',
+			operation: 'update',
+			personId: '={{ $json.personId }}',
+			mappingMode: 'autoMapInputData',
+		},
+		items: (random) =>
+			refs().map((ref, index) => ({
+				personId: 11 + index,
+				firstName: `${ref} ${pick(random, TEXTS)}`,
+			})),
+		sends: ({ personId, ...fields }) => ({ path: ['people', String(personId)], body: fields }),
+	},
+	{
+		label: 'Person › Get Many, Page at a Time, numeric IDs',
+		host: 'crm',
+		method: 'GET',
+		shape: 'batches',
+		parameters: {
+			resource: 'person',
+			operation: 'getAll',
+			limit: 4,
+			pageAtATime: true,
+			options: { pageSize: 2 },
+		},
+		list: {
+			host: 'crm',
+			path: 'people',
+			key: 'people',
+			size: 10,
+			paging: 'next',
+			profile: 'numeric',
+		},
+		limit: 4,
+		batchKey: 'people',
+	},
+	{
+		label: 'Note › Get Many, Return All, UUIDs',
+		host: 'crm',
+		method: 'GET',
+		shape: 'list',
+		parameters: { resource: 'note', operation: 'getAll', returnAll: true },
+		list: { host: 'crm', path: 'notes', key: 'notes', size: 8, paging: 'link', profile: 'uuid' },
+	},
+];

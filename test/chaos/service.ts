@@ -36,20 +36,39 @@ export interface ListModel {
 	key: string;
 	size: number;
 	paging: 'offset' | 'next' | 'link';
+	/**
+	 * The connected system's shape (test/sandbox/profiles.ts): numeric IDs with booleans as 1/0, or
+	 * UUIDs with createdAt; text IDs such as `people-1` when not given.
+	 */
+	profile?: 'numeric' | 'uuid';
 }
 
 /** The most records the service puts in one page, whatever limit it is asked for. */
 const PAGE_CAP = 3;
 
+/** The n-th record's ID and service fields in the list's profile. */
+function profiled(list: ListModel, n: number): IDataObject {
+	const at = '2024-01-01T00:00:00.000Z';
+	if (list.profile === 'numeric') return { id: 11 + n, active: n % 2, created: at, updated: at };
+	if (list.profile === 'uuid') {
+		const hex = (n + 1).toString(16).padStart(12, '0');
+		return { id: `4f1c2a9e-0b7d-4c3e-9a51-${hex}`, active: n % 2 === 0, createdAt: at };
+	}
+	return { id: `${list.key}-${n + 1}`, active: n % 2 === 0 };
+}
+
 export function listRecords(list: ListModel): IDataObject[] {
-	return Array.from({ length: list.size }, (_v, n) => ({
-		id: `${list.key}-${n + 1}`,
-		name: TEXTS[n % TEXTS.length],
-		rank: n + 0.5,
-		tags: [TEXTS[(n + 3) % TEXTS.length], 'plain'],
-		active: n % 2 === 0,
-		original: { source: 'chaos', row: n, raw: TEXTS[(n + 5) % TEXTS.length] },
-	}));
+	return Array.from({ length: list.size }, (_v, n) => {
+		const { id, ...service } = profiled(list, n);
+		return {
+			id,
+			name: TEXTS[n % TEXTS.length],
+			rank: n + 0.5,
+			tags: [TEXTS[(n + 3) % TEXTS.length], 'plain'],
+			...service,
+			original: { source: 'chaos', row: n, raw: TEXTS[(n + 5) % TEXTS.length] },
+		};
+	});
 }
 
 function pageOf(

@@ -73,6 +73,11 @@ export class Records {
 		return this.initialIds[0];
 	}
 
+	/** How many people are seeded (the first connection holds them; a profiled one too, profiles.ts). */
+	get seededCount(): number {
+		return this.seededPeople.length;
+	}
+
 	/** Back to the start: the initial connections, each with borrower b-1 and webhook w-1. */
 	reseed(): void {
 		this.credentials.clear();

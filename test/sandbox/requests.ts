@@ -6,6 +6,7 @@
 import type * as http from 'http';
 
 import { bearerTokenError, type TokenRules } from './auth';
+import type { Profiles } from './profiles';
 import type { Records } from './records';
 import type { Api, RecordChange } from './routes';
 import {
@@ -53,6 +54,7 @@ export interface ApiService {
 	api: Api;
 	records: Records;
 	tokens: TokenRules;
+	profiles: Profiles;
 }
 
 export interface ApiCall {
@@ -122,14 +124,29 @@ export function answerApiRequest(
 			body = parsed;
 		}
 
-		return handler({ host, method, query, body, credentialId, param: route.param ?? '', changes });
+		const call = { host, method, path, query, body, param: route.param ?? '' };
+		// The connection's profile (profiles.ts): IDs in as stored, the answer out in its shape.
+		const profiled = host === 'universal' ? call : service.profiles.incoming(credentialId, call);
+		if ('status' in profiled) return profiled;
+		let reply: Reply;
+		try {
+			reply = handler({ ...profiled, credentialId, changes });
+		} catch (error) {
+			reply = errorReply(error);
+		}
+		return host === 'universal' ? reply : service.profiles.outgoing(credentialId, profiled, reply);
 	} catch (error) {
-		if (error instanceof HttpError)
-			return {
-				status: error.status,
-				body: JSON.stringify({ error: error.message }),
-				headers: error.headers,
-			};
-		return jsonReply(500, { error: `sandbox internal error: ${(error as Error).message}` });
+		return errorReply(error);
 	}
+}
+
+/** A thrown HttpError as `{ "error": message }` with its status; anything else as a 500. */
+function errorReply(error: unknown): Reply {
+	if (error instanceof HttpError)
+		return {
+			status: error.status,
+			body: JSON.stringify({ error: error.message }),
+			headers: error.headers,
+		};
+	return jsonReply(500, { error: `sandbox internal error: ${(error as Error).message}` });
 }

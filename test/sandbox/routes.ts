@@ -60,7 +60,8 @@ export type ChangeEvent = 'peopleCreated' | 'borrowersUpdated' | 'documentsCreat
 export interface RecordChange {
 	credentialId: string;
 	event: ChangeEvent;
-	resourceId: string;
+	/** The record's ID (a number where the connection's profile shows numeric IDs, profiles.ts). */
+	resourceId: string | number;
 	/** Where a receiver GETs the changed record, as a list of one. */
 	uri: string;
 }

@@ -11,7 +11,9 @@
  * silent the choices are noted inline. This file is the server's lifecycle and request pipeline
  * (log, fault, answer, events); requests.ts checks each API request, routes.ts answers it, records.ts
  * holds the data, seed.ts makes it, schema.ts validates fields, auth.ts tokens, faults.ts faults,
- * events.ts webhook deliveries, control.ts the /__sandbox/ endpoints, credential.ts the credential.
+ * events.ts webhook deliveries, control.ts the /__sandbox/ endpoints, credential.ts the credential,
+ * profiles.ts the shapes a connection's records take (numeric IDs, UUIDs, a 422 with `errors`, the
+ * entitiesToSync opt-in; `SandboxOptions.connections`, docs/development.md).
  */
 import * as http from 'http';
 import type { Socket } from 'net';
@@ -20,6 +22,7 @@ import { URLSearchParams } from 'url';
 import { handleControl, type ControlTarget } from './control';
 import { EventDelivery } from './events';
 import { describeFault, FaultQueue, faultReply, replacesAnswer } from './faults';
+import { Profiles, type ProfileName } from './profiles';
 import { makeBorrower, makeWebhook, Records } from './records';
 import { Api, type RecordChange } from './routes';
 import { answerApiRequest, flattenHeaders, MAX_BODY_BYTES, readBody } from './requests';
@@ -57,6 +60,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 	readonly faults: FaultQueue;
 	readonly records: Records;
 	readonly events: EventDelivery;
+	readonly profiles: Profiles;
 	paging: PagingStyle;
 	latency: number;
 
@@ -79,7 +83,10 @@ class SandboxServer implements Sandbox, ControlTarget {
 			? [...options.credentialIds]
 			: [...SANDBOX_DEFAULTS.credentialIds];
 		this.initialPeople = generatePeople(Math.max(0, Math.floor(options.people ?? 0)), seed);
-		this.records = new Records(initialIds, this.initialPeople);
+		const profiled = Object.keys(options.connections ?? {});
+		this.records = new Records([...initialIds, ...profiled], this.initialPeople);
+		this.profiles = new Profiles(options.connections ?? {}, this.records);
+		this.profiles.seed();
 		this.faults = new FaultQueue(seed);
 		this.paging = options.paging ?? 'nextLink';
 		this.latency = options.latencyMs ?? 0;
@@ -127,6 +134,8 @@ class SandboxServer implements Sandbox, ControlTarget {
 		this.paging = this.options.paging ?? 'nextLink';
 		this.latency = this.options.latencyMs ?? 0;
 		this.records.reseedWith(this.initialPeople);
+		this.profiles.seed();
+		this.profiles.reset();
 	}
 
 	/** Reseeds with `count` generated people (and nothing created) until the next reset. */
@@ -134,6 +143,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 		if (!Number.isInteger(count) || count < 0 || count > 2_000_000)
 			throw new Error('people must be a whole number from 0 to 2000000');
 		this.records.reseedWith(generatePeople(count, this.options.seed ?? 1));
+		this.profiles.seed();
 	}
 
 	count(kind: RecordKind, credentialId?: string): number {
@@ -165,6 +175,18 @@ class SandboxServer implements Sandbox, ControlTarget {
 		connection.webhooks.set(id, makeWebhook(id, fields));
 		if (typeof fields.url === 'string' && typeof fields.event === 'string')
 			connection.deliveryTargets.add(id);
+	}
+
+	shownId(credentialId: string, id: string): number | string {
+		return this.profiles.shownId(this.profiles.profileOf(credentialId), id);
+	}
+
+	shown(credentialId: string, record: unknown): unknown {
+		return this.profiles.shape(this.profiles.profileOf(credentialId), record);
+	}
+
+	profileOf(credentialId: string): ProfileName {
+		return this.profiles.profileOf(credentialId);
 	}
 
 	setPaging(style: PagingStyle): void {
@@ -337,7 +359,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 			faultAnswers && !fault.afterProcessing
 				? undefined
 				: answerApiRequest(
-						{ api: this.api, records: this.records, tokens: this },
+						{ api: this.api, records: this.records, tokens: this, profiles: this.profiles },
 						{ host, method, path, query, headers: request.headers, rawBody, changes },
 					);
 		if (faultAnswers) {
@@ -365,7 +387,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 			if (webhook?.event === change.event && typeof webhook.url === 'string')
 				urls.push(webhook.url);
 		}
-		if (urls.length > 0) this.events.raise(change, urls);
+		if (urls.length > 0) this.events.raise(this.profiles.shownChange(change), urls);
 	}
 
 	private async send(

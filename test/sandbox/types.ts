@@ -1,5 +1,7 @@
 /** Shapes shared by the sandbox's modules and by everything that drives a sandbox (tests, bench, demo, e2e). */
 
+import type { ProfileConnection, ProfileName } from './profiles';
+
 export type HostName = 'crm' | 'universal' | 'los' | 'calendar';
 export type PagingStyle = 'nextLink' | 'next' | 'offset';
 export type RecordKind = 'people' | 'credentials' | 'borrowers' | 'documents' | 'webhooks';
@@ -28,6 +30,11 @@ export interface SandboxOptions {
 	maxPageSize?: number;
 	host?: string;
 	ports?: Partial<Record<HostName, number>>;
+	/**
+	 * Connections beside credentialIds whose records take a connected system's shape (profiles.ts):
+	 * by ID, its profile and starting entitiesToSync. Each holds the seeded people too.
+	 */
+	connections?: Record<string, ProfileConnection>;
 }
 
 export interface RecordedRequest {
@@ -105,6 +112,11 @@ export interface Sandbox {
 	/** A loan document under that credential, as a create would leave it. */
 	addDocument(credentialId: string, id: string, fields?: Record<string, unknown>): void;
 	addWebhook(credentialId: string, id: string, fields?: Record<string, unknown>): void;
+	/** How a stored ID (e.g. `p_1`, `note-seed-1`) appears to this connection: per its profile. */
+	shownId(credentialId: string, id: string): number | string;
+	/** A record (or an answer) as this connection's profile shows it (profiles.ts). */
+	shown(credentialId: string, record: unknown): unknown;
+	profileOf(credentialId: string): ProfileName;
 	setPaging(style: PagingStyle): void;
 	setLatency(ms: number): void;
 	setDeliveryMode(mode: DeliveryMode): void;

@@ -1,20 +1,22 @@
 /**
- * nodes/IntegrationService/transport/errors.ts: what a failed attempt means, in whose words, with
+ * nodes/IntegrationService/transport/errors.ts (and serviceWords.ts): what a failed attempt means, in whose words, with
  * every secret taken out (the redaction itself, secrets.ts: redaction.test.ts).
  */
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import {
 	formatSeconds,
-	htmlText,
 	isIdempotent,
-	looksLikeHtml,
 	parseRetryAfter,
-	shorten,
 	statusFailure,
 	thrownFailure,
 	timeoutFailure,
 } from '../../nodes/IntegrationService/transport/errors';
+import {
+	htmlText,
+	looksLikeHtml,
+	shorten,
+} from '../../nodes/IntegrationService/transport/serviceWords';
 import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
 
 const R = '[redacted]';
@@ -415,5 +417,43 @@ describe('htmlText and looksLikeHtml', () => {
 	it('trusts an HTML content type', () => {
 		expect(looksLikeHtml('plain words', 'text/html; charset=utf-8')).toBe(true);
 		expect(looksLikeHtml('plain words', 'application/json')).toBe(false);
+	});
+});
+
+describe("a connector's {errors: [{path, message}]}", () => {
+	const forms = secretForms({ accessToken: 'tok-secret-123' });
+	const message = (body: unknown) =>
+		statusFailure(422, JSON.stringify(body), undefined, 'POST', forms).message;
+
+	test('each path and message in order; a path as keys joined with dots; a message without a path', () => {
+		expect(
+			message({
+				errors: [
+					{ path: 'title', message: 'is required' },
+					{ path: ['attendees', 0, 'email'], message: 'is not an email' },
+					{ message: 'the calendar is read-only' },
+				],
+			}),
+		).toBe(
+			'The service refused the values sent (HTTP 422): title: is required; attendees.0.email: is not an email; the calendar is read-only',
+		);
+	});
+
+	test('a path without a message is named; entries that are neither are skipped; a secret is taken out', () => {
+		expect(message({ errors: [{ path: 'startsAt' }, 7, null, { path: { a: 1 } }] })).toBe(
+			'The service refused the values sent (HTTP 422): startsAt: refused',
+		);
+		expect(message({ errors: [{ path: 'note', message: 'tok-secret-123 is not allowed' }] })).toBe(
+			`The service refused the values sent (HTTP 422): note: ${R} is not allowed`,
+		);
+	});
+
+	test('an {error} string still wins; an empty or odd errors list leaves the body as text', () => {
+		expect(message({ error: 'bad', errors: [{ path: 'a', message: 'b' }] })).toBe(
+			'The service refused the values sent (HTTP 422): bad',
+		);
+		expect(message({ errors: [] })).toBe(
+			'The service refused the values sent (HTTP 422): {"errors":[]}',
+		);
 	});
 });

@@ -22,16 +22,22 @@ export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connect
 }
 
 /**
- * A record's ID for an item, as the path segment that names its label in every error: the one
- * reader of every ID parameter (Person ID, Borrower ID, Webhook ID, a catalogue entity's).
+ * A record's ID as read: the path segment's text (`id`, its label named in every error) and the value
+ * as the item gave it (`value`): a connected system's numeric ID 11 is sent as "11" and output as 11.
  */
+export interface RecordId extends Exclude<PathSegment, string> {
+	value: string | number;
+}
+
+/** A record's ID for an item: the one reader of every ID parameter (Person ID, Borrower ID, a catalogue entity's). */
 export function readId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	id: { label: string; name: string },
-): PathSegment {
-	const value = requireId(ctx, itemIndex, id.label, ctx.getNodeParameter(id.name, itemIndex, ''));
-	return { id: value, field: id.label };
+): RecordId {
+	const given: unknown = ctx.getNodeParameter(id.name, itemIndex, '');
+	const text = requireId(ctx, itemIndex, id.label, given);
+	return { id: text, field: id.label, value: typeof given === 'number' ? given : text };
 }
 
 /** What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time. */

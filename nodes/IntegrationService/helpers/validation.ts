@@ -106,6 +106,14 @@ export function requireId(
 	field: string,
 	value: unknown,
 ): string {
+	// A number past 2^53 (or with a fraction) has lost digits, or was never an ID: refused, never rounded.
+	if (typeof value === 'number' && !Number.isSafeInteger(value))
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			`must be text or a whole number up to 9007199254740991, got ${String(value)}: a larger number has lost digits; give the ID as text, as the service wrote it`,
+		);
 	const id = requireText(ctx, itemIndex, field, value).trim();
 	if (hasControlCharacter(id)) {
 		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');

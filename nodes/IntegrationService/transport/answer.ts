@@ -1,7 +1,8 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
-import { htmlText, looksLikeHtml, shorten, uncertainFailure } from './errors';
+import { uncertainFailure } from './errors';
+import { htmlText, looksLikeHtml, shorten } from './serviceWords';
 import { redactAnswer } from './answerRedaction';
 
 /**

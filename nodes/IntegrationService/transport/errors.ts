@@ -2,15 +2,13 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import type { ServiceHost } from '../../shared/service';
 import { HOST_FIELDS } from '../../shared/service';
-import { redact } from './secrets';
+import { serviceErrorText } from './serviceWords';
 
 /**
  * What a failed attempt means and how it is told: whether it may be retried or may have been
  * processed, the message in the service's words, and every secret taken out of it first
  * (secrets.ts).
  */
-
-const MAX_ERROR_TEXT = 300;
 
 /** What went wrong on one attempt, and whether another attempt may help. */
 export interface AttemptFailure {
@@ -55,60 +53,6 @@ export function uncertainFailure(
 	};
 }
 
-/** Secrets are taken out first, then the text is shortened: a cut never leaves part of a secret. */
-export function shorten(text: string, secretForms: readonly string[]): string {
-	const plain = redact(text, secretForms).replace(/\s+/g, ' ').trim();
-	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
-}
-
-export function looksLikeHtml(text: string, contentType = ''): boolean {
-	return (
-		/html/i.test(contentType) ||
-		/^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text)
-	);
-}
-
-/** An HTML page (a proxy's or gateway's error page) as one line: its title, then its visible text. */
-export function htmlText(html: string): string {
-	const strip = (part: string) =>
-		part
-			.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-			.replace(/<[^>]*>/g, ' ')
-			.replace(/\s+/g, ' ')
-			.trim();
-	const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
-	let text = strip(
-		/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ??
-			html.replace(/<head[\s\S]*?<\/head>/i, ''),
-	);
-	if (title !== '' && text.startsWith(title)) text = text.slice(title.length).trim();
-	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
-}
-
-/**
- * The service's own words for an error: {"error": "..."}, {"message": "..."} or, on the published
- * CRM endpoints, {"errorMessage": "..."}; else the body's text.
- */
-function serviceErrorText(body: string, secretForms: readonly string[]): string {
-	const text = body.trim();
-	if (text === '') return '';
-	try {
-		const parsed = JSON.parse(text) as unknown;
-		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			const { error, message, errorMessage } = parsed as Record<string, unknown>;
-			const nested =
-				error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
-			const words = [error, nested, message, errorMessage].find(
-				(candidate) => typeof candidate === 'string',
-			);
-			if (typeof words === 'string') return shorten(words, secretForms);
-		}
-	} catch {
-		// Not JSON: the shortened text below, without HTML tags.
-	}
-	return shorten(looksLikeHtml(text) ? htmlText(text) : text, secretForms);
-}
-
 const STATUS_MEANINGS: Record<number, string> = {
 	400: 'The service rejected the request as invalid',
 	401: 'The access token is invalid or expired',
@@ -116,6 +60,7 @@ const STATUS_MEANINGS: Record<number, string> = {
 	404: 'Not found',
 	409: 'The connected system’s data is not ready yet',
 	415: 'The service did not accept the request’s content type',
+	422: 'The service refused the values sent',
 	429: 'Rate limited by the service',
 };
 

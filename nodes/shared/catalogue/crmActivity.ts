@@ -46,14 +46,19 @@ const incoming = (what: string): PublishedField =>
 		},
 	);
 
-export const noteResource = crmResource('notes', 'A note on a person in the connected CRM', [
-	field('body', 'Body', 'string', "The note's text", {
-		placeholder: 'e.g. Called back, wants a showing',
-	}),
-	field('isHtml', 'Is HTML', 'boolean', 'Whether Body is HTML rather than plain text'),
-	personIdField(true, 'the note is about'),
-	field('subject', 'Subject', 'string', "The note's subject line"),
-]);
+export const noteResource = crmResource(
+	'notes',
+	'A note on a person in the connected CRM',
+	[
+		field('body', 'Body', 'string', "The note's text", {
+			placeholder: 'e.g. Called back, wants a showing',
+		}),
+		field('isHtml', 'Is HTML', 'boolean', 'Whether Body is HTML rather than plain text'),
+		personIdField(true, 'the note is about'),
+		field('subject', 'Subject', 'string', "The note's subject line"),
+	],
+	{ syncOptIn: 'notes' },
+);
 
 export const taskResource = crmResource(
 	'tasks',
@@ -78,6 +83,7 @@ export const taskResource = crmResource(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
 	],
+	{ syncOptIn: 'tasks' },
 );
 
 export const appointmentResource = crmResource(
@@ -185,6 +191,7 @@ export const callResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number that was called'),
 		userIdField('who made or took the call'),
 	],
+	{ syncOptIn: 'calls' },
 );
 
 export const textMessageResource = crmResource(

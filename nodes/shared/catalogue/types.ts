@@ -87,6 +87,11 @@ export interface ResourceSpec {
 	operations: readonly string[];
 	/** The body fields, in the order of their labels. */
 	fields?: readonly FieldSpec[];
+	/**
+	 * The Entities to Sync flag (spec 2.3) a connection must have turned on before the service lists
+	 * these records: its reads are empty until then (the service's example: notes, tasks, calls).
+	 */
+	syncOptIn?: string;
 }
 
 /** An entity kind of the service (spec 2.3, and people). */

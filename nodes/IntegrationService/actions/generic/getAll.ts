@@ -46,6 +46,13 @@ function properties(resource: ResourceSpec): INodeProperties[] {
 	];
 }
 
+/** Why a list of an opt-in entity may be empty, naming the flag that decides it (decisions.md). */
+export function optInHint(resource: ResourceSpec): string | undefined {
+	if (resource.syncOptIn === undefined) return undefined;
+	const { many } = nounsOf(resource);
+	return `No ${many} came back. The service lists ${many} only for a connection that syncs them: if this connection should have some, turn on entitiesToSync.${resource.syncOptIn} for it (Credential › Update, Entities to Sync).`;
+}
+
 /** Get Many of a catalogue entity: GET {host}/api/{path}, page by page (spec 3), its records as items. */
 export function getAllOperation(resource: ResourceSpec): OperationModule {
 	const { one } = nounsOf(resource);
@@ -77,6 +84,7 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 			return await listBody(this, itemIndex, run, list, {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
+				emptyHint: optInHint(resource),
 				record: (record, simplify) => {
 					if (record === null || typeof record !== 'object' || Array.isArray(record)) {
 						const message = `The service's answer lists a ${one} that is not an object`;

@@ -16,6 +16,8 @@ export interface ListCall {
 	record(record: IDataObject, simplify: boolean): IDataObject;
 	/** Simplify off without Page at a Time outputs each page as the service sent it (Custom API Call). */
 	rawPages?: boolean;
+	/** What to tell when the list is empty from its start (an entity a connection must opt in to). */
+	emptyHint?: string;
 }
 
 const FROM_AI = /\$from(AI|Ai|ai)\(/;
@@ -56,8 +58,13 @@ export async function listBody(
 					output.push(shapeRecord(call.record(record, simplify), choice));
 		},
 	);
+	// Empty from its start: the workflow's author sees a hint in the output pane, a model reads it.
+	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
+	if (hint !== undefined && !choice.asTool)
+		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
 	if (!batch) return output;
 	const item = batchItem(call.batchKey, output, nextCursor);
+	if (hint !== undefined && choice.asTool) item.hint = hint;
 	if (choice.asTool && nextCursor !== undefined) {
 		// The model can continue only when the author let it set the Cursor ($fromAI in it).
 		const cursor = String(ctx.getNode().parameters.cursor ?? '');

@@ -2,7 +2,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
-import type { PathSegment } from '../../../shared/service';
 import type { PublishedField, PublishedResource } from '../../../shared/catalogue/published';
 import { readBody } from '../../helpers/fieldMapper';
 import { inputError } from '../../helpers/validation';
@@ -58,10 +57,6 @@ export function publishedUpdate(resource: WithFields): OperationModule {
 	});
 }
 
-/** The record's ID as the user gave it (checked by readId), for an output the node builds itself. */
-const idText = (segment: PathSegment): string =>
-	typeof segment === 'string' ? segment : segment.id;
-
 /**
  * DELETE {host}/api/{path}/{id}: one item `{ id, deleted: true }`. A 404 is the service saying there
  * is no such record: an error of the item, never a success.
@@ -74,7 +69,7 @@ export function publishedDelete(resource: ResourceSpec): OperationModule {
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, idOf(resource));
 			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
-			return [{ id: idText(segment), deleted: true }];
+			return [{ id: segment.value, deleted: true }];
 		},
 	};
 }
@@ -114,7 +109,7 @@ export function membersOperation(
 				body: { [field.name]: names },
 			};
 			await sendToEntity(this, itemIndex, run, resource, call);
-			return [{ id: idText(segment), [change.output]: names }];
+			return [{ id: segment.value, [change.output]: names }];
 		},
 	};
 }
