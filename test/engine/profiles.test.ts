@@ -69,7 +69,7 @@ const def = (resource: ResourceSpec) =>
 function storedId(resource: ResourceSpec): string {
 	if (resource.value === 'person' || resource.value === 'customApiCall') return 'p_1';
 	if (resource.value === 'borrower') return 'b-1';
-	if (resource.value === 'webhook') return 'w-1';
+	if (resource.value === 'webhook' || resource.value === 'crmWebhook') return 'w-1';
 	if (resource.value === 'document') return 'doc-seed-1';
 	if (resource.value === 'loan') return 'loan-7';
 	return `${def(resource)?.idPrefix}-seed-1`;
