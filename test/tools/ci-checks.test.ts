@@ -110,7 +110,7 @@ describe('.ci/docs-operations.mjs', () => {
 		expect(run('docs-operations.mjs', '--doc', doc).status).toBe(0);
 		const rewritten = readFileSync(doc, 'utf8');
 		expect(rewritten).toContain(
-			'## Operations without a section yet\n\n### Webhook › Update\n\n<!-- generated:begin parameters webhook.update -->',
+			'## Operations without a section yet\n\n### Calendar Webhook › Update\n\n<!-- generated:begin parameters webhook.update -->',
 		);
 		expect(run('docs-operations.mjs', '--check', '--doc', doc).status).toBe(0);
 	});
