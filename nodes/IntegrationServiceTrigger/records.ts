@@ -11,6 +11,7 @@ import {
 	startItem,
 } from '../IntegrationService/transport';
 import type { ServiceHost } from '../shared/service';
+import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
 import { jsonObjectOf } from '../shared/service';
 
 /**
@@ -41,6 +42,9 @@ export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject |
 	const parsed = jsonObjectOf(value);
 	if ('problem' in parsed)
 		throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
+	const lossy = lossyNumberAt(parsed.object);
+	if (lossy !== undefined)
+		throw new NodeOperationError(ctx.getNode(), `Filters: ${lossyProblem(lossy)}`);
 	return parsed.object as IDataObject;
 }
 

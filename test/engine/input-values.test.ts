@@ -190,6 +190,64 @@ describe('numbers are sent exactly or refused, never rounded (issue 39, finding 
 	});
 });
 
+describe('a JSON number beyond ±(2^53 − 1) in a text, ID, list or JSON field is refused, never sent rounded (outside attack)', () => {
+	const LOSSY =
+		'a number beyond ±9007199254740991, where a number loses digits; it is not sent rounded (give it as text)';
+
+	test.each([
+		[
+			'Note › Create: a model gives Person ID as a number (Record (JSON))',
+			'note',
+			'create',
+			{ mappingMode: 'jsonRecord', record: '{"personId": 9007199254740993, "body": "hello"}' },
+			`Record (JSON) › personId: is ${LOSSY} (item 0)`,
+		],
+		[
+			'Borrower › Update: Bio as JSON text',
+			'borrower',
+			'update',
+			{ borrowerId: 'b-1', updateFields: { bio: '{"acct": 12345678901234567890}' } },
+			`Update Fields › Bio: holds at acct ${LOSSY} (item 0)`,
+		],
+		[
+			'Custom Field › Create: the Body, nested in a list',
+			'customField',
+			'create',
+			{ jsonBody: '{"label": "Max", "choices": [{"max": 12345678901234567890}]}' },
+			`Body (JSON): holds at choices[0].max ${LOSSY} (item 0)`,
+		],
+		[
+			'CRM Webhook › Create: Filters',
+			'crmWebhook',
+			'create',
+			{
+				url: 'https://example.com/hooks',
+				event: 'peopleCreated',
+				additionalFields: { filters: '{"minPrice": 9007199254740993}' },
+			},
+			`Additional Fields › Filters: holds at minPrice ${LOSSY} (item 0)`,
+		],
+		[
+			'Person › Add Tags: a tag from an expression that is a number',
+			'person',
+			'addTags',
+			{ personId: 'p_1', tags: '={{ [12345678901234567890] }}' },
+			`Tags › entry 1: is ${LOSSY} (item 0)`,
+		],
+	])('%s', async (_case, resource, operation, parameters, message) => {
+		expectInputError(sandbox, await run(resource, operation, parameters), message);
+	});
+
+	test('the largest exact number in a JSON field is sent as it is', async () => {
+		const result = await run('borrower', 'update', {
+			borrowerId: 'b-1',
+			updateFields: { bio: '{"acct": 9007199254740991, "ratio": 0.1}' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(sandbox.requests[0]?.body).toEqual({ bio: { acct: 9007199254740991, ratio: 0.1 } });
+	});
+});
+
 describe('list entries are sent as given; only comma text and blank entries are read (issue 39, finding 4)', () => {
 	test('Add Tags sends " padded " padded; a blank entry is not sent', async () => {
 		const result = await run('person', 'addTags', {

@@ -95,6 +95,15 @@ describe('activation and deactivation on the CRM host', () => {
 		expect(owned(receiver)).toEqual({});
 	});
 
+	test('Filters with a number beyond ±(2^53 − 1) fail activation, naming where; nothing is created', async () => {
+		const receiver = await trigger({ ...TWO_EVENTS, filters: '{"minPrice": 9007199254740993}' });
+
+		await expect(receiver.activate()).rejects.toThrow(
+			'Filters: holds at minPrice a number beyond ±9007199254740991, where a number loses digits; it is not sent rounded (give it as text)',
+		);
+		expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+	});
+
 	test('a hand-made webhook survives: one at our URL for a selected event is used, never created twice nor deleted; one for another event is left alone', async () => {
 		const receiver = await trigger(TWO_EVENTS);
 		sandbox.addWebhook(sandbox.defaultCredentialId, 'hand-1', {

@@ -9,6 +9,8 @@ import {
 	jsonOf,
 } from '../../shared/service';
 
+import { lossyNumberAt, lossyProblem } from '../../shared/jsonNumbers';
+
 /**
  * An error in the node's input: it names the field (the router adds the item), and is thrown before
  * anything is sent, so a bad item never reaches the service.
@@ -33,6 +35,8 @@ export function inputError(
  */
 function textOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
 	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && lossyNumberAt(value) !== undefined)
+		throw inputError(ctx, itemIndex, field, lossyProblem(''));
 	if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
 		return String(value);
 	if (typeof value === 'number')
@@ -164,6 +168,8 @@ export function parseJsonParameter(
 	if (shape === 'object') {
 		const parsed = jsonObjectOf(value);
 		if ('problem' in parsed) throw inputError(ctx, itemIndex, field, parsed.problem);
+		const lossy = lossyNumberAt(parsed.object);
+		if (lossy !== undefined) throw inputError(ctx, itemIndex, field, lossyProblem(lossy));
 		return parsed.object as IDataObject;
 	}
 	let list = value;
@@ -180,6 +186,8 @@ export function parseJsonParameter(
 			`must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`,
 		);
 	}
+	const lossy = lossyNumberAt(list);
+	if (lossy !== undefined) throw inputError(ctx, itemIndex, field, lossyProblem(lossy));
 	return list as IDataObject[];
 }
 
