@@ -268,22 +268,26 @@ test('a 429 answered to one execution pauses the other executions of the tenant,
 	for (const request of afterPause) expect(request.at - limitedAt).toBeGreaterThanOrEqual(950);
 });
 
+// 20 digits are more seconds than a number of ms holds exactly: a wait longer than any, never ignored.
+const ENDLESS = '99999999999999999999';
 test.each([
-	['the defaults', {}],
-	['a Max Time per Item of 45 s', { maxTimePerItem: 45 }],
+	['9999999999', 'the defaults', {}, '9999999999 s'],
+	['9999999999', 'a Max Time per Item of 45 s', { maxTimePerItem: 45 }, '9999999999 s'],
+	[ENDLESS, 'the defaults', {}, 'over 9007199254740 s'],
+	[ENDLESS, 'a Max Time per Item of 45 s', { maxTimePerItem: 45 }, 'over 9007199254740 s'],
 ])(
-	'Retry-After: 9999999999 (with %s) fails that item at once and holds no later execution: the next one is sent at once',
-	async (bound, options) => {
+	'Retry-After: %s (with %s) fails that item at once and holds no later execution: the next one is sent at once',
+	async (retryAfter, bound, options, told) => {
 		let limited = false;
 		service.script((request, res) => {
 			const name = JSON.parse(request.body).firstName as string;
 			if (!limited) {
 				limited = true;
-				return sendJson(res, 429, { error: 'go away' }, { 'Retry-After': '9999999999' });
+				return sendJson(res, 429, { error: 'go away' }, { 'Retry-After': retryAfter });
 			}
 			sendJson(res, 201, { id: `p_${name}` });
 		});
-		const forever = `connection-forever-${bound}`;
+		const forever = `connection-forever-${retryAfter}-${bound}`;
 
 		const a = await createPeople(
 			'a',
@@ -293,7 +297,7 @@ test.each([
 			forever,
 		);
 		expect(a.error?.message).toBe(
-			'Rate limited by the service (HTTP 429): go away (gave up: waiting 9999999999 s more would exceed the Max Total Retry Wait of 60 s) (item 0)',
+			`Rate limited by the service (HTTP 429): go away (gave up: waiting ${told} more would exceed the Max Total Retry Wait of 60 s) (item 0)`,
 		);
 		expect(service.received).toHaveLength(1);
 		// B may wait for nothing (Max Total Retry Wait 0): any pause A had left behind would make it give

@@ -331,9 +331,24 @@ describe('parseRetryAfter', () => {
 		[' 5 ', 5000],
 		['0', 0],
 		['9999999999', 9_999_999_999_000],
+		['12345678901', 12_345_678_901_000],
+		['00000000000030', 30_000],
+		['9007199254740', 9_007_199_254_740_000],
 	])('delta seconds %j', (value, ms) => {
 		expect(parseRetryAfter(value, now)).toBe(ms);
 	});
+
+	it.each([
+		['9007199254741', '9007199254741'],
+		['20 digits', '99999999999999999999'],
+		['400 digits', '9'.repeat(400)],
+	])(
+		'delta seconds %s, more than a number of ms holds exactly, is longer than any wait',
+		(_name, value) => {
+			expect(parseRetryAfter(value, now)).toBe(Infinity);
+			expect(formatSeconds(Infinity)).toBe('over 9007199254740 s');
+		},
+	);
 
 	it.each([
 		['Wed, 21 Oct 2015 07:28:30 GMT', 30_000],
@@ -355,7 +370,6 @@ describe('parseRetryAfter', () => {
 		'soon',
 		'-5',
 		'1.5',
-		'12345678901',
 		'5s',
 		'2015-10-21T07:28:30Z',
 		'Wed, 21 Oct 2015 07:28:30 PST',

@@ -25,7 +25,9 @@ export interface AttemptFailure {
 	processed?: boolean;
 }
 
+/** A wait longer than a number of ms holds exactly (an endless Retry-After, Infinity) is told as over that. */
 export function formatSeconds(ms: number): string {
+	if (ms > Number.MAX_SAFE_INTEGER) return `over ${Math.floor(Number.MAX_SAFE_INTEGER / 1000)} s`;
 	return ms % 1000 === 0 || ms >= 10_000
 		? `${Math.ceil(ms / 1000)} s`
 		: `${(ms / 1000).toFixed(1)} s`;
@@ -80,10 +82,17 @@ const HTTP_DATE = new RegExp(
 	].join('|'),
 );
 
-/** Retry-After is delta-seconds (digits only) or an HTTP-date; anything else is ignored. */
+/**
+ * Retry-After is delta-seconds (digits only, however many) or an HTTP-date; anything else is ignored.
+ * Seconds beyond what a number of ms holds exactly are longer than any wait (Infinity): never slept,
+ * so the request gives up at once and pauses no one, as for any wait past its bounds.
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	const trimmed = value?.trim() ?? '';
-	if (/^\d{1,10}$/.test(trimmed)) return Number(trimmed) * 1000;
+	if (/^\d+$/.test(trimmed)) {
+		const ms = Number(trimmed) * 1000;
+		return Number.isSafeInteger(ms) ? ms : Infinity;
+	}
 	if (!HTTP_DATE.test(trimmed)) return undefined;
 	const date = Date.parse(/GMT$/.test(trimmed) ? trimmed : `${trimmed} GMT`);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);

@@ -18,7 +18,12 @@ import type { ServiceRun } from './run';
  */
 
 export const REPEAT_WINDOW_MS = 120_000;
-/** The most creates remembered; the oldest is forgotten first. */
+/**
+ * The most settled creates remembered; the oldest settled one is forgotten first. A create in flight is
+ * never forgotten (else its repeat is sent while the first is held): those are bounded by the requests
+ * in flight, which the run's Concurrency and the process bound (each ends with its request's Timeout
+ * and Max Time per Item), so the map holds at most that many more.
+ */
 const MAX_CREATES = 1000;
 /** A longer answer is not kept (a created record is a few hundred characters): the repeat is told to look it up. */
 const MAX_ANSWER_CHARS = 10_000;
@@ -45,12 +50,15 @@ function keyOf(prepared: PreparedRequest): string {
 	return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-/** Remembers a create about to be sent; expired entries at the front and any over the bound are dropped. */
+/**
+ * Remembers a create about to be sent; expired entries at the front are dropped, and over the bound the
+ * oldest settled ones, passing over those in flight.
+ */
 function remember(key: string, now: number): SentCreate {
 	sentCreates.delete(key);
 	for (const [oldKey, old] of sentCreates) {
 		if (!expired(old, now) && sentCreates.size < MAX_CREATES) break;
-		sentCreates.delete(oldKey);
+		if (old.state !== 'inFlight') sentCreates.delete(oldKey);
 	}
 	const sent: SentCreate = { at: now, state: 'inFlight' };
 	sentCreates.set(key, sent);
