@@ -39,6 +39,12 @@ interface Listed {
 	url: string;
 }
 
+/** The entries readable enough to be ours; and every entry with an ID, its `url` as given (or none). */
+interface Listing {
+	readable: Listed[];
+	held: Array<{ id: string; url: unknown }>;
+}
+
 /**
  * Where the IDs are kept: a test listen ("manual") keeps its own, so that its registration can never
  * take the place of the production one's, whatever n8n does with a test run's static data.
@@ -92,11 +98,11 @@ export function webhookIdOf(value: unknown): string | undefined {
 }
 
 /**
- * Every page of the CRM host's webhooks, through the transport's pager and its bounds. An entry that
- * is no object, or has no readable ID, event or URL, is skipped: it cannot be ours.
+ * Every page of the CRM host's webhooks, through the transport's pager and its bounds. An entry with
+ * no readable ID, event or URL cannot be ours; its ID, if readable, is still held.
  */
-export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listed[]> {
-	const listed: Listed[] = [];
+export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listing> {
+	const listing: Listing = { readable: [], held: [] };
 	await serviceRequestPages.call(
 		ctx,
 		0,
@@ -111,10 +117,12 @@ export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promis
 				if (webhook === null || typeof webhook !== 'object' || Array.isArray(webhook)) continue;
 				const { id, event, url } = webhook as IDataObject;
 				const read = webhookIdOf(id);
-				if (read !== undefined && typeof event === 'string' && typeof url === 'string')
-					listed.push({ id: read, event, url });
+				if (read === undefined) continue;
+				listing.held.push({ id: read, url });
+				if (typeof event === 'string' && typeof url === 'string')
+					listing.readable.push({ id: read, event, url });
 			}
-			if (listed.length > MAX_LISTED_WEBHOOKS) {
+			if (listing.held.length > MAX_LISTED_WEBHOOKS) {
 				throw new NodeOperationError(
 					ctx.getNode(),
 					`The CRM host listed more than ${MAX_LISTED_WEBHOOKS} webhooks; the trigger's own cannot be told apart`,
@@ -122,7 +130,7 @@ export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promis
 			}
 		},
 	);
-	return listed;
+	return listing;
 }
 
 const matches = (w: Listed, url: string, event: string): boolean =>
@@ -137,7 +145,7 @@ export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
 	const mine = owned(ctx);
 	if (events.length === 0 && Object.keys(mine).length === 0) return true;
 	const url = ownUrl(ctx);
-	const listed = await listWebhooks(ctx, hookRun());
+	const listed = (await listWebhooks(ctx, hookRun())).readable;
 	const still = Object.entries(mine).filter(([event, id]) =>
 		listed.some((w) => w.id === id && matches(w, url, event)),
 	);
@@ -162,7 +170,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	let pending: string | undefined;
 	try {
 		for (const event of events) {
-			if (before.some((w) => matches(w, url, event))) continue;
+			if (before.readable.some((w) => matches(w, url, event))) continue;
 			pending = event;
 			const body: IDataObject = { url, event };
 			if (filters !== undefined) body.filters = filters;
@@ -189,8 +197,8 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 }
 
 /**
- * A create answered with the ID of a webhook the first listing showed at another URL (another
- * integration's) is not taken: deactivation would delete it. One listed at our URL points here: ours.
+ * A create answered with an ID the first listing held is taken only if every entry with it was at our
+ * URL; any other (another URL or none, no event) is another integration's: deactivation would delete it.
  */
 function refuseForeign(
 	ctx: IHookFunctions,
@@ -198,7 +206,7 @@ function refuseForeign(
 	event: string,
 	id: string,
 ): void {
-	if (!at.before.some((w) => w.id === id && w.url !== at.url)) return;
+	if (!at.before.held.some((w) => w.id === id && w.url !== at.url)) return;
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
@@ -207,7 +215,7 @@ function refuseForeign(
 
 interface Attempt {
 	url: string;
-	before: Listed[];
+	before: Listing;
 	made: Array<[string, string]>;
 	pending?: string;
 }
@@ -224,8 +232,8 @@ async function undoCreate(ctx: IHookFunctions, error: Error, attempt: Attempt): 
 	let unchecked = false;
 	if (pending !== undefined) {
 		try {
-			for (const w of await listWebhooks(ctx, run)) {
-				const isNew = !before.some((b) => b.id === w.id) && !ids.includes(w.id);
+			for (const w of (await listWebhooks(ctx, run)).readable) {
+				const isNew = !before.held.some((b) => b.id === w.id) && !ids.includes(w.id);
 				if (isNew && matches(w, url, pending)) ids.push(w.id);
 			}
 		} catch {

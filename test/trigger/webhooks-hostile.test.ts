@@ -188,6 +188,96 @@ describe('a hostile CRM host', () => {
 			expect(service.received.filter((r) => r.method === 'DELETE')).toEqual([]);
 		});
 
+		// Whatever else its entry lacks or holds, an ID the first listing held and did not show at our URL
+		// is not ours. Each create is answered with it; later listings claim it is at our URL for the
+		// event, so the clean-up of a failed create is attacked too.
+		const OTHER = 'https://other.example/h';
+		const OURS = 'our URL'; // replaced by the trigger's URL
+		test.each<[string, IDataObject[], string | number, string]>([
+			[
+				'without an event, at another URL',
+				[{ id: 'w-noevent', url: OTHER }],
+				'w-noevent',
+				'w-noevent',
+			],
+			[
+				'with its URL under another key',
+				[{ id: 'w-target', event: 'peopleCreated', target: OTHER }],
+				'w-target',
+				'w-target',
+			],
+			['with no URL at all', [{ id: 'w-nourl', event: 'peopleCreated' }], 'w-nourl', 'w-nourl'],
+			[
+				'as 11 (no event, URL under another key), answered as "11"',
+				[{ id: 11, target: OTHER }],
+				'11',
+				'11',
+			],
+			[
+				'as "11" (its event a list, at another URL), answered as 11',
+				[{ id: '11', event: ['peopleCreated'], url: OTHER }],
+				11,
+				'11',
+			],
+			[
+				'twice, once at our URL and once with no URL',
+				[{ id: 'w-twice', event: 'tasksCreated', url: OURS }, { id: 'w-twice' }],
+				'w-twice',
+				'w-twice',
+			],
+		])(
+			'the first listing held the ID %s: activation fails naming it, and it is never deleted',
+			async (_case, entries, answered, id) => {
+				const service = await hostile();
+				const receiver = await trigger(service.origin);
+				const first = entries.map((e) => (e.url === OURS ? { ...e, url: receiver.url } : e));
+				let posts = 0;
+				service.script((request, res) => {
+					if (request.method === 'GET')
+						return sendJson(
+							res,
+							200,
+							page(
+								posts === 0 ? first : [{ id: answered, event: 'peopleCreated', url: receiver.url }],
+							),
+						);
+					if (request.method === 'DELETE') return sendJson(res, 200, '');
+					posts++;
+					sendJson(res, 201, { id: answered, url: receiver.url, event: 'peopleCreated' });
+				});
+
+				await expect(receiver.activate()).rejects.toThrow(
+					`The CRM host answered the create for peopleCreated with webhook ID ${id}, which it had listed at another URL before`,
+				);
+				expect(owned(receiver) ?? {}).toEqual({});
+				expect(await receiver.deactivate()).toBe(true);
+				expect(wire(service)).toEqual([
+					'GET /api/webhooks',
+					'GET /api/webhooks',
+					'POST /api/webhooks',
+					'GET /api/webhooks',
+				]);
+			},
+		);
+
+		test('an ID the first listing showed at our URL with no event, as 7: it points here, is taken as "7", and deleted on deactivation', async () => {
+			const service = await hostile();
+			const receiver = await trigger(service.origin);
+			let posts = 0;
+			service.script((request, res) => {
+				if (request.method === 'GET')
+					return sendJson(res, 200, page([{ id: 7, url: receiver.url }]));
+				if (request.method === 'DELETE') return sendJson(res, 200, '');
+				sendJson(res, 201, { id: ++posts === 1 ? '7' : 'h-2' });
+			});
+
+			expect(await receiver.activate()).toEqual({ created: true });
+			expect(owned(receiver)).toEqual({ peopleCreated: '7', notesCreated: 'h-2' });
+			service.received.length = 0;
+			await receiver.deactivate();
+			expect(wire(service)).toEqual(['DELETE /api/webhooks/7', 'DELETE /api/webhooks/h-2']);
+		});
+
 		test('an ID the first listing showed at our URL (for another event) points here: it is taken, and deleted on deactivation', async () => {
 			const service = await hostile();
 			const receiver = await trigger(service.origin);
