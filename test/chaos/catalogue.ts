@@ -18,8 +18,8 @@ import { fieldsFor } from '../../nodes/shared/catalogue/published';
 import { pick, refs, type Method, type Scenario } from './scenarios';
 import { TEXTS, uuidOf, type Host, type Profile } from './service';
 
-/** Items per run of a write or a Get: enough for four at once and a retry among them. */
-const ITEMS = 4;
+/** Items per run of a write or a Get: several at once, and retries among them. */
+const ITEMS = 3;
 const LIST_SIZE = 5;
 const PAGING = ['link', 'next', 'offset'] as const;
 
