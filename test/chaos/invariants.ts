@@ -176,7 +176,11 @@ function eachItemAccounted(run: RunRecord): void {
 			fail(
 				`item ${index} ${isError(json) ? `failed (${String(json.error)})` : 'succeeded'} after "${last.fault}"`,
 			);
-		if (!isError(json) && !isDeepStrictEqual(json, outputOf(scenario, last.expected)[0]))
+		if (isError(json)) return;
+		const output = scenario.output
+			? scenario.output(items[index], last.expected)
+			: outputOf(scenario, last.expected)[0];
+		if (!isDeepStrictEqual(json, output))
 			fail(`item ${index}'s output ${JSON.stringify(json)} is not what the service sent`);
 	});
 }
@@ -258,7 +262,8 @@ export function checkRun(run: RunRecord): IDataObject | undefined {
 	};
 	check(() => nothingElsewhere(run));
 	check(() => withinDeadlines(run));
-	check(() => noSecret(run.drawn, run.result));
+	const { secrets } = run.scenario;
+	check(() => noSecret(run.drawn, run.result, secrets ? run.items.flatMap(secrets) : []));
 	check(() => sentOnce(run));
 	check(() => sentAsGiven(run));
 	const { shape, batchKey } = run.scenario;

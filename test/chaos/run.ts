@@ -15,7 +15,7 @@ import {
 	type RunRecord,
 } from './invariants';
 import { kindOf, type Scenario } from './scenarios';
-import { ChaosService, listRecords, type AuthMode } from './service';
+import { ChaosService, listRecords, type AuthMode, type Serving } from './service';
 
 const REQUEST_OPTIONS = {
 	maxAttempts: 3,
@@ -92,6 +92,28 @@ async function tenantFree(test: Test): Promise<void> {
 		);
 }
 
+/**
+ * What the service serves the scenario: its kind, list and profile, and which item a request is for
+ * where the item's ID alone names it (a numeric ID or a UUID in the path; a text ID holds `item-N`).
+ */
+function servingOf(scenario: Scenario, items: IDataObject[]): Serving {
+	const serving: Serving = {
+		kind: kindOf(scenario),
+		list: scenario.list,
+		profile: scenario.profile,
+	};
+	const { sends } = scenario;
+	if (!sends) return serving;
+	const paths = items.map((item) => JSON.stringify(sends(item).path));
+	serving.keyOf = (request) => {
+		const segments = new URL(request.url, 'http://x').pathname.split('/').slice(3);
+		const path = JSON.stringify(segments.map((segment) => decodeURIComponent(segment)));
+		const at = paths.indexOf(path);
+		return at >= 0 && paths.lastIndexOf(path) === at ? `item-${at}` : undefined;
+	};
+	return serving;
+}
+
 /** One run of the node, checked; a batch run gives back its batch item. */
 async function runOnce(
 	test: Test,
@@ -101,7 +123,7 @@ async function runOnce(
 ): Promise<IDataObject | undefined> {
 	const { chaos, scenario } = test;
 	chaos.reset();
-	chaos.serve({ kind: kindOf(scenario), list: scenario.list }, test.random);
+	chaos.serve(servingOf(scenario, items), test.random);
 	const started = Date.now();
 	const result = await runNode({
 		parameters: { ...scenario.parameters, ...extra, requestOptions: REQUEST_OPTIONS },
@@ -192,27 +214,43 @@ function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 	};
 }
 
+/** The runs of CHAOS_CONCURRENCY tests (3 by default) of a test file at once. */
+const atOnce = limiter(Number(process.env.CHAOS_CONCURRENCY ?? 3));
+
+export interface ChaosOptions {
+	/** The credential modes each scenario runs in (both when not given). */
+	modes?: readonly AuthMode[];
+	/** The scenarios run once healthy before the tests (all when not given). */
+	warmUp?: readonly Scenario[];
+}
+
 /**
- * The chaos suite of some scenarios: each in both credential modes for every seed. The runs of
- * CHAOS_CONCURRENCY tests (3 by default) overlap, each against its own service: most of a chaos run
- * is waiting on a deadline or a backoff, not computing.
+ * The chaos suite of some scenarios: each in both credential modes (or `modes`) for every seed. The
+ * runs of CHAOS_CONCURRENCY tests overlap, each against its own service: most of a chaos run is
+ * waiting on a deadline or a backoff, not computing.
  */
-export function describeChaos(scenarios: Scenario[], salt: number, seeds = seedsFromEnv()): void {
-	const atOnce = limiter(Number(process.env.CHAOS_CONCURRENCY ?? 3));
+export function describeChaos(
+	scenarios: Scenario[],
+	salt: number,
+	seeds = seedsFromEnv(),
+	options: ChaosOptions = {},
+): void {
+	const modes = options.modes ?? (['accessToken', 'clientCredentials'] as const);
 	// The first runs of a worker load n8n, the package and each operation's code: not inside a run
 	// whose Timeout is 1 s. Each scenario runs once, every answer healthy, unchecked.
 	beforeAll(async () => {
 		const chaos = new ChaosService();
 		await chaos.start();
 		try {
-			for (const mode of ['accessToken', 'clientCredentials'] as const)
-				for (const scenario of scenarios) {
+			for (const mode of modes)
+				for (const scenario of options.warmUp ?? scenarios) {
+					const items = scenario.items?.(mulberry32(0)) ?? [{}];
 					chaos.reset();
-					chaos.serve({ kind: kindOf(scenario), list: scenario.list }, () => 0);
+					chaos.serve(servingOf(scenario, items), () => 0);
 					await runNode({
 						parameters: { ...scenario.parameters, requestOptions: REQUEST_OPTIONS },
 						credentials: chaos.credentials(mode),
-						items: scenario.items?.(mulberry32(0)) ?? [{}],
+						items,
 						onError: 'continueRegularOutput',
 					});
 				}
@@ -220,7 +258,7 @@ export function describeChaos(scenarios: Scenario[], salt: number, seeds = seeds
 			await chaos.close();
 		}
 	}, 60_000);
-	describe.each(['accessToken', 'clientCredentials'] as const)('chaos, %s', (mode) => {
+	describe.each([...modes])('chaos, %s', (mode) => {
 		describe.each(scenarios.map((scenario, index) => [scenario.label, scenario, index] as const))(
 			'%s',
 			(_label, scenario, index) => {
@@ -247,4 +285,34 @@ export function describeChaos(scenarios: Scenario[], salt: number, seeds = seeds
 			},
 		);
 	});
+}
+
+/** The two fixed seeds of describeProfileChaos, each with its credential mode. */
+const PROFILE_SEEDS: ReadonlyArray<readonly [number, AuthMode]> = [
+	[1, 'accessToken'],
+	[2, 'clientCredentials'],
+];
+
+/**
+ * Many scenarios (every catalogue operation in one profile), each run once: every other one with
+ * seed 1 in access-token mode, the rest with seed 2 with a client ID and secret; `shift` (the
+ * profile's number) swaps the halves, so over the three profiles each operation meets both seeds
+ * and both modes. Each mode's warm-up runs one scenario of each kind (a write, a record, a page),
+ * not all: the first runs load the code every operation shares.
+ */
+export function describeProfileChaos(scenarios: Scenario[], salt: number, shift: number): void {
+	const kinds = new Set<string>();
+	const warmUp = scenarios.filter((scenario) => {
+		const first = !kinds.has(kindOf(scenario));
+		kinds.add(kindOf(scenario));
+		return first;
+	});
+	PROFILE_SEEDS.forEach(([seed, mode], half) =>
+		describeChaos(
+			scenarios.filter((_scenario, index) => (index + shift) % 2 === half),
+			salt,
+			[seed],
+			{ modes: [mode], warmUp },
+		),
+	);
 }

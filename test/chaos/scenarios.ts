@@ -5,7 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RequestKind } from './faults';
-import { TEXTS, type Host, type ListModel } from './service';
+import { TEXTS, type Host, type ListModel, type Profile } from './service';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -32,6 +32,15 @@ export interface Scenario {
 	pagesOut?: true;
 	/** Page at a Time: the key of the batch's records. */
 	batchKey?: string;
+	/** writes and records: the connected system's shape of the answers (a list's is in `list`). */
+	profile?: Profile;
+	/**
+	 * writes and records: what the node must output for an item whose request was answered `answer`;
+	 * the answer itself when not given (Delete and the member changes build their own).
+	 */
+	output?: (item: IDataObject, answer: unknown) => unknown;
+	/** The item's write-only values (a user's password): like a secret, in no output or error. */
+	secrets?: (item: IDataObject) => string[];
 }
 
 export const ITEMS = 8;
@@ -39,7 +48,7 @@ export const ITEMS = 8;
 export const kindOf = (scenario: Scenario): RequestKind =>
 	scenario.shape === 'writes' ? 'write' : scenario.shape === 'records' ? 'record' : 'page';
 
-const pick = <T>(random: () => number, from: readonly T[]): T =>
+export const pick = <T>(random: () => number, from: readonly T[]): T =>
 	from[Math.floor(random() * from.length)];
 
 /** Any JSON value (no numbers JSON cannot hold exactly), nested at most twice. */
@@ -51,7 +60,8 @@ function jsonValue(random: () => number, depth = 0): unknown {
 	return pick(random, [pick(random, TEXTS), roll * 1000, -7, 0, true, false, null, '', []]);
 }
 
-const refs = (count = ITEMS) => Array.from({ length: count }, (_v, index) => `item-${index}`);
+export const refs = (count = ITEMS) =>
+	Array.from({ length: count }, (_v, index) => `item-${index}`);
 
 /** An ID that stays one path segment: no `/`, `%`, `?`, `#` (a Custom API Call path splits on them). */
 const pathId = (ref: string, random: () => number) =>
@@ -222,61 +232,5 @@ export const CUSTOM_SCENARIOS: Scenario[] = [
 		},
 		limit: 4,
 		batchKey: 'records',
-	},
-];
-
-/**
- * The node's lists and an update against connected systems' shapes (test/sandbox/profiles.ts):
- * numeric IDs (as items give them, in paths and Page at a Time cursors) and UUIDs.
- */
-export const PROFILE_SCENARIOS: Scenario[] = [
-	{
-		label: 'Person › Update, numeric IDs',
-		host: 'crm',
-		method: 'PUT',
-		shape: 'writes',
-		parameters: {
-			resource: 'person',
-			operation: 'update',
-			personId: '={{ $json.personId }}',
-			mappingMode: 'autoMapInputData',
-		},
-		items: (random) =>
-			refs().map((ref, index) => ({
-				personId: 11 + index,
-				firstName: `${ref} ${pick(random, TEXTS)}`,
-			})),
-		sends: ({ personId, ...fields }) => ({ path: ['people', String(personId)], body: fields }),
-	},
-	{
-		label: 'Person › Get Many, Page at a Time, numeric IDs',
-		host: 'crm',
-		method: 'GET',
-		shape: 'batches',
-		parameters: {
-			resource: 'person',
-			operation: 'getAll',
-			limit: 4,
-			pageAtATime: true,
-			options: { pageSize: 2 },
-		},
-		list: {
-			host: 'crm',
-			path: 'people',
-			key: 'people',
-			size: 10,
-			paging: 'next',
-			profile: 'numeric',
-		},
-		limit: 4,
-		batchKey: 'people',
-	},
-	{
-		label: 'Note › Get Many, Return All, UUIDs',
-		host: 'crm',
-		method: 'GET',
-		shape: 'list',
-		parameters: { resource: 'note', operation: 'getAll', returnAll: true },
-		list: { host: 'crm', path: 'notes', key: 'notes', size: 8, paging: 'link', profile: 'uuid' },
 	},
 ];

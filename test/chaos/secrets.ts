@@ -68,12 +68,17 @@ function readings(text: string): string[] {
 	return found;
 }
 
-/** No secret in any output item or error, in any encoding; no replacement character either. */
-export function noSecret(drawn: Drawn[], result: RunResult): void {
+/**
+ * No secret in any output item or error, in any encoding; no replacement character either. `more`:
+ * the run's write-only values (a user's password), kept out as the credential's secrets are.
+ */
+export function noSecret(drawn: Drawn[], result: RunResult, more: string[] = []): void {
 	const seen = drawn.map(({ request }) =>
 		String(request.headers.authorization ?? '').replace(/^Bearer /, ''),
 	);
-	const secrets = [...new Set([TOKEN, CLIENT_SECRET, ...seen])].filter((s) => s.length >= 8);
+	const secrets = [...new Set([TOKEN, CLIENT_SECRET, ...seen, ...more])].filter(
+		(s) => s.length >= 8,
+	);
 	const all = secrets.flatMap(forms);
 	const { items, errorItems, error } = result;
 	for (const text of texts({ items: items.map((i) => i.json), errorItems, error })) {

@@ -29,6 +29,42 @@ export const TEXTS = [
 	'= +1 @sum',
 ];
 
+/**
+ * The connected system's shape of the records the service answers (test/sandbox/profiles.ts):
+ * `default` string IDs with `created`/`updated`/`serviceUpdated`, `numeric` IDs (`"id": 11`) with
+ * `created`/`updated` and booleans as 1/0, `uuid` string IDs with `createdAt`/`updatedAt`. Not given:
+ * the answers of the scenarios written before the profiles (text IDs, no time fields).
+ */
+export type Profile = 'default' | 'numeric' | 'uuid';
+
+const AT = '2024-01-01T00:00:00.000Z';
+
+/** The service's own time fields on a record of the profile. */
+function stamps(profile: Profile | undefined): IDataObject {
+	if (profile === 'default') return { created: AT, updated: AT, serviceUpdated: AT };
+	if (profile === 'numeric') return { created: AT, updated: AT };
+	if (profile === 'uuid') return { createdAt: AT, updatedAt: AT };
+	return {};
+}
+
+/** The n-th UUID (version 4 layout) of the chaos service. */
+export const uuidOf = (n: number) => `4f1c2a9e-0b7d-4c3e-9a51-${n.toString(16).padStart(12, '0')}`;
+
+/** A record's ID as a path segment names it: a number where the profile's IDs are numbers. */
+const idFrom = (profile: Profile | undefined, segment: string): number | string =>
+	profile === 'numeric' && /^[1-9]\d{0,14}$/.test(segment) ? Number(segment) : segment;
+
+/** A value as the profile writes it: every boolean inside as 1/0 where the profile says so. */
+function inProfile(profile: Profile | undefined, value: unknown): unknown {
+	if (profile !== 'numeric') return value;
+	if (typeof value === 'boolean') return value ? 1 : 0;
+	if (Array.isArray(value)) return value.map((entry) => inProfile(profile, entry));
+	if (value === null || typeof value !== 'object') return value;
+	return Object.fromEntries(
+		Object.entries(value).map(([key, entry]) => [key, inProfile(profile, entry)]),
+	);
+}
+
 export interface ListModel {
 	host: Host;
 	path: string;
@@ -40,7 +76,7 @@ export interface ListModel {
 	 * The connected system's shape (test/sandbox/profiles.ts): numeric IDs with booleans as 1/0, or
 	 * UUIDs with createdAt; text IDs such as `people-1` when not given.
 	 */
-	profile?: 'numeric' | 'uuid';
+	profile?: Profile;
 }
 
 /** The most records the service puts in one page, whatever limit it is asked for. */
@@ -48,13 +84,10 @@ const PAGE_CAP = 3;
 
 /** The n-th record's ID and service fields in the list's profile. */
 function profiled(list: ListModel, n: number): IDataObject {
-	const at = '2024-01-01T00:00:00.000Z';
-	if (list.profile === 'numeric') return { id: 11 + n, active: n % 2, created: at, updated: at };
-	if (list.profile === 'uuid') {
-		const hex = (n + 1).toString(16).padStart(12, '0');
-		return { id: `4f1c2a9e-0b7d-4c3e-9a51-${hex}`, active: n % 2 === 0, createdAt: at };
-	}
-	return { id: `${list.key}-${n + 1}`, active: n % 2 === 0 };
+	const { profile } = list;
+	const id =
+		profile === 'numeric' ? 11 + n : profile === 'uuid' ? uuidOf(n + 1) : `${list.key}-${n + 1}`;
+	return { id, active: inProfile(profile, n % 2 === 0) as boolean | number, ...stamps(profile) };
 }
 
 export function listRecords(list: ListModel): IDataObject[] {
@@ -118,7 +151,28 @@ export function personRecord(id: string): IDataObject {
 
 const lastSegment = (url: URL) => decodeURIComponent(url.pathname.split('/').pop() ?? '');
 
-function writeAnswer(request: RawRequest, url: URL, count: number): Healthy {
+/** A GET of one record: the person, in the profile's shape when one is given. */
+function recordAnswer(url: URL, profile: Profile | undefined): IDataObject {
+	const segment = lastSegment(url);
+	if (!profile) return personRecord(segment);
+	const record = { ...personRecord(segment), id: idFrom(profile, segment), active: true };
+	return { ...(inProfile(profile, record) as IDataObject), ...stamps(profile) };
+}
+
+/** The ID of the `count`-th request's new record, as the profile writes IDs. */
+const newId = (profile: Profile | undefined, count: number): number | string =>
+	profile === 'numeric'
+		? 1000 + count
+		: profile === 'uuid'
+			? uuidOf(0xc000 + count)
+			: `new-${count}`;
+
+function writeAnswer(
+	request: RawRequest,
+	url: URL,
+	count: number,
+	profile: Profile | undefined,
+): Healthy {
 	let sent: IDataObject = {};
 	try {
 		sent = JSON.parse(request.body || '{}') as IDataObject;
@@ -126,11 +180,21 @@ function writeAnswer(request: RawRequest, url: URL, count: number): Healthy {
 		// The invariants report a body that is not what the item gave.
 	}
 	const records = (body: IDataObject) => [body];
+	const echo = inProfile(profile, sent) as IDataObject;
+	const id = idFrom(profile, lastSegment(url));
 	if (request.method === 'POST')
-		return { status: '201 Created', body: { id: `new-${count}`, ...sent }, records };
+		return {
+			status: '201 Created',
+			body: { id: newId(profile, count), ...echo, ...stamps(profile) },
+			records,
+		};
 	if (request.method === 'DELETE')
-		return { status: '200 OK', body: { id: lastSegment(url), deleted: true }, records };
-	return { status: '200 OK', body: { ...sent, id: lastSegment(url), version: count }, records };
+		return { status: '200 OK', body: { id, deleted: true }, records };
+	return {
+		status: '200 OK',
+		body: { ...echo, id, version: count, ...stamps(profile) },
+		records,
+	};
 }
 
 /** One request at the service: the fault it drew, and for a success what the node must output. */
@@ -151,6 +215,10 @@ export interface Drawn {
 export interface Serving {
 	kind: RequestKind;
 	list?: ListModel;
+	/** The shape of writes' and records' answers (a list's is its model's). */
+	profile?: Profile;
+	/** The item a request is for, where its URL and body do not name it (`item 3`): a numeric ID's path. */
+	keyOf?: (request: RawRequest) => string | undefined;
 }
 
 const itemOf = (text: string): string | undefined => /item-(\d+)/.exec(text)?.[0];
@@ -217,16 +285,21 @@ export class ChaosService {
 				(serving.kind === 'record'
 					? {
 							status: '200 OK',
-							body: personRecord(lastSegment(url)),
+							body: recordAnswer(url, serving.profile),
 							records: (body: IDataObject) => [body],
 						}
-					: writeAnswer(request, url, count));
+					: writeAnswer(request, url, count, serving.profile));
 			const fault = drawFault(random, serving.kind, page?.hasNextLink ?? false);
 			const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
 			const drawn: Drawn = {
 				request,
 				fault,
-				key: page ? request.url : (itemOf(safeDecode(request.url)) ?? itemOf(request.body) ?? '?'),
+				key: page
+					? request.url
+					: (serving.keyOf?.(request) ??
+						itemOf(safeDecode(request.url)) ??
+						itemOf(request.body) ??
+						'?'),
 			};
 			this.drawn.push(drawn);
 			socket.on('error', () => (drawn.unread = true));
