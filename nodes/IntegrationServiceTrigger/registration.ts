@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_DEFAULT, newRun, serviceRequest } from '../IntegrationService/transport';
 import { webhookIdProperty } from '../shared/descriptions';
+import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
 import { parseFilters } from './records';
 
 const MANAGE_DESCRIPTION =
@@ -80,7 +81,10 @@ export function managesWebhooks(ctx: IHookFunctions): boolean {
 
 /** Register Webhook on Activation: points an existing webhook (calendar host, spec 4.8) at the production URL. */
 export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
-	const webhookId = String(ctx.getNodeParameter('webhookId', '')).trim();
+	const given = ctx.getNodeParameter('webhookId', '');
+	if (lossyNumberAt(given) !== undefined)
+		throw new NodeOperationError(ctx.getNode(), `Webhook ID: ${lossyProblem('')}`);
+	const webhookId = String(given).trim();
 	if (webhookId === '') {
 		throw new NodeOperationError(
 			ctx.getNode(),

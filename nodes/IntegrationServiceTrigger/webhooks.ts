@@ -4,14 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
-	MAX_PAGE_SIZE,
 	newRun,
 	serviceRequest,
-	serviceRequestPages,
 	startItem,
 	type ServiceRun,
 } from '../IntegrationService/transport';
 import { CRM_EVENT_KINDS } from '../shared/catalogue';
+import { holds, listWebhooks, webhookIdOf, type Listed, type Listing } from './listing';
 import { parseFilters } from './records';
 /** Whether the CRM host can register the event (the catalogue's CRM kinds). */
 export function isCrmEvent(event: string): boolean {
@@ -19,8 +18,6 @@ export function isCrmEvent(event: string): boolean {
 	return match !== null && CRM_EVENT_KINDS.includes(match[1]);
 }
 
-/** More webhooks than this on one connection is no real listing: activation stops, naming it. */
-export const MAX_LISTED_WEBHOOKS = 10_000;
 /** Registering waits for nobody but the user who activates: bounded, and fewer retries than an action. */
 const HOOK_MS = 60_000;
 const HOOK_SETTINGS = {
@@ -32,18 +29,6 @@ const HOOK_SETTINGS = {
 
 const hookRun = (): ServiceRun =>
 	startItem(newRun(HOOK_SETTINGS), `the ${HOOK_MS / 1000} s limit for the trigger's webhooks`);
-
-interface Listed {
-	id: string;
-	event: string;
-	url: string;
-}
-
-/** The entries readable enough to be ours; and every entry with an ID, its `url` as given (or none). */
-interface Listing {
-	readable: Listed[];
-	held: Array<{ id: string; url: unknown }>;
-}
 
 /**
  * Where the IDs are kept: a test listen ("manual") keeps its own, so that its registration can never
@@ -89,48 +74,6 @@ export function ownUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave no URL for this trigger');
 	return url;
-}
-
-/** A webhook ID as the CRM host writes it: non-empty text, or a whole number as its decimal text. */
-export function webhookIdOf(value: unknown): string | undefined {
-	if (typeof value === 'string') return value.trim() === '' ? undefined : value;
-	return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
-}
-
-/**
- * Every page of the CRM host's webhooks, through the transport's pager and its bounds. An entry with
- * no readable ID, event or URL cannot be ours; its ID, if readable, is still held.
- */
-export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listing> {
-	const listing: Listing = { readable: [], held: [] };
-	await serviceRequestPages.call(
-		ctx,
-		0,
-		{
-			request: { method: 'GET', host: 'crm', path: ['webhooks'], connection: CREDENTIAL_DEFAULT },
-			pageSize: MAX_PAGE_SIZE,
-			recordsKey: 'webhooks',
-		},
-		run,
-		(page) => {
-			for (const webhook of page as unknown[]) {
-				if (webhook === null || typeof webhook !== 'object' || Array.isArray(webhook)) continue;
-				const { id, event, url } = webhook as IDataObject;
-				const read = webhookIdOf(id);
-				if (read === undefined) continue;
-				listing.held.push({ id: read, url });
-				if (typeof event === 'string' && typeof url === 'string')
-					listing.readable.push({ id: read, event, url });
-			}
-			if (listing.held.length > MAX_LISTED_WEBHOOKS) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The CRM host listed more than ${MAX_LISTED_WEBHOOKS} webhooks; the trigger's own cannot be told apart`,
-				);
-			}
-		},
-	);
-	return listing;
 }
 
 const matches = (w: Listed, url: string, event: string): boolean =>
@@ -206,7 +149,7 @@ function refuseForeign(
 	event: string,
 	id: string,
 ): void {
-	if (!at.before.held.some((w) => w.id === id && w.url !== at.url)) return;
+	if (!at.before.held.some((w) => holds(w, id) && w.url !== at.url)) return;
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
@@ -233,7 +176,7 @@ async function undoCreate(ctx: IHookFunctions, error: Error, attempt: Attempt): 
 	if (pending !== undefined) {
 		try {
 			for (const w of (await listWebhooks(ctx, run)).readable) {
-				const isNew = !before.held.some((b) => b.id === w.id) && !ids.includes(w.id);
+				const isNew = !before.held.some((b) => holds(b, w.id)) && !ids.includes(w.id);
 				if (isNew && matches(w, url, pending)) ids.push(w.id);
 			}
 		} catch {

@@ -234,6 +234,32 @@ describe('a JSON number beyond ±(2^53 − 1) in a text, ID, list or JSON field 
 			{ personId: 'p_1', tags: '={{ [12345678901234567890] }}' },
 			`Tags › entry 1: is ${LOSSY} (item 0)`,
 		],
+		[
+			'Custom API Call: a query value from an expression',
+			'customApiCall',
+			'send',
+			{
+				host: 'crm',
+				method: 'DELETE',
+				path: 'people',
+				queryParameters: { parameters: [{ name: 'id', value: '={{ 12345678901234567890 }}' }] },
+			},
+			`Query Parameters › id: is ${LOSSY} (item 0)`,
+		],
+		[
+			'Person › Get Many: a query value from an expression',
+			'person',
+			'getAll',
+			{
+				limit: 5,
+				options: {
+					queryParameters: {
+						parameters: [{ name: 'assignedUserId', value: '={{ 12345678901234567890 }}' }],
+					},
+				},
+			},
+			`Options › Query Parameters › assignedUserId: is ${LOSSY} (item 0)`,
+		],
 	])('%s', async (_case, resource, operation, parameters, message) => {
 		expectInputError(sandbox, await run(resource, operation, parameters), message);
 	});

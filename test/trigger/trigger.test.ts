@@ -746,4 +746,15 @@ describe('Register Webhook on Activation', () => {
 		await expect(trigger.activate()).rejects.toThrow('Webhook ID: ".." is not a valid ID');
 		expect(sandbox.requests).toHaveLength(0);
 	});
+
+	test('a Webhook ID given as a number past 2^53 is refused, not sent rounded as another webhook', async () => {
+		const trigger = await receiver({
+			registerWebhook: true,
+			webhookId: '={{ 12345678901234567890 }}',
+		});
+		await expect(trigger.activate()).rejects.toThrow(
+			'Webhook ID: is a number beyond ±9007199254740991, where a number loses digits; it is not sent rounded (give it as text)',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
 });

@@ -220,6 +220,13 @@ describe('a hostile CRM host', () => {
 				'11',
 			],
 			[
+				'as a number past 2^53 (its digits lost in the listing), answered as the text it was',
+				// 12345678901234567890 in the listing's JSON: the trigger reads 12345678901234567000.
+				[{ id: 12345678901234567890, event: 'peopleCreated', url: OTHER }],
+				'12345678901234567890',
+				'12345678901234567890',
+			],
+			[
 				'twice, once at our URL and once with no URL',
 				[{ id: 'w-twice', event: 'tasksCreated', url: OURS }, { id: 'w-twice' }],
 				'w-twice',

@@ -15,7 +15,7 @@ import {
 import { fakeServiceContext } from './fakes';
 
 /** Answers every create at once, except the first one named `held`: that one waits for `release`. */
-function holdingOne() {
+function holdingOne(held = 'held') {
 	const fake = fakeServiceContext((request) => ({ id: `p_${String(request.body)}` }));
 	let release!: () => void;
 	const released = new Promise<void>((resolve) => (release = resolve));
@@ -23,7 +23,7 @@ function holdingOne() {
 	const helpers = {
 		httpRequestWithAuthentication: async (type: string, options: IHttpRequestOptions) => {
 			const answered = await answer.call(fake.ctx, type, options);
-			if (String(options.body).includes('"held"') && sentOf('held').length === 1) await released;
+			if (String(options.body).includes(`"${held}"`) && sentOf(held).length === 1) await released;
 			return answered;
 		},
 	};
@@ -74,4 +74,23 @@ test('a create in flight is not forgotten when 1,001 other creates fill the map:
 	expect(service.sentOf('other-0')).toHaveLength(2);
 	expect(service.sentOf('other-1000')).toHaveLength(1);
 	expect(service.sent).toHaveLength(1 + 1001 + 1);
+});
+
+test('an answered create is forgotten by when it was answered, not sent: 600 answered since, its repeat gets its answer', async () => {
+	const service = holdingOne('held-late');
+	const first = create(service.ctx, 'held-late');
+	while (service.sentOf('held-late').length === 0)
+		await new Promise((resolve) => setImmediate(resolve));
+
+	for (let i = 0; i < 500; i++) await create(service.ctx, `before-${i}`);
+	service.release();
+	await first;
+	for (let i = 0; i < 600; i++) await create(service.ctx, `after-${i}`);
+	const again = await create(service.ctx, 'held-late');
+
+	expect(again).toEqual({ id: 'p_{"firstName":"held-late"}' });
+	expect(service.sentOf('held-late')).toHaveLength(1);
+	// The bound holds: of the 1,101 settled, the oldest answered ones went first.
+	await create(service.ctx, 'before-0');
+	expect(service.sentOf('before-0')).toHaveLength(2);
 });

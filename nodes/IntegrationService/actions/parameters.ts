@@ -161,15 +161,8 @@ export function readQueryParameters(
 		if (value === undefined || value === null || value === '') {
 			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'has no value');
 		}
-		if (typeof value === 'object') {
-			throw inputError(
-				ctx,
-				itemIndex,
-				`${field} › ${name}`,
-				'must be text, not an object or a list',
-			);
-		}
-		query[name] = String(value);
+		// Text as the form's: an object, a list or a number that lost digits is refused, never sent as made-up text.
+		query[name] = optionalText(ctx, itemIndex, `${field} › ${name}`, value) as string;
 	});
 	return query;
 }

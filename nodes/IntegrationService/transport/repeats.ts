@@ -107,17 +107,21 @@ export async function sendCreateOnce(
 		return repeatOf(ctx, prepared, before, noun, now);
 	const sent = remember(key, now);
 	const sending = sendWithRetries(ctx, prepared, run);
+	// A settled create moves to the end: over the bound, the one settled longest ago goes first.
+	const settled = () => sentCreates.get(key) === sent && sentCreates.delete(key);
 	// Settled first (reactions run in order), so the caller's next call already sees the outcome.
 	void sending.then(
 		(record) => {
 			const answer = JSON.stringify(record);
 			sent.state = 'answered';
 			if (answer.length <= MAX_ANSWER_CHARS) sent.answer = answer;
+			if (settled()) sentCreates.set(key, sent);
 		},
 		(error: unknown) => {
 			const context = (error as { context?: IDataObject }).context;
-			if (context?.mayHaveBeenProcessed === true) sent.state = 'uncertain';
-			else if (sentCreates.get(key) === sent) sentCreates.delete(key);
+			const uncertain = context?.mayHaveBeenProcessed === true;
+			if (uncertain) sent.state = 'uncertain';
+			if (settled() && uncertain) sentCreates.set(key, sent);
 		},
 	);
 	return await sending;
