@@ -222,7 +222,7 @@ describe('a hostile CRM host', () => {
 			[
 				'as a number past 2^53 (its digits lost in the listing), answered as the text it was',
 				// 12345678901234567890 in the listing's JSON: the trigger reads 12345678901234567000.
-				[{ id: 12345678901234567890, event: 'peopleCreated', url: OTHER }],
+				[{ id: JSON.parse('12345678901234567890') as number, event: 'peopleCreated', url: OTHER }],
 				'12345678901234567890',
 				'12345678901234567890',
 			],
