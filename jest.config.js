@@ -1,10 +1,19 @@
-/** Tests run through n8n's real engine against the sandbox server over real HTTP on 127.0.0.1. */
+/**
+ * Tests run through n8n's real engine against the sandbox server over real HTTP on 127.0.0.1. No test
+ * here may depend on the machine's speed: the soak and chaos runs, which must use real time, are
+ * jest.soak.config.js (`npm run test:soak`).
+ */
 module.exports = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'/test/e2e/',
+		'/test/chaos/',
+		'/test/reliability/soak\\.test\\.ts$',
+	],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
 	globalSetup: '<rootDir>/test/harness/user-folder.js',

@@ -220,7 +220,7 @@ export function describeChaos(scenarios: Scenario[], salt: number): void {
 		} finally {
 			await chaos.close();
 		}
-	}, 60_000);
+	}, 600_000);
 	describe.each(['accessToken', 'clientCredentials'] as const)('chaos, %s', (mode) => {
 		describe.each(scenarios.map((scenario, index) => [scenario.label, scenario, index] as const))(
 			'%s',
@@ -243,7 +243,7 @@ export function describeChaos(scenarios: Scenario[], salt: number): void {
 								await chaos.close();
 							}
 						}),
-					120_000,
+					600_000,
 				);
 			},
 		);
