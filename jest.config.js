@@ -18,7 +18,10 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
 	globalSetup: '<rootDir>/test/harness/user-folder.js',
 	globalTeardown: '<rootDir>/test/harness/user-folder-teardown.js',
-	testTimeout: 30000,
+	// A guard against a hang, not a bound: a property test on a loaded 2-core machine takes minutes. A
+	// test whose bound is time states it (the Timeout, Retry-After or pause it would otherwise wait) and sets
+	// its own timeout above that.
+	testTimeout: 600_000,
 	// fault-injection.test.ts runs its real-time waits side by side, each on its own sandbox.
 	maxConcurrency: 16,
 	// Two suites at a time, even on two cores: most suites spend their time waiting on real clocks
