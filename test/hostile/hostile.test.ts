@@ -4,11 +4,13 @@
  * Every test checks what reached which origin, how many records the service created, that the node
  * ended within a bound, and that no form of a secret appears in any output, message or description.
  */
+import { join } from 'path';
 import { createGzip } from 'zlib';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, testCredential, type RunResult } from '../harness/engine';
+import { packageRoot } from '../harness/package-root';
 import { VALID } from '../reliability/helpers';
 import { refusingOrigin, sendJson, startHostile, type HostileServer } from './server';
 
@@ -351,16 +353,34 @@ describe('the Timeout is a deadline for the whole attempt', () => {
 	});
 
 	test('Stop Execution ends a long Retry-After wait at once, and nothing more is sent', async () => {
-		let answered: () => void = () => undefined;
-		const limited = new Promise<void>((resolve) => (answered = resolve));
-		service.script((_request, res) => {
-			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '30' });
-			answered();
+		service.script((_request, res) =>
+			sendJson(res, 429, { error: 'slow down' }, { 'Retry-After': '30' }),
+		);
+		// Stop is pressed once the node has read the 429 and paused the tenant, so it is waiting (a fixed
+		// delay could press it before the answer is read, and prove nothing about the wait). The pace is
+		// the one the harness loaded with the node from dist/.
+		const pace = require(
+			join(packageRoot(), 'dist/nodes/IntegrationService/transport/pace.js'),
+		) as {
+			tenantKey(credential: string, connectionId: string | undefined, origin: string): string;
+			pausedUntil(tenant: string): number;
+		};
+		const tenant = pace.tenantKey('stop-during-wait', 'cred-hostile', service.origin);
+		const waiting = (async () => {
+			while (pace.pausedUntil(tenant) <= Date.now())
+				await new Promise((resolve) => setTimeout(resolve, 5));
+		})();
+		const started = Date.now();
+		const outcome = await runNode({
+			parameters: {
+				...VALID['person.getAll'],
+				requestOptions: { ...FAST, maxTotalWait: 60, maxAttempts: 5 },
+			},
+			credentials: credentials(),
+			credentialId: 'stop-during-wait',
+			cancelWhen: waiting,
 		});
-		const result = await run(VALID['person.getAll'], {
-			requestOptions: { maxTotalWait: 60, maxAttempts: 5 },
-			cancelWhen: limited,
-		});
+		const result = { ...outcome, ms: Date.now() - started };
 
 		// Sooner than the 30 s wait it was in, at any speed: the stop ended it.
 		expect(result.ms).toBeLessThan(30_000);
