@@ -16,6 +16,8 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	// n8n-workflow's errors, utils and interfaces from their own files (test/unit/n8n-workflow.js).
 	moduleNameMapper: { '^n8n-workflow$': '<rootDir>/test/unit/n8n-workflow.js' },
+	// A guard against a hang, not a bound (jest's 5 s default fails property tests on a loaded machine).
+	testTimeout: 600_000,
 	// Both cores: jest's default on two cores is a single worker.
 	maxWorkers: 2,
 };

@@ -257,7 +257,7 @@ export function describeChaos(
 		} finally {
 			await chaos.close();
 		}
-	}, 60_000);
+	}, 600_000);
 	describe.each([...modes])('chaos, %s', (mode) => {
 		describe.each(scenarios.map((scenario, index) => [scenario.label, scenario, index] as const))(
 			'%s',
@@ -280,7 +280,7 @@ export function describeChaos(
 								await chaos.close();
 							}
 						}),
-					120_000,
+					600_000,
 				);
 			},
 		);

@@ -361,6 +361,8 @@ export interface RunOptions {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Presses n8n's Stop Execution this long after the run starts (the execution's cancel signal). */
 	cancelAfterMs?: number;
+	/** Presses Stop Execution once this settles (e.g. when the service has the request): at any speed. */
+	cancelWhen?: Promise<unknown>;
 	/** The node under test: ours unless given (PREDEFINED_REQUEST_TYPE: as the HTTP Request node). */
 	nodeType?: string;
 	/**
@@ -443,6 +445,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		options.cancelAfterMs === undefined
 			? undefined
 			: setTimeout(() => running.cancel(), options.cancelAfterMs);
+	void options.cancelWhen?.then(() => running.cancel());
 	const run = await running;
 	if (cancel) clearTimeout(cancel);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];

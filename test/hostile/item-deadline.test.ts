@@ -4,8 +4,10 @@
  * whose Retry-After is past the caller's patience) and in a workflow with the option set (a create that
  * does not answer, a GET retried forever, an endless slow list), against a scripted service.
  *
- * Load on the machine can only make things later, so "gave up in time" is checked against generous
- * upper bounds far below what the request would have taken without the deadline.
+ * Load on the machine can only make things later, so "gave up in time" is checked by its cause (the
+ * error names the bound that ended it, and what was sent) and, where a time is compared, against what
+ * the request would have taken without the deadline: a bound that holds at any speed. That no attempt
+ * starts after the deadline is test/unit/deadline.test.ts, on a fake clock.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -57,9 +59,9 @@ describe('as a tool, an operation ends well before the caller gives up (45 s; th
 			expect(posts()).toHaveLength(1);
 			expect(JSON.parse(posts()[0].body)).toEqual({ firstName: 'Ada', lastName: 'Tool' });
 			// Without the bound it sleeps the 50 s (within Max Total Retry Wait) and sends again.
-			expect(call.ms).toBeLessThan(15_000);
+			expect(call.ms).toBeLessThan(50_000);
 		},
-		30_000,
+		90_000,
 	);
 
 	it('mcp: the next call after a 429 with Retry-After: 50 that the first call gave up on is not held: it is sent at once', async () => {
@@ -128,12 +130,12 @@ describe('as a tool, an operation ends well before the caller gives up (45 s; th
 
 		expect(second.response).toBeUndefined();
 		expect(second.error).toMatch(
-			/^Rate limited by the service \(HTTP 429\): the run is paused \(gave up: waiting (39|40)(\.\d)? s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent\)/,
+			/^Rate limited by the service \(HTTP 429\): the run is paused \(gave up: waiting \d+(\.\d)? s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent\)/,
 		);
 		expect(second.error).toContain('The service is limiting the rate: wait a minute');
 		expect(second.error).not.toContain('may have been processed');
 		expect(posts().map((request) => JSON.parse(request.body).firstName)).toEqual(['a-0', 'a-1']);
-	}, 30_000);
+	}, 90_000);
 
 	it('mcp: a create answered 429 with Retry-After: 2 waits and is created, once', async () => {
 		let limited = false;
@@ -185,8 +187,9 @@ describe('in a workflow with Max Time per Item set', () => {
 			/^The service did not answer within (2|2\.0|1\.\d) s \(timeout\) \(gave up: the Max Time per Item of 2 s has passed; not sent twice: the service may already have processed it; check before running it again\) \(item 0\)$/,
 		);
 		expect(posts()).toHaveLength(1);
-		expect(result.ms).toBeLessThan(10_000);
-	});
+		// Cut by the deadline, not the 30 s Timeout: at any speed sooner than that Timeout.
+		expect(result.ms).toBeLessThan(30_000);
+	}, 60_000);
 
 	it('a GET retried on 503 starts no attempt past the deadline and waits no wait that would pass it', async () => {
 		service.script((_request, res) =>
@@ -201,13 +204,14 @@ describe('in a workflow with Max Time per Item set', () => {
 		expect(result.error?.message).toMatch(
 			/^The service had an internal error \(HTTP 503\): busy \(after \d attempts; gave up: (the service asked to wait 1 s, which would pass|the Max Time per Item of 3 s has passed)/,
 		);
-		const first = service.received[0].at;
-		// Three attempts fit in 3 s with 1 s between them; none starts after the deadline.
-		expect(service.received.length).toBeGreaterThanOrEqual(2);
+		// At most three attempts fit in 3 s with 1 s between them (load only makes fewer); the arrival
+		// times at the service come later than the starts, so "none starts after the deadline" is
+		// test/unit/deadline.test.ts, on a fake clock.
+		expect(service.received.length).toBeGreaterThanOrEqual(1);
 		expect(service.received.length).toBeLessThanOrEqual(3);
-		for (const request of service.received) expect(request.at - first).toBeLessThan(3000);
-		expect(result.ms).toBeLessThan(10_000);
-	});
+		// Without the deadline: 20 attempts 1 s apart. Sooner than that at any speed.
+		expect(result.ms).toBeLessThan(19_000);
+	}, 60_000);
 
 	it('Return All of an endless list whose pages are slow stops at the deadline instead of reading on', async () => {
 		service.script((request, res) => {
@@ -232,9 +236,8 @@ describe('in a workflow with Max Time per Item set', () => {
 			/^(Not sent: the Max Time per Item of 2 s has passed|The service did not answer within [\d.]+ m?s \(timeout\) \(gave up: the Max Time per Item of 2 s has passed\)) \(item 0\)$/,
 		);
 		expect(result.items).toHaveLength(0);
-		// About 2 s of 300 ms pages; without the bound it reads 2,500 pages (MAX_RECORDS).
+		// About 2 s of 300 ms pages (load only makes fewer); without the bound it reads 2,500 pages.
 		expect(service.received.length).toBeLessThanOrEqual(8);
-		expect(result.ms).toBeLessThan(10_000);
 	});
 
 	it("each item's time counts from when its operation starts: items that wait for their turn are not cut short", async () => {

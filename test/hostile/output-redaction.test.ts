@@ -13,7 +13,7 @@ import { credentialsFor, sendJson, useHostile } from './server';
 const service = useHostile();
 const R = '[redacted]';
 const TOKEN = 'token-123456';
-const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 2 };
+const FAST = { maxAttempts: 2, initialRetryDelay: 10, maxTotalWait: 10, timeout: 600 };
 const CLIENT = {
 	authentication: 'clientCredentials',
 	clientId: 'client-1',

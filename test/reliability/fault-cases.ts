@@ -118,7 +118,7 @@ export interface FaultCase {
  * side, so a healthy answer can take more than a second on a loaded machine: the Timeout here is
  * generous, except where the timeout itself is the fault.
  */
-const LOADED_TIMEOUT = { timeout: 10 };
+const LOADED_TIMEOUT = { timeout: 600 };
 export const WAITING_FAULTS: FaultCase[] = [
 	{
 		label: '429 with Retry-After: 1 (seconds)',

@@ -94,14 +94,13 @@ describe.each(WAITING_FAULTS.map((fault) => [fault.label, fault] as const))(
 test.concurrent('bounds: a hung server becomes a timeout error, not a hung workflow', async () => {
 	await onOwnSandbox(async (sandbox) => {
 		sandbox.inject({ delayMs: 60_000, count: 5 });
-		const started = Date.now();
 		const result = await runOn(sandbox, VALID['person.getAll'], {
 			requestOptions: { maxAttempts: 2, timeout: 3 },
 		});
 
-		// Two deadlines of 3 s and a 10 ms back-off; the margin is for a loaded 2-core machine, where
-		// a 1 s Timeout could pass before the second attempt even reached the sandbox.
-		expect(Date.now() - started).toBeLessThan(10_000);
+		// Ended by the deadline, not by an answer: the sandbox holds each answer 60 s, and only the attempt's
+		// deadline writes "did not answer within 3 s (timeout)" (no wall-clock bound: it would depend on the
+		// machine's speed).
 		expect(sandbox.requests).toHaveLength(2);
 		expect(result.error?.message).toBe(
 			'The service did not answer within 3 s (timeout) (after 2 attempts) (item 0)',
@@ -183,17 +182,21 @@ describe('bounds', () => {
 	});
 
 	test('a Retry-After beyond Max Total Retry Wait gives up at once and says so', async () => {
-		sandbox.inject({ status: 429, retryAfter: '120' });
-		const started = Date.now();
-		const result = await run(VALID['borrower.update'], {
-			requestOptions: { maxTotalWait: 1, maxAttempts: 5 },
-		});
+		// Its own sandbox, so its own tenant: the 429 pauses the tenant for the 20 s this run could wait.
+		await onOwnSandbox(async (own) => {
+			own.inject({ status: 429, retryAfter: '120' });
+			const started = Date.now();
+			const result = await runOn(own, VALID['borrower.update'], {
+				requestOptions: { maxTotalWait: 20, maxAttempts: 5 },
+			});
 
-		expect(Date.now() - started).toBeLessThan(1000);
-		expect(sandbox.requests).toHaveLength(1);
-		expect(result.error?.message).toBe(
-			'Rate limited by the service (HTTP 429): injected 429 (gave up: waiting 120 s more would exceed the Max Total Retry Wait of 1 s) (item 0)',
-		);
+			// At once: waiting out its Max Total Retry Wait first would take at least those 20 s, at any speed.
+			expect(Date.now() - started).toBeLessThan(20_000);
+			expect(own.requests).toHaveLength(1);
+			expect(result.error?.message).toBe(
+				'Rate limited by the service (HTTP 429): injected 429 (gave up: waiting 120 s more would exceed the Max Total Retry Wait of 20 s) (item 0)',
+			);
+		});
 	});
 
 	test('a 409 with Retry-After: 60 is not waited out when Max Total Retry Wait is shorter', async () => {
@@ -221,8 +224,10 @@ describe('bounds', () => {
 			.map((request, index) => arrivals.at(request) - arrivals.at(sandbox.requests[index]));
 		gaps.forEach((gap, index) => {
 			const ceiling = 100 * 2 ** index;
+			// Timers fire late under load, never early: a lower bound only. That the jittered wait is at
+			// most its ceiling is test/unit/retry.test.ts (no clock), and the attempt count above follows
+			// from the waits chosen, not from the time they took.
 			expect(gap).toBeGreaterThanOrEqual(ceiling / 2 - 5);
-			expect(gap).toBeLessThanOrEqual(ceiling + 150);
 		});
 		expect(result.error?.message).toMatch(
 			new RegExp(

@@ -668,9 +668,9 @@ describe('faults', () => {
 		expect((await listPeople('', { token: null })).status).toBe(401);
 		expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
 		sandbox.reset(); // restores the start-up latency (0)
-		t0 = Date.now();
-		await listPeople();
-		expect(Date.now() - t0).toBeLessThan(140);
+		// Read, not timed: how fast an answer with no latency comes depends on the machine.
+		expect((await call('crm', 'GET', '/__sandbox/info')).json.latencyMs).toBe(0);
+		expect((await listPeople()).status).toBe(200);
 	});
 });
 

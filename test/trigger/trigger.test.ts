@@ -578,9 +578,10 @@ describe('a delivery answers within 20 s', () => {
 	test('an endless list at the uri (new records on every page, no total) fails the delivery once 20 s of reading have passed: 500 naming the bound, nothing started, nothing more sent', async () => {
 		const service = await startHostile();
 		// The pages are slow: each takes 3 s on the clock the node reads, so the test need not wait 20 s.
-		const realNow = Date.now.bind(Date);
+		// That clock moves only by those 3 s: the real time a page takes on a loaded machine does not count.
+		const startedAt = Date.now();
 		let skew = 0;
-		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => startedAt + skew);
 		try {
 			service.script((request, res) => {
 				const page = Number(new URL(request.url, service.origin).searchParams.get('page'));
@@ -595,7 +596,6 @@ describe('a delivery answers within 20 s', () => {
 				credentialsFor(service.origin, { signingSecret: SECRET }),
 			);
 			const body = eventBody({ uri: `${service.origin}/api/people?page=0` });
-			const started = realNow();
 
 			const delivery = await trigger.deliver(body, signed(body));
 
@@ -608,7 +608,6 @@ describe('a delivery answers within 20 s', () => {
 			// 20 s at 3 s a page is 7 pages; without the bound it reads 2,500 (MAX_RECORDS).
 			expect(service.received.length).toBeGreaterThanOrEqual(5);
 			expect(service.received.length).toBeLessThanOrEqual(7);
-			expect(realNow() - started).toBeLessThan(15_000);
 		} finally {
 			clock.mockRestore();
 			await service.close();

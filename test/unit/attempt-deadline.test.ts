@@ -2,6 +2,9 @@
  * An attempt ends when its answer is read, also on an n8n whose `sleep` ignores its abort signal (the
  * n8n-workflow of n8n 1.85 to 2.16): there the attempt's deadline timer cannot be cancelled, and waiting
  * for it made every request last its whole Timeout (30 s by default) in the real app.
+ *
+ * On jest's fake clock: an attempt that waited for its deadline timer would settle only once the fake
+ * time reached the Timeout, so "settled with no fake time passed" holds exactly, at any machine speed.
  */
 import type { ServiceContext } from '../../nodes/IntegrationService/transport/attempt';
 import { sendAttempt } from '../../nodes/IntegrationService/transport/attempt';
@@ -27,10 +30,14 @@ function contextAnswering(body: string): ServiceContext {
 	} as unknown as ServiceContext;
 }
 
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
 describe('sendAttempt on an n8n whose sleep ignores its signal', () => {
 	it('returns the record as soon as the answer is read, not after the Timeout', async () => {
 		const started = Date.now();
-		const result = await sendAttempt(contextAnswering('{"id":"p_1"}'), {
+		let settled: { result: unknown; at: number } | undefined;
+		void sendAttempt(contextAnswering('{"id":"p_1"}'), {
 			method: 'GET',
 			url: 'http://127.0.0.1:1/api/people/p_1',
 			options: { method: 'GET', url: 'http://127.0.0.1:1/api/people/p_1' },
@@ -39,9 +46,9 @@ describe('sendAttempt on an n8n whose sleep ignores its signal', () => {
 			timeoutMs: TIMEOUT_MS,
 			maxResponseBytes: 1024,
 			stoppedReason: () => undefined,
-		});
-		expect(result).toEqual({ json: { id: 'p_1' } });
-		// Generous for a loaded machine, and still well under the Timeout it used to wait out.
-		expect(Date.now() - started).toBeLessThan(TIMEOUT_MS / 2);
+		}).then((result) => (settled = { result, at: Date.now() }));
+		// Up to the Timeout, not past it: waiting for the deadline timer would settle only at TIMEOUT_MS.
+		await jest.advanceTimersByTimeAsync(TIMEOUT_MS - 1);
+		expect(settled).toEqual({ result: { json: { id: 'p_1' } }, at: started });
 	});
 });

@@ -82,7 +82,7 @@ test('property: any failure after the request was sent, a DELETE or POST is sent
 		),
 		{ seed: SEED, numRuns: RUNS },
 	);
-}, 60_000);
+});
 
 test.each(Object.keys(NOT_PROCESSED))(
 	'DELETE after %s (certainly not processed) is sent again',
@@ -91,5 +91,4 @@ test.each(Object.keys(NOT_PROCESSED))(
 		expect(sent.map((request) => request.method)).toEqual(['DELETE', 'DELETE']);
 		expect(outcome).not.toBeInstanceOf(Error);
 	},
-	60_000,
 );
