@@ -9,7 +9,12 @@ export function lossyNumberAt(value: unknown): string | undefined {
 	const pending: Array<[unknown, string]> = [[value, '']];
 	for (let next = pending.pop(); next; next = pending.pop()) {
 		const [here, path] = next;
-		if (typeof here === 'number' && Math.abs(here) > Number.MAX_SAFE_INTEGER) return path;
+		if (
+			typeof here === 'number' &&
+			Number.isFinite(here) &&
+			Math.abs(here) > Number.MAX_SAFE_INTEGER
+		)
+			return path;
 		if (here === null || typeof here !== 'object') continue;
 		for (const [key, inner] of Object.entries(here))
 			pending.push([
