@@ -63,16 +63,9 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 	};
 }
 
-/** The body's values of the resource's write-only fields (a user's password), by field name. */
-function writeOnlyOf(resource: ResourceSpec, body: IDataObject | undefined): Map<string, string> {
-	const sent = new Map<string, string>();
-	if (!body) return sent;
-	for (const field of resource.fields ?? []) {
-		const value = body[field.name];
-		if (field.writeOnly && typeof value === 'string') sent.set(field.name, value);
-	}
-	return sent;
-}
+/** The resource's write-only fields (a user's password), by name. */
+const writeOnlyNames = (resource: ResourceSpec): Set<string> =>
+	new Set((resource.fields ?? []).filter((field) => field.writeOnly).map((field) => field.name));
 
 /**
  * A request to a catalogue resource's path (and more segments), on its host. The item's Connection ID
@@ -95,7 +88,9 @@ export function entityRequest(
 	const path = call.path ? [...resource.path, ...call.path] : resource.path;
 	// A POST to the resource's own list makes a new record (a POST to a record's members does not).
 	const creates = method === 'POST' && !call.path?.length ? nounsOf(resource).one : undefined;
-	const writeOnly = [...writeOnlyOf(resource, body).values()];
+	const writeOnly = [...writeOnlyNames(resource)]
+		.map((name) => body?.[name])
+		.filter((value): value is string => typeof value === 'string');
 	const parts = {
 		method,
 		qs,
@@ -111,11 +106,11 @@ export function entityRequest(
 }
 
 /** The record answered without the write-only fields the request sent (their values are redacted). */
-function withoutWriteOnly(record: IDataObject, sent: Map<string, string>): IDataObject {
+function withoutWriteOnly(record: IDataObject, names: Set<string>): IDataObject {
 	const kept: IDataObject = {};
 	// A service may send an own "__proto__" key: defined, never assigned (no prototype change).
 	for (const [key, value] of Object.entries(record))
-		if (!sent.has(key))
+		if (!names.has(key))
 			Object.defineProperty(kept, key, { value, enumerable: true, writable: true });
 	return kept;
 }
@@ -136,8 +131,8 @@ export function sendToEntity(
 		const request = entityRequest(ctx, itemIndex, resource, call);
 		const answer = serviceRequest.call(ctx, itemIndex, request, run);
 		if (!request.writeOnly) return answer;
-		const sent = writeOnlyOf(resource, call.body);
-		return answer.then((record) => withoutWriteOnly(record, sent));
+		const names = writeOnlyNames(resource);
+		return answer.then((record) => withoutWriteOnly(record, names));
 	} catch (error) {
 		return Promise.reject(error);
 	}
