@@ -47,7 +47,7 @@ beforeEach(() => {
 });
 
 describe('time fields and IDs as each connected system writes them', () => {
-	const shapes: Array<[string, (ms: number) => unknown]> = [
+	const shapes: Array<[string, (ms: number) => string | number]> = [
 		['serviceUpdated', (ms) => new Date(ms).toISOString()],
 		['updated', (ms) => new Date(ms).toISOString()],
 		['updatedAt', (ms) => new Date(ms).toISOString()],
