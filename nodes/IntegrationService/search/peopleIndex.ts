@@ -52,18 +52,21 @@ export class PeopleIndex {
 		enough = Infinity,
 	): Promise<PersonId[]> {
 		for (;;) {
-			const found = this.lookup(kind, keys);
-			if (this.cursor === undefined || found.length >= enough || keys.length === 0) return found;
+			if (this.cursor === undefined || keys.length === 0) return this.lookup(kind, keys);
+			// Counted up to `enough` only (thousands may share a key), and only when a Limit asks.
+			const found = enough === Infinity ? [] : this.lookup(kind, keys, enough);
+			if (found.length >= enough) return found;
 			await this.readMore(read);
 		}
 	}
 
-	/** What the index holds now for these keys, each person once, in the order they were read. */
-	lookup(kind: MatchKind, keys: readonly string[]): PersonId[] {
+	/** What the index holds now for these keys (up to `most`), each person once, in the order read. */
+	lookup(kind: MatchKind, keys: readonly string[], most = Infinity): PersonId[] {
 		const found = new Set<PersonId>();
 		for (const key of keys) {
 			const ids = this.byKey[kind].get(key);
 			for (const id of ids === undefined ? [] : Array.isArray(ids) ? ids : [ids]) {
+				if (found.size >= most) return [...found];
 				const current = this.written.get(id);
 				if (current === undefined || current[kind].includes(key)) found.add(id);
 			}
