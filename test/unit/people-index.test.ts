@@ -6,7 +6,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PeoplePages } from '../../nodes/IntegrationService/search/peopleIndex';
-import { PeopleIndex } from '../../nodes/IntegrationService/search/peopleIndex';
+import { PeopleIndex, peopleIndexOf } from '../../nodes/IntegrationService/search/peopleIndex';
+import type { Connection } from '../../nodes/IntegrationService/transport';
+import {
+	CREDENTIAL_DEFAULT,
+	DEFAULT_SETTINGS,
+	newRun,
+	startItem,
+} from '../../nodes/IntegrationService/transport';
 import type { PersonId } from '../../nodes/IntegrationService/search/matchKeys';
 import { emailKey, personKeys, phoneKey } from '../../nodes/IntegrationService/search/matchKeys';
 import { decideUpsert } from '../../nodes/IntegrationService/search/upsert';
@@ -182,5 +189,19 @@ describe('PeopleIndex', () => {
 		]);
 		expect(sent.sort()).toEqual(['POST new_1', 'PUT new_1', 'PUT p_1', 'ambiguous'].sort());
 		expect(pages.calls).toEqual(['', '2', '4']);
+	});
+
+	it("one index per run and connection: every item's view of the run shares it, another run has its own", () => {
+		const run = newRun({ ...DEFAULT_SETTINGS, maxItemMs: 1000 });
+		const other = { credentialId: 'cred-other' } as Connection;
+		const index = peopleIndexOf(run, CREDENTIAL_DEFAULT);
+		expect(startItem(run)).not.toBe(run);
+		expect(peopleIndexOf(startItem(run), CREDENTIAL_DEFAULT)).toBe(index);
+		expect(peopleIndexOf(startItem(run), { credentialId: '' } as Connection)).toBe(index);
+		expect(peopleIndexOf(run, other)).not.toBe(index);
+		expect(peopleIndexOf(run, { credentialId: ' cred-other ' } as Connection)).toBe(
+			peopleIndexOf(run, other),
+		);
+		expect(peopleIndexOf(newRun(), CREDENTIAL_DEFAULT)).not.toBe(index);
 	});
 });

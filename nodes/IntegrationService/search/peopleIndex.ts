@@ -26,7 +26,7 @@ export class PeopleIndex {
 		phone: new Map(),
 		name: new Map(),
 	};
-	/** The keys of people this run wrote (none: deleted): they outrank what the scan read of them. */
+	/** The keys of people this run wrote (none: deleted): they outrank what the scan reads of them, before or after. */
 	private readonly written = new Map<PersonId, PersonKeys>();
 	/** The write under way per claimed key (exclusive). */
 	private readonly writing = new Map<string, Promise<unknown>>();
@@ -126,7 +126,7 @@ export class PeopleIndex {
 			this.pagesRead++;
 			for (const person of people) {
 				const id = personIdOf(person);
-				if (id === undefined || this.written.has(id)) continue;
+				if (id === undefined) continue;
 				const keys = personKeys(person);
 				for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
 			}
