@@ -150,7 +150,10 @@ describe('the Filters parameter', () => {
 	it("offers the entity's own readable fields, the record's, and Other", () => {
 		const property = filtersProperty(personResource);
 		expect(property).toMatchObject({ name: 'filters', type: 'fixedCollection', default: {} });
-		const [conditions] = property.options as Array<{ name: string; values: IDataObject[] }>;
+		const [conditions] = property.options as unknown as Array<{
+			name: string;
+			values: IDataObject[];
+		}>;
 		const field = conditions.values.find((value) => value.name === 'field') as IDataObject;
 		const values = (field.options as Array<{ value: string }>).map((option) => option.value);
 		expect(values).toEqual(
