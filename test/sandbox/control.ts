@@ -8,11 +8,13 @@ import { URLSearchParams } from 'url';
 import type { EventDelivery } from './events';
 import type { FaultQueue } from './faults';
 import { validateFault } from './faults';
+import { LOOKALIKES } from './lookalikes';
 import type { Records } from './records';
 import {
 	HttpError,
 	isJsonObject,
 	type DeliveryMode,
+	type JsonObject,
 	type HostName,
 	type PagingStyle,
 	type RecordedRequest,
@@ -34,6 +36,7 @@ export interface ControlTarget {
 	setPaging(style: PagingStyle): void;
 	setLatency(ms: number): void;
 	setPeople(count: number): void;
+	addPeople(credentialId: string, people: readonly Record<string, unknown>[]): (number | string)[];
 }
 
 /** The lines `npm run sandbox` prints about these endpoints. */
@@ -44,6 +47,9 @@ export const CONTROL_USAGE = [
 	'  POST|GET|DELETE /__sandbox/faults      inject ({status, retryAfter, drop, delayMs, ...}), list, clear faults',
 	'  POST /__sandbox/reset                  back to the seeded state',
 	'  POST /__sandbox/config                 {"paging": "nextLink"|"next"|"offset", "latencyMs": n, "people": n (reseeds until reset)}',
+	'  POST /__sandbox/people                 {"lookalikes": true} or {"people": [...]}, "credentialId"?: adds people',
+	'                                         after the seeded ones (LOOKALIKES: duplicate, mixed-case, missing',
+	'                                         emails, phones in several formats); answers their ids',
 	'  GET /__sandbox/info                    URLs and credential ids',
 	'Webhook events: PUT {calendar}/api/webhooks/w-1 with {"url": "http://127.0.0.1:<port>/...", "event": "peopleCreated"}',
 	'  (or borrowersUpdated, documentsCreated) registers a receiver; creating a person (updating a borrower,',
@@ -103,6 +109,25 @@ async function answer(
 				throw new HttpError(400, (error as Error).message);
 			}
 			return { ok: true, paging: target.paging, latencyMs: target.latency };
+		}
+		case 'POST /__sandbox/people': {
+			const body = parseJson(rawBody);
+			const people =
+				isJsonObject(body) && body.lookalikes === true
+					? LOOKALIKES
+					: body && (body as JsonObject).people;
+			if (!Array.isArray(people) || !people.every(isJsonObject))
+				throw new HttpError(
+					400,
+					'people body must be {"lookalikes": true} or {"people": [objects]}',
+				);
+			const credentialId =
+				isJsonObject(body) && typeof body.credentialId === 'string'
+					? body.credentialId
+					: target.defaultCredentialId;
+			if (!target.credentialIds.includes(credentialId))
+				throw new HttpError(400, `unknown credential id '${credentialId}'`);
+			return { ids: target.addPeople(credentialId, people) };
 		}
 		case 'GET /__sandbox/info':
 			// Deliberately no token or secret here: this endpoint is unauthenticated.

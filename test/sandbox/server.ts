@@ -26,7 +26,7 @@ import { Profiles, type ProfileName } from './profiles';
 import { makeBorrower, makeWebhook, Records } from './records';
 import { Api, type RecordChange } from './routes';
 import { answerApiRequest, flattenHeaders, MAX_BODY_BYTES, readBody } from './requests';
-import { generatePeople } from './seed';
+import { generatePeople, SEED_TIME } from './seed';
 import {
 	HOST_NAMES,
 	jsonReply,
@@ -148,6 +148,24 @@ class SandboxServer implements Sandbox, ControlTarget {
 
 	count(kind: RecordKind, credentialId?: string): number {
 		return this.records.count(kind, credentialId);
+	}
+
+	/**
+	 * Adds people after the seeded ones, as creates through POST would (ids p_N, the same times), e.g.
+	 * LOOKALIKES; returns their IDs as the connection shows them. Nothing is validated: a connected
+	 * system may hold shapes the API would refuse on a create.
+	 */
+	addPeople(credentialId: string, people: readonly Record<string, unknown>[]): (number | string)[] {
+		const connection = this.records.connection(credentialId);
+		return people.map((fields) => {
+			const id = `p_${++this.records.counters.person}`;
+			const name = `${String(fields.firstName ?? '')} ${String(fields.lastName ?? '')}`.trim();
+			const at = SEED_TIME;
+			const person = { id, name, ...fields, created: at, updated: at, serviceUpdated: at };
+			const json = JSON.stringify({ ...person, originalIds: { crm: id }, original: fields });
+			this.records.addPerson(connection, id, json);
+			return this.shownId(credentialId, id);
+		});
 	}
 
 	people(credentialId?: string): Record<string, unknown>[] {

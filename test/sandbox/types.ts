@@ -108,6 +108,8 @@ export interface Sandbox {
 	reset(): void;
 	count(kind: RecordKind, credentialId?: string): number;
 	people(credentialId?: string): Record<string, unknown>[];
+	/** Adds people as creates would, after the seeded ones (e.g. LOOKALIKES); their IDs as shown. */
+	addPeople(credentialId: string, people: readonly Record<string, unknown>[]): (number | string)[];
 	addBorrower(credentialId: string, id: string, fields?: Record<string, unknown>): void;
 	/** A loan document under that credential, as a create would leave it. */
 	addDocument(credentialId: string, id: string, fields?: Record<string, unknown>): void;

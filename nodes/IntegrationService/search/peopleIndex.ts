@@ -1,0 +1,180 @@
+/**
+ * The people index of a run: the service has no search, so the first item that needs a person by
+ * email, phone or name reads the people list, and every later item looks in what was read. It holds
+ * match keys and IDs, never records, so memory stays flat however large the records are.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Connection, ServiceContext, ServiceRun } from '../transport';
+import { MAX_PAGE_SIZE, serviceRequestPages } from '../transport';
+import type { MatchKind, PersonId, PersonKeys } from './matchKeys';
+import { MATCH_KINDS, personIdOf, personKeys } from './matchKeys';
+
+/** One step of the scan: the people of the page at `cursor` ('' the start) and where the list goes on (none: it ended). */
+export type PeoplePages = (
+	cursor: string,
+) => Promise<{ people: IDataObject[]; nextCursor?: string }>;
+
+/** The IDs under one key: one (the common case, no array), or several. */
+type Ids = PersonId | PersonId[];
+
+const NO_KEYS: PersonKeys = { email: [], phone: [], name: [] };
+
+export class PeopleIndex {
+	private readonly byKey: Record<MatchKind, Map<string, Ids>> = {
+		email: new Map(),
+		phone: new Map(),
+		name: new Map(),
+	};
+	/** The keys of people this run wrote (none: deleted): they outrank what the scan reads of them, before or after. */
+	private readonly written = new Map<PersonId, PersonKeys>();
+	/** The write under way per claimed key (exclusive). */
+	private readonly writing = new Map<string, Promise<unknown>>();
+	/** Where the scan goes on: '' its start, undefined once the list has ended. */
+	private cursor: string | undefined = '';
+	/** The page being read, by whichever item asked first; the others wait for it. */
+	private reading?: Promise<void>;
+	/** Pages read so far (one list request each). */
+	pagesRead = 0;
+
+	get complete(): boolean {
+		return this.cursor === undefined;
+	}
+
+	/**
+	 * The people with any of these keys (already made by KEY_OF): reads the list page by page until
+	 * `enough` of them are found (Find with a Limit) or the list has ended (the answer is then whole).
+	 */
+	async find(
+		read: PeoplePages,
+		kind: MatchKind,
+		keys: readonly string[],
+		enough = Infinity,
+	): Promise<PersonId[]> {
+		for (;;) {
+			if (this.cursor === undefined || keys.length === 0) return this.lookup(kind, keys);
+			// Counted up to `enough` only (thousands may share a key), and only when a Limit asks.
+			const found = enough === Infinity ? [] : this.lookup(kind, keys, enough);
+			if (found.length >= enough) return found;
+			await this.readMore(read);
+		}
+	}
+
+	/** What the index holds now for these keys (up to `most`), each person once, in the order read. */
+	lookup(kind: MatchKind, keys: readonly string[], most = Infinity): PersonId[] {
+		const found = new Set<PersonId>();
+		for (const key of keys) {
+			const ids = this.byKey[kind].get(key);
+			for (const id of ids === undefined ? [] : Array.isArray(ids) ? ids : [ids]) {
+				if (found.size >= most) return [...found];
+				const current = this.written.get(id);
+				if (current === undefined || current[kind].includes(key)) found.add(id);
+			}
+		}
+		return [...found];
+	}
+
+	/** A person this run created or updated, with its keys as the service answered it. */
+	remember(id: PersonId, keys: PersonKeys): void {
+		this.written.set(id, keys);
+		for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+	}
+
+	/** A person this run deleted: found by no key any more. */
+	forget(id: PersonId): void {
+		this.written.set(id, NO_KEYS);
+	}
+
+	/**
+	 * Runs `work` (find, then create or update, then remember) while no other item's work holds one of
+	 * these claims (e.g. `email:ada@example.test`): two rows with one new email, run side by side, make
+	 * one person and then update it, instead of both finding nobody and creating two.
+	 */
+	async exclusive<T>(claims: readonly string[], work: () => Promise<T>): Promise<T> {
+		for (;;) {
+			const busy = claims.flatMap((claim) => this.writing.get(claim) ?? []);
+			if (busy.length === 0) break;
+			await Promise.allSettled(busy);
+		}
+		const done = work();
+		for (const claim of claims) this.writing.set(claim, done);
+		try {
+			return await done;
+		} finally {
+			for (const claim of claims) if (this.writing.get(claim) === done) this.writing.delete(claim);
+		}
+	}
+
+	private add(kind: MatchKind, key: string, id: PersonId): void {
+		const map = this.byKey[kind];
+		const ids = map.get(key);
+		// A repeat in a list is harmless (lookup counts each person once); checking for one is not,
+		// when thousands share a key ("noemail@…", "Unknown").
+		if (ids === undefined) map.set(key, id);
+		else if (Array.isArray(ids)) ids.push(id);
+		else if (ids !== id) map.set(key, [ids, id]);
+	}
+
+	/** Reads the next page; when another item is reading it, waits for that instead (its failure is its own). */
+	private async readMore(read: PeoplePages): Promise<void> {
+		if (this.reading) {
+			await this.reading.catch(() => undefined);
+			return;
+		}
+		const step = async () => {
+			const { people, nextCursor } = await read(this.cursor ?? '');
+			this.pagesRead++;
+			for (const person of people) {
+				const id = personIdOf(person);
+				if (id === undefined) continue;
+				const keys = personKeys(person);
+				for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+			}
+			this.cursor = nextCursor;
+		};
+		this.reading = step().finally(() => (this.reading = undefined));
+		await this.reading;
+	}
+}
+
+/**
+ * The run's index per connection. Keyed by the run's `state`: the router makes it once per node run
+ * and hands every item a view of the run holding that same object (startItem copies the run with the
+ * item's deadline), so the items of a run share one index and no run sees another's; held weakly,
+ * the index goes with the run, and the transport needs no field for it.
+ */
+const runIndexes = new WeakMap<ServiceRun['state'], Map<string, PeopleIndex>>();
+
+export function peopleIndexOf(run: ServiceRun, connection: Connection): PeopleIndex {
+	let indexes = runIndexes.get(run.state);
+	if (indexes === undefined) runIndexes.set(run.state, (indexes = new Map()));
+	const key = connection.credentialId?.trim() ?? '';
+	let index = indexes.get(key);
+	if (index === undefined) indexes.set(key, (index = new PeopleIndex()));
+	return index;
+}
+
+/**
+ * The scan's pages for one item: each step one request (Page at a Time under the hood, so the scan can
+ * stop after any page and go on later), at the transport's pace, with its retries and the item's deadline.
+ */
+export function peoplePages(
+	ctx: ServiceContext,
+	itemIndex: number,
+	run: ServiceRun,
+	connection: Connection,
+): PeoplePages {
+	const request = { method: 'GET', host: 'crm', connection, path: ['people'] } as const;
+	return async (cursor) => {
+		const people: IDataObject[] = [];
+		const batch = { cursor, field: 'The people index' };
+		const { nextCursor } = await serviceRequestPages.call(
+			ctx,
+			itemIndex,
+			{ request, pageSize: MAX_PAGE_SIZE, maxRecords: MAX_PAGE_SIZE, recordsKey: 'people', batch },
+			run,
+			(records) => people.push(...records),
+		);
+		return { people, nextCursor };
+	};
+}
