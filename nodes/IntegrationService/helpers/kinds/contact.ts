@@ -1,0 +1,152 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { entriesReader, inputError, refuseUnknownKeys, withoutValue } from '../validation';
+import { toBoolean } from './boolean';
+import type { Kind } from './kind';
+import { compoundValue, jsonListPart } from './kind';
+import { parseJsonParameter } from './json';
+import { optionalText, requireText } from './text';
+
+/** Contact value parts (spec 2.1). */
+const CONTACT_PARTS = ['value', 'type', 'status', 'isPrimary'] as const;
+
+/**
+ * Contact values (spec 2.1): `value`, `type`, `status`, `isPrimary`. Used by person emails and phones
+ * and by borrower emails and phones.
+ */
+export function contactValuesProperty(
+	name: 'emails' | 'phones',
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
+	const isEmail = name === 'emails';
+	return {
+		displayName: isEmail ? 'Emails' : 'Phones',
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: isEmail ? 'Add Email' : 'Add Phone',
+		default: {},
+		description: isEmail
+			? 'Email addresses, each with an optional type (e.g. work), status and primary flag'
+			: 'Phone numbers, each with an optional type (e.g. mobile), status and primary flag',
+		options: [
+			{
+				displayName: isEmail ? 'Email' : 'Phone',
+				name: 'values',
+				values: [
+					{
+						displayName: isEmail ? 'Email Address' : 'Phone Number',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: isEmail ? 'name@email.com' : '+1 555 0100',
+						description: isEmail
+							? 'The email address, sent without blanks around it'
+							: 'The phone number, sent as entered without blanks around it',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'string',
+						default: '',
+						placeholder: isEmail ? 'work' : 'mobile',
+						description: 'Free-text kind of the value, as used by the connected system',
+					},
+					{
+						displayName: 'Status',
+						name: 'status',
+						type: 'string',
+						default: '',
+						placeholder: 'valid',
+						description: 'Free-text status of the value, as used by the connected system',
+					},
+					// Not a toggle: n8n fills a toggle's default (false) into every entry, which an update would
+					// send and so demote the primary value. "Not Set" sends nothing; an old workflow's true is Yes.
+					{
+						displayName: 'Is Primary',
+						name: 'isPrimary',
+						type: 'options',
+						options: [
+							{ name: 'No', value: false, description: 'Sent as false' },
+							{
+								name: 'Not Set',
+								value: '',
+								description: 'Not sent: the service keeps (or chooses) the primary value',
+							},
+							{ name: 'Yes', value: true, description: 'Sent as true' },
+						],
+						default: '',
+						description: 'Whether this is the primary value; Not Set sends nothing',
+					},
+				],
+			},
+		],
+		...overrides,
+	};
+}
+
+/** Contact values (spec 2.1) from the fixed collection or a list from an expression, blank parts left out. */
+const toContactValues = entriesReader(
+	{ list: 'entries', entry: 'must be an object with a value' },
+	(ctx, itemIndex, entry, { label: entryLabel }) => {
+		const { value, type, status, isPrimary } = entry;
+		refuseUnknownKeys(ctx, itemIndex, entryLabel, entry, CONTACT_PARTS);
+		if (
+			value === undefined ||
+			value === null ||
+			(typeof value === 'string' && value.trim() === '')
+		) {
+			throw inputError(ctx, itemIndex, entryLabel, 'has no value');
+		}
+		// A part's error names the part and the kind of value, never the value (withoutValue).
+		const part = <T>(raw: unknown, read: () => T) => withoutValue(ctx, itemIndex, raw, read);
+		const contact: IDataObject = {
+			value: part(value, () => requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim()),
+		};
+		const typeText = part(type, () => optionalText(ctx, itemIndex, `${entryLabel} › Type`, type));
+		if (typeText !== undefined) contact.type = typeText;
+		const statusText = part(status, () =>
+			optionalText(ctx, itemIndex, `${entryLabel} › Status`, status),
+		);
+		if (statusText !== undefined) contact.status = statusText;
+		if (isPrimary !== undefined && isPrimary !== null && isPrimary !== '') {
+			contact.isPrimary = part(isPrimary, () =>
+				toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, isPrimary),
+			);
+		}
+		return contact;
+	},
+);
+
+function contactKind(name: 'emails' | 'phones'): Kind {
+	const what = name === 'emails' ? 'email' : 'phone';
+	const read: Kind['read'] = (at, spec, raw) =>
+		compoundValue(at, spec, raw, what, (given) =>
+			toContactValues(at.ctx, at.itemIndex, at.label, given),
+		);
+	return {
+		property: (spec) =>
+			contactValuesProperty(name, {
+				description: spec.description,
+				...(spec.required ? { required: true } : {}),
+			}),
+		part: jsonListPart,
+		read,
+		// Inside an entry the list is one JSON value: parsed, then read as the form's.
+		readPart: (at, spec, raw, fields) =>
+			read(
+				at,
+				spec,
+				typeof raw === 'string' && raw !== ''
+					? parseJsonParameter(at.ctx, at.itemIndex, at.label, raw, 'arrayOfObjects')
+					: raw,
+				fields,
+			),
+		words: () =>
+			`list of objects with ${CONTACT_PARTS.map((part) => `${part} (${part === 'isPrimary' ? 'true or false' : 'text'})`).join(', ')}`,
+		list: true,
+	};
+}
+
+/** Contact values of a person or a borrower (spec 2.1): `emails` and `phones`. */
+export const [emails, phones] = [contactKind('emails'), contactKind('phones')];
