@@ -14,7 +14,7 @@ import { FIELDS } from '../../nodes/IntegrationService/helpers/kinds';
 import { toWholeNumber } from '../../nodes/IntegrationService/helpers/kinds/number';
 import { requireId } from '../../nodes/IntegrationService/helpers/kinds/text';
 import type { FieldSpec, FieldType } from '../../nodes/shared/catalogue';
-import { ENTITY_KINDS } from '../../nodes/shared/entityKinds';
+import { SYNC_KINDS as ENTITY_KINDS } from '../../nodes/shared/catalogue';
 import { fakeExecuteContext, thrownBy } from './fakes';
 
 const PROPERTY = { seed: 19, numRuns: 200 };

@@ -16,8 +16,10 @@ export function handWritten(
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.value] } },
 		options,
-		default: options[0].value,
+		default: '',
 	};
+	// The first operation is preselected.
+	operation.default = options[0].value;
 	return {
 		description: [operation, ...options.flatMap((option) => operations[option.value].description)],
 		operations,

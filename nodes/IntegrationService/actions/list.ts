@@ -82,59 +82,35 @@ export async function listBody(
 	return [item];
 }
 
-/** What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time. */
-export function readListParameters(
+/** A boolean parameter of the item, named by its label in errors. */
+const flag = (
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-): { limit: number | undefined; simplify: boolean; batch: ReturnType<typeof readBatch> } {
-	const returnAll = toBoolean(
-		ctx,
-		itemIndex,
-		'Return All',
-		ctx.getNodeParameter('returnAll', itemIndex, false),
-	);
+	label: string,
+	name: string,
+	fallback: boolean,
+) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
+
+/**
+ * What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time (the
+ * cursor to start from, or undefined when it is off).
+ */
+export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
+	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
 	const limit = returnAll
 		? undefined
 		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = toBoolean(
-		ctx,
-		itemIndex,
-		'Simplify',
-		ctx.getNodeParameter('simplify', itemIndex, true),
-	);
-	return { limit, simplify, batch: readBatch(ctx, itemIndex) };
-}
-
-/** Page at a Time for an item: the cursor to start from, or undefined when it is off. */
-export function readBatch(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): { cursor: string; field: string } | undefined {
-	const returnAll = toBoolean(
-		ctx,
-		itemIndex,
-		'Return All',
-		ctx.getNodeParameter('returnAll', itemIndex, false),
-	);
-	const on =
-		!returnAll &&
-		toBoolean(
-			ctx,
-			itemIndex,
-			'Page at a Time',
-			ctx.getNodeParameter('pageAtATime', itemIndex, false),
-		);
-	if (!on) return undefined;
-	const cursor = ctx.getNodeParameter('cursor', itemIndex, '');
-	if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
-		throw inputError(
-			ctx,
-			itemIndex,
-			'Cursor',
-			`must be the text of a nextCursor, got ${describeValue(cursor)}`,
-		);
+	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
+	let batch: { cursor: string; field: string } | undefined;
+	if (!returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false)) {
+		const cursor = ctx.getNodeParameter('cursor', itemIndex, '');
+		if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
+			const problem = `must be the text of a nextCursor, got ${describeValue(cursor)}`;
+			throw inputError(ctx, itemIndex, 'Cursor', problem);
+		}
+		batch = { cursor: (cursor ?? '').trim(), field: 'Cursor' };
 	}
-	return { cursor: (cursor ?? '').trim(), field: 'Cursor' };
+	return { limit, simplify, batch };
 }
 
 /** The one output item of a batch: its records, and where the next batch starts ('' and done at the end). */

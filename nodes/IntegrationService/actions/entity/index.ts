@@ -93,8 +93,9 @@ export function entityResource(resource: ResourceSpec): ResourceModule {
 			description,
 			action,
 		})),
-		default: resource.defaultOperation ?? options[0]?.value ?? '',
+		default: '',
 	};
+	operation.default = resource.defaultOperation ?? options[0]?.value ?? '';
 	return {
 		description: [
 			operation,

@@ -1,13 +1,21 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { entriesReader, inputError, refuseUnknownKeys, withoutValue } from '../validation';
+import { entryListKind } from './entryList';
 import type { Kind } from './kind';
-import { compoundValue, jsonListPart } from './kind';
-import { parseJsonParameter } from './json';
 import { optionalText } from './text';
 
 /** Address parts (spec 2.1), each optional text. */
 export const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
+
+const part = (displayName: string, name: string, placeholder?: string, description?: string) => ({
+	displayName,
+	name,
+	type: 'string' as const,
+	default: '',
+	...(placeholder ? { placeholder } : {}),
+	...(description ? { description } : {}),
+});
 
 /** Addresses (spec 2.1): type, street, city, state, code, country; used by person and borrower. */
 function addressesProperty(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -24,37 +32,12 @@ function addressesProperty(overrides: Partial<INodeProperties> = {}): INodePrope
 				displayName: 'Address',
 				name: 'values',
 				values: [
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'string',
-						default: '',
-						placeholder: 'home',
-						description: 'Kind of address, e.g. home or mailing',
-					},
-					{
-						displayName: 'Street',
-						name: 'street',
-						type: 'string',
-						default: '',
-						placeholder: '1 Main St',
-					},
-					{ displayName: 'City', name: 'city', type: 'string', default: '' },
-					{ displayName: 'State', name: 'state', type: 'string', default: '', placeholder: 'CA' },
-					{
-						displayName: 'Postal Code',
-						name: 'code',
-						type: 'string',
-						default: '',
-						placeholder: '94105',
-					},
-					{
-						displayName: 'Country',
-						name: 'country',
-						type: 'string',
-						default: '',
-						placeholder: 'US',
-					},
+					part('Type', 'type', 'home', 'Kind of address, e.g. home or mailing'),
+					part('Street', 'street', '1 Main St'),
+					part('City', 'city'),
+					part('State', 'state', 'CA'),
+					part('Postal Code', 'code', '94105'),
+					part('Country', 'country', 'US'),
 				],
 			},
 		],
@@ -81,30 +64,10 @@ const toAddresses = entriesReader(
 	},
 );
 
-const read: Kind['read'] = (at, spec, raw) =>
-	compoundValue(at, spec, raw, 'address', (given) =>
-		toAddresses(at.ctx, at.itemIndex, at.label, given),
-	);
-
 /** Postal addresses of a person or a borrower (spec 2.1). */
-export const addresses: Kind = {
-	property: (spec) =>
-		addressesProperty({
-			description: spec.description,
-			...(spec.required ? { required: true } : {}),
-		}),
-	part: jsonListPart,
-	read,
-	// Inside an entry the list is one JSON value: parsed, then read as the form's.
-	readPart: (at, spec, raw, fields) =>
-		read(
-			at,
-			spec,
-			typeof raw === 'string' && raw !== ''
-				? parseJsonParameter(at.ctx, at.itemIndex, at.label, raw, 'arrayOfObjects')
-				: raw,
-			fields,
-		),
-	words: () => `list of objects with ${ADDRESS_PARTS.map((part) => `${part} (text)`).join(', ')}`,
-	list: true,
-};
+export const addresses: Kind = entryListKind(
+	'address',
+	ADDRESS_PARTS.map((part) => `${part} (text)`).join(', '),
+	addressesProperty,
+	(at, raw) => toAddresses(at.ctx, at.itemIndex, at.label, raw),
+);

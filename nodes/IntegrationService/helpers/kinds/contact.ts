@@ -2,10 +2,18 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { entriesReader, inputError, refuseUnknownKeys, withoutValue } from '../validation';
 import { toBoolean } from './boolean';
+import { entryListKind } from './entryList';
 import type { Kind } from './kind';
-import { compoundValue, jsonListPart } from './kind';
-import { parseJsonParameter } from './json';
 import { optionalText, requireText } from './text';
+
+const text = (displayName: string, name: string, placeholder: string, description: string) => ({
+	displayName,
+	name,
+	type: 'string' as const,
+	default: '',
+	placeholder,
+	description,
+});
 
 /** Contact value parts (spec 2.1). */
 const CONTACT_PARTS = ['value', 'type', 'status', 'isPrimary'] as const;
@@ -34,32 +42,26 @@ export function contactValuesProperty(
 				displayName: isEmail ? 'Email' : 'Phone',
 				name: 'values',
 				values: [
-					{
-						displayName: isEmail ? 'Email Address' : 'Phone Number',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: isEmail ? 'name@email.com' : '+1 555 0100',
-						description: isEmail
+					text(
+						isEmail ? 'Email Address' : 'Phone Number',
+						'value',
+						isEmail ? 'name@email.com' : '+1 555 0100',
+						isEmail
 							? 'The email address, sent without blanks around it'
 							: 'The phone number, sent as entered without blanks around it',
-					},
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'string',
-						default: '',
-						placeholder: isEmail ? 'work' : 'mobile',
-						description: 'Free-text kind of the value, as used by the connected system',
-					},
-					{
-						displayName: 'Status',
-						name: 'status',
-						type: 'string',
-						default: '',
-						placeholder: 'valid',
-						description: 'Free-text status of the value, as used by the connected system',
-					},
+					),
+					text(
+						'Type',
+						'type',
+						isEmail ? 'work' : 'mobile',
+						'Free-text kind of the value, as used by the connected system',
+					),
+					text(
+						'Status',
+						'status',
+						'valid',
+						'Free-text status of the value, as used by the connected system',
+					),
 					// Not a toggle: n8n fills a toggle's default (false) into every entry, which an update would
 					// send and so demote the primary value. "Not Set" sends nothing; an old workflow's true is Yes.
 					{
@@ -119,33 +121,15 @@ const toContactValues = entriesReader(
 );
 
 function contactKind(name: 'emails' | 'phones'): Kind {
-	const what = name === 'emails' ? 'email' : 'phone';
-	const read: Kind['read'] = (at, spec, raw) =>
-		compoundValue(at, spec, raw, what, (given) =>
-			toContactValues(at.ctx, at.itemIndex, at.label, given),
-		);
-	return {
-		property: (spec) =>
-			contactValuesProperty(name, {
-				description: spec.description,
-				...(spec.required ? { required: true } : {}),
-			}),
-		part: jsonListPart,
-		read,
-		// Inside an entry the list is one JSON value: parsed, then read as the form's.
-		readPart: (at, spec, raw, fields) =>
-			read(
-				at,
-				spec,
-				typeof raw === 'string' && raw !== ''
-					? parseJsonParameter(at.ctx, at.itemIndex, at.label, raw, 'arrayOfObjects')
-					: raw,
-				fields,
-			),
-		words: () =>
-			`list of objects with ${CONTACT_PARTS.map((part) => `${part} (${part === 'isPrimary' ? 'true or false' : 'text'})`).join(', ')}`,
-		list: true,
-	};
+	const words = CONTACT_PARTS.map(
+		(part) => `${part} (${part === 'isPrimary' ? 'true or false' : 'text'})`,
+	).join(', ');
+	return entryListKind(
+		name === 'emails' ? 'email' : 'phone',
+		words,
+		(overrides) => contactValuesProperty(name, overrides),
+		(at, raw) => toContactValues(at.ctx, at.itemIndex, at.label, raw),
+	);
 }
 
 /** Contact values of a person or a borrower (spec 2.1): `emails` and `phones`. */
