@@ -14,7 +14,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { RESOURCES, type FieldSpec, type ResourceSpec } from '../../nodes/shared/catalogue';
-import { fieldsFor } from '../../nodes/shared/catalogue/published';
+import { fieldsFor } from '../../nodes/shared/catalogue';
 import { pick, refs, type Method, type Scenario } from './scenarios';
 import { TEXTS, uuidOf, type Host, type Profile } from './service';
 

@@ -71,9 +71,10 @@ describe('a catalogue-only entity', () => {
 				property.name === 'operation' &&
 				property.displayOptions?.show?.resource?.includes('scratchNote'),
 		);
+		// In the order of their names, as every resource's Operation option.
 		expect((operation?.options as INodePropertyOptions[]).map((option) => option.name)).toEqual([
-			'Get Many',
 			'Get',
+			'Get Many',
 		]);
 		const connection = properties.find((property) => property.name === 'credentialId');
 		expect(connection?.displayOptions?.show?.resource).toContain('scratchNote');

@@ -8,7 +8,6 @@ import { join } from 'path';
 
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
-import { COMPOUND_FIELDS } from '../../nodes/IntegrationService/helpers/fieldMapper';
 import { packageRoot } from '../harness/package-root';
 
 const { IntegrationService } = require(
@@ -96,8 +95,15 @@ describe('node description', () => {
 
 	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {
 		const readable = new Set(['string', 'number', 'boolean', 'json']);
-		const compound = new Set(COMPOUND_FIELDS);
-		// A list of objects (helpers/fields/objectList.ts): one `values` group of readable parts.
+		// The compound kinds (helpers/kinds: contact.ts, addresses.ts, flags.ts), by their fields' names.
+		const compound = new Set([
+			'emails',
+			'phones',
+			'addresses',
+			'entitiesToSync',
+			'communicationsConsent',
+		]);
+		// A list of objects (helpers/kinds/objectList.ts): one `values` group of readable parts.
 		const objectList = (property: INodeProperties) => {
 			const groups = (property.options ?? []) as INodePropertyCollection[];
 			return (

@@ -10,7 +10,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { RESOURCES, type ResourceSpec } from '../../nodes/shared/catalogue';
-import { fieldsFor, type PublishedField } from '../../nodes/shared/catalogue/published';
+import { fieldsFor, type FieldSpec } from '../../nodes/shared/catalogue';
 import { operationRunner, useSandbox } from '../harness/fixtures';
 import { ENTITIES, seedRecord } from '../sandbox/entityTable';
 import type { ProfileName } from '../sandbox/profiles';
@@ -35,7 +35,7 @@ const CONNECTION: Record<ProfileName, string> = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A value of each field type as an input item carries it (Map Automatically sends it as it is). */
-function sample(field: PublishedField): unknown {
+function sample(field: FieldSpec): unknown {
 	switch (field.type) {
 		case 'number':
 			return 2;

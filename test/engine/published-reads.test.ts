@@ -3,11 +3,22 @@
  * driven from the catalogue: the catalogue's generic operations on each entry's host and path, with
  * the item's Connection ID, the whole wire and the output items asserted.
  */
-import type { PublishedResource } from '../../nodes/shared/catalogue/published';
-import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
+import type { ResourceSpec } from '../../nodes/shared/catalogue';
+import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
+import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
+import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
+import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
 import { operationRunner, useSandbox } from '../harness/fixtures';
 import { ENTITIES, seedRecord } from '../sandbox/entityTable';
 import type { HostName, Sandbox } from '../sandbox/server';
+
+/** The entries of the service's CRM, LOS and calendar pages (crm-endpoints.md and the pages decisions.md cites). */
+const PUBLISHED_RESOURCES: readonly ResourceSpec[] = [
+	...CRM_ACTIVITY,
+	...CRM_ACCOUNT,
+	...LOAN_FILE,
+	crmWebhookResource,
+];
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started), { people: 5 });
@@ -17,13 +28,13 @@ const offered = (operation: string) =>
 	PUBLISHED_RESOURCES.filter(
 		(resource) => resource.operations.includes(operation) && resource.value !== 'crmWebhook',
 	).map((resource) => [resource.value, resource] as const);
-const entityOf = (resource: PublishedResource) => {
+const entityOf = (resource: ResourceSpec) => {
 	const def = ENTITIES.find((entity) => entity.path === resource.path.join('/'));
 	if (!def) throw new Error(`the sandbox serves no ${resource.value}`);
 	return def;
 };
 /** A seeded record as Simplify outputs it (without `original`). */
-function simplified(resource: PublishedResource, n: number): Record<string, unknown> {
+function simplified(resource: ResourceSpec, n: number): Record<string, unknown> {
 	const { original: _original, ...record } = seedRecord(entityOf(resource), n);
 	return record;
 }

@@ -6,13 +6,24 @@
  */
 import type { IDataObject, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 
-import type { PublishedField, PublishedResource } from '../../nodes/shared/catalogue/published';
-import { fieldsFor } from '../../nodes/shared/catalogue/published';
+import type { FieldSpec, ResourceSpec } from '../../nodes/shared/catalogue';
+import { fieldsFor } from '../../nodes/shared/catalogue';
 import { resourceSpec } from '../../nodes/shared/catalogue';
-import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
+import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
+import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
+import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
+import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
 import { expectRequest, operationRunner, useSandbox } from '../harness/fixtures';
 import { ENTITIES } from '../sandbox/entityTable';
 import type { HostName, Sandbox } from '../sandbox/server';
+
+/** The entries of the service's CRM, LOS and calendar pages (crm-endpoints.md and the pages decisions.md cites). */
+const PUBLISHED_RESOURCES: readonly ResourceSpec[] = [
+	...CRM_ACTIVITY,
+	...CRM_ACCOUNT,
+	...LOAN_FILE,
+	crmWebhookResource,
+];
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started), { people: 5 });
@@ -22,7 +33,7 @@ const FAST = { initialRetryDelay: 10 };
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** A parameter value of each field type, and what the wire carries for it. */
-function sample(field: PublishedField): { parameter: NodeParameterValueType; wire: unknown } {
+function sample(field: FieldSpec): { parameter: NodeParameterValueType; wire: unknown } {
 	switch (field.type) {
 		case 'number':
 			return { parameter: 2, wire: 2 };
@@ -77,7 +88,7 @@ function sample(field: PublishedField): { parameter: NodeParameterValueType; wir
  */
 const OF_SPEC_ENTITIES: Record<string, string[]> = { create: ['borrower'], update: ['document'] };
 const specEntity = (value: string) => ({
-	...(resourceSpec(value) as PublishedResource),
+	...(resourceSpec(value) as ResourceSpec),
 	source: "the service's public pages",
 });
 /** The CRM's webhooks live with the calendar's in the sandbox, not its entity table: crm-webhook.test.ts. */
@@ -89,10 +100,10 @@ const offered = (operation: string) =>
 		...(OF_SPEC_ENTITIES[operation] ?? []).map(specEntity),
 	].map((resource) => [resource.value, resource] as const);
 /** The sandbox answers a record of the specification's entities with its service fields too. */
-const isPublished = (resource: PublishedResource) => PUBLISHED_RESOURCES.includes(resource);
-const host = (resource: PublishedResource) => resource.host as HostName;
+const isPublished = (resource: ResourceSpec) => PUBLISHED_RESOURCES.includes(resource);
+const host = (resource: ResourceSpec) => resource.host as HostName;
 /** A record every connection of the sandbox starts with (a document: put there for the test). */
-function seededId(resource: PublishedResource): string {
+function seededId(resource: ResourceSpec): string {
 	if (resource.value === 'document') {
 		sandbox.addDocument('cred-default', 'doc-seed-1', { name: 'W-2.pdf' });
 		return 'doc-seed-1';
@@ -100,7 +111,7 @@ function seededId(resource: PublishedResource): string {
 	const def = ENTITIES.find((entity) => entity.path === resource.path.join('/'));
 	return resource.value === 'loan' ? 'loan-7' : `${def?.idPrefix}-seed-1`;
 }
-const run = (resource: PublishedResource, operation: string) =>
+const run = (resource: ResourceSpec, operation: string) =>
 	operationRunner(() => sandbox, resource.value, operation);
 
 describe('published resources: create', () => {

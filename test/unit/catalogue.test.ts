@@ -1,12 +1,15 @@
 /**
- * nodes/shared/catalogue and the node's resource indexes: every Operation option has a module and
- * every module an option; a catalogue entry alone gives an entity Get and Get Many; the lists the
+ * nodes/shared/catalogue and the node's resource table: every Operation option has a module and
+ * every module an option; a catalogue entry alone gives an entity its operations; the lists the
  * catalogue drives (Entities to Sync, trigger events, Connection ID) hold what they held.
  */
-import { PUBLISHED_RESOURCES } from '../../nodes/shared/catalogue/publishedResources';
+import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
+import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
+import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
+import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { genericResource } from '../../nodes/IntegrationService/actions/generic/resource';
+import { entityResource } from '../../nodes/IntegrationService/actions/entity';
 import { RESOURCE_MODULES } from '../../nodes/IntegrationService/actions/resources';
 import type { ResourceSpec } from '../../nodes/shared/catalogue';
 import {
@@ -16,6 +19,14 @@ import {
 	RESOURCES,
 	SYNC_KINDS,
 } from '../../nodes/shared/catalogue';
+
+/** The entries of the service's CRM, LOS and calendar pages (crm-endpoints.md and the pages decisions.md cites). */
+const PUBLISHED_RESOURCES: readonly ResourceSpec[] = [
+	...CRM_ACTIVITY,
+	...CRM_ACCOUNT,
+	...LOAN_FILE,
+	crmWebhookResource,
+];
 
 /** The Operation option values a resource's properties offer. */
 function offered(description: INodeProperties[], resource: string): string[] {
@@ -65,11 +76,12 @@ describe('resource indexes and the router', () => {
 });
 
 describe('a catalogue entry alone', () => {
-	const scratch = genericResource(SCRATCH);
+	const scratch = entityResource(SCRATCH);
 
 	test('gets Get and Get Many, with their fields shown only for them', () => {
-		expect(offered(scratch.description, 'scratchNote')).toEqual(['getAll', 'get']);
-		expect(Object.keys(scratch.operations)).toEqual(['getAll', 'get']);
+		// The Operation option lists them in the order of their names (Get, Get Many).
+		expect(offered(scratch.description, 'scratchNote')).toEqual(['get', 'getAll']);
+		expect(Object.keys(scratch.operations).sort()).toEqual(['get', 'getAll']);
 		const id = scratch.operations.get.description.find((p) => p.name === 'scratchNoteId');
 		expect(id).toMatchObject({
 			displayName: 'Scratch Note ID',
@@ -80,8 +92,8 @@ describe('a catalogue entry alone', () => {
 		expect(names).toEqual(['returnAll', 'limit', 'pageAtATime', 'cursor', 'simplify', 'options']);
 	});
 
-	test('an operation with no generic body gets no option (the index test above would name it)', () => {
-		const odd = genericResource({ ...SCRATCH, operations: ['getAll', 'archive'] });
+	test('an operation no entity file knows gets no option (the index test above would name it)', () => {
+		const odd = entityResource({ ...SCRATCH, operations: ['getAll', 'archive'] });
 		expect(offered(odd.description, 'scratchNote')).toEqual(['getAll']);
 	});
 });

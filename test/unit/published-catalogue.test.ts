@@ -8,13 +8,13 @@ import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
 import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
 import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
 import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
-import { fieldsFor, type PublishedResource } from '../../nodes/shared/catalogue/published';
+import { fieldsFor, type ResourceSpec } from '../../nodes/shared/catalogue';
 import { ENTITIES, parseFields, type EntityDef } from '../sandbox/entityTable';
 import { WEBHOOK_FIELDS } from '../sandbox/schema';
 
-const PUBLISHED: readonly PublishedResource[] = [...CRM_ACTIVITY, ...CRM_ACCOUNT, ...LOAN_FILE];
+const PUBLISHED: readonly ResourceSpec[] = [...CRM_ACTIVITY, ...CRM_ACCOUNT, ...LOAN_FILE];
 
-const sandboxEntity = (resource: PublishedResource): EntityDef | undefined =>
+const sandboxEntity = (resource: ResourceSpec): EntityDef | undefined =>
 	ENTITIES.find((def) => def.host === resource.host && def.path === resource.path.join('/'));
 
 const cases = PUBLISHED.map((resource) => [resource.value, resource] as const);

@@ -1,6 +1,6 @@
 /**
- * nodes/IntegrationService/actions/requestOptions.ts: the Request Options the editor shows are the
- * settings a run uses. n8n's lint wants literal defaults in the UI, so this holds them equal to the
+ * nodes/IntegrationService/actions/request.ts: the Request Options the editor shows are the settings
+ * a run uses: the bounds are one table (REQUEST_BOUNDS), and this holds its defaults equal to the
  * transport's DEFAULT_SETTINGS.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -9,7 +9,7 @@ import {
 	readRequestOptions,
 	runsAsTool,
 	TOOL_MAX_ITEM_MS,
-} from '../../nodes/IntegrationService/actions/requestOptions';
+} from '../../nodes/IntegrationService/actions/request';
 import { DEFAULT_SETTINGS } from '../../nodes/IntegrationService/transport';
 import { fakeExecuteContext, thrownBy } from './fakes';
 

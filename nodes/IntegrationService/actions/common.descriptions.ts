@@ -4,7 +4,7 @@ import { CONNECTION_RESOURCES } from '../../shared/catalogue';
 
 /**
  * The properties several operations show (Connection ID, Request Options, the list's Return All,
- * Limit, Page at a Time and Cursor, Query Parameters). What reads them is in parameters.ts.
+ * Limit, Page at a Time and Cursor, Query Parameters). What reads them: request.ts and list.ts.
  */
 
 /**
@@ -25,32 +25,41 @@ export const credentialIdOverride: INodeProperties = {
 	},
 };
 
-/** The external application a connection is for (Credential › Create, Authorization Link › Create). */
-export const appKeyProperty: INodeProperties = {
-	displayName: 'App Key',
-	name: 'appKey',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. my-crm-app',
-	description:
-		'Key of the external application to connect, as registered with the Integration Service',
-};
-
-/** The plan a connection gets (Credential › Create, Authorization Link › Create). */
-export const planProperty: INodeProperties = {
-	displayName: 'Plan',
-	name: 'plan',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. premium',
-	description: 'Plan to attach to the connection, as named by the Integration Service',
-};
-
 /**
- * Retry, deadline, size, pacing and concurrency settings, shared by every operation. The defaults are
- * the transport's DEFAULT_SETTINGS (a unit test holds them equal; n8n's lint wants literals here).
+ * Each Request Option's label (as errors name it), default and bounds: the editor's property below
+ * and the run's reader (request.ts) both take them from here. The defaults are the transport's
+ * DEFAULT_SETTINGS (a unit test holds them equal).
  */
+export const REQUEST_BOUNDS = {
+	concurrency: { label: 'Concurrency', default: 16, min: 1, max: 50, whole: true },
+	initialRetryDelay: {
+		label: 'Initial Retry Delay',
+		default: 1000,
+		min: 0,
+		max: 60000,
+		whole: false,
+	},
+	maxAttempts: { label: 'Max Attempts', default: 5, min: 1, max: 20, whole: true },
+	maxRequestsPerSecond: {
+		label: 'Max Requests Per Second',
+		default: 50,
+		min: 0,
+		max: 1000,
+		whole: false,
+	},
+	maxResponseSize: { label: 'Max Response Size', default: 16, min: 1, max: 512, whole: false },
+	maxTimePerItem: { label: 'Max Time per Item', default: 0, min: 0, max: 3600, whole: false },
+	maxTotalWait: { label: 'Max Total Retry Wait', default: 60, min: 0, max: 3600, whole: false },
+	timeout: { label: 'Timeout', default: 30, min: 1, max: 600, whole: false },
+} as const;
+
+const bounded = (name: keyof typeof REQUEST_BOUNDS) => ({
+	type: 'number' as const,
+	typeOptions: { minValue: REQUEST_BOUNDS[name].min, maxValue: REQUEST_BOUNDS[name].max },
+	default: REQUEST_BOUNDS[name].default,
+});
+
+/** Retry, deadline, size, pacing and concurrency settings, shared by every operation. */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -61,54 +70,42 @@ export const requestOptions: INodeProperties = {
 		{
 			displayName: 'Concurrency',
 			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 50 },
-			default: 16,
+			...bounded('concurrency'),
 			description:
 				'How many items to send at once. Output keeps the input order. A rate limit (429) pauses all of them.',
 		},
 		{
 			displayName: 'Initial Retry Delay (Ms)',
 			name: 'initialRetryDelay',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 60000 },
-			default: 1000,
+			...bounded('initialRetryDelay'),
 			description:
 				'First wait before a retry when the service gives no Retry-After; each further retry waits about twice as long. A 409 (data not ready yet) waits at least 30 times this.',
 		},
 		{
 			displayName: 'Max Attempts',
 			name: 'maxAttempts',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 20 },
-			default: 5,
+			...bounded('maxAttempts'),
 			description:
 				'How many times to send a request at most. 429 and 409 are retried for every method; server errors, timeouts and dropped connections for GET and PUT, and for POST, PATCH and DELETE only when they never reached the service.',
 		},
 		{
 			displayName: 'Max Requests Per Second',
 			name: 'maxRequestsPerSecond',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 1000 },
-			default: 50,
+			...bounded('maxRequestsPerSecond'),
 			description:
 				'The most requests the service receives in any one second, shared by every run in this n8n process that uses the same credential and Connection ID (each queue-mode worker keeps its own); 0 for no cap. A request counts from its start until a second after its answer, so a slow service gets fewer. The service typically allows about 50 per second per tenant.',
 		},
 		{
 			displayName: 'Max Response Size (MB)',
 			name: 'maxResponseSize',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 512 },
-			default: 16,
+			...bounded('maxResponseSize'),
 			description:
 				'Largest answer to read, counted after decompression. A larger answer fails the request instead of filling memory.',
 		},
 		{
 			displayName: 'Max Time per Item (Seconds)',
 			name: 'maxTimePerItem',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 3600 },
-			default: 0,
+			...bounded('maxTimePerItem'),
 			description:
 				"The most time one item's operation may take: every attempt, wait and page together. No wait goes past it, no attempt starts after it, and each attempt's Timeout is cut to the time left; a create cut off by it may have been processed and is never sent again.",
 			hint: '0 chooses: 45 s when an AI agent or MCP client calls the node as a tool (below the 60 s such a caller waits), no bound in a workflow. Set it where someone waits for the answer.',
@@ -116,17 +113,13 @@ export const requestOptions: INodeProperties = {
 		{
 			displayName: 'Max Total Retry Wait (Seconds)',
 			name: 'maxTotalWait',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 3600 },
-			default: 60,
+			...bounded('maxTotalWait'),
 			description: 'Stop retrying a request once its waits would add up to more than this',
 		},
 		{
 			displayName: 'Timeout (Seconds)',
 			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 600 },
-			default: 30,
+			...bounded('timeout'),
 			description:
 				'Deadline for one attempt: the whole answer, headers and body, must arrive within it',
 		},

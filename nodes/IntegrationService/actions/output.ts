@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
-import { runsAsTool } from './requestOptions';
+import { runsAsTool } from './request';
 
 /**
  * What a record operation outputs (decisions.md, "The node as an AI tool"): the fields asked for, the

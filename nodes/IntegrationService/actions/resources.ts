@@ -1,34 +1,26 @@
 import { RESOURCES } from '../../shared/catalogue';
 import * as authorizationLink from './authorizationLink';
-import * as borrower from './borrower';
 import * as credential from './credential';
 import * as customApiCall from './customApiCall';
-import * as document from './document';
-import type { ResourceModule } from './generic/resource';
-import * as person from './person';
-import { catalogueIndex } from './published';
+import { entityResource } from './entity';
+import type { ResourceModule } from './types';
 import * as webhook from './webhook';
 
-/** The resources with an index of their own (operations beyond the generic Get and Get Many). */
-const WRITTEN: Record<string, ResourceModule> = {
-	person,
+/** The resources whose API is special, written by hand; every other resource is its catalogue entry's. */
+const HAND_WRITTEN: Record<string, ResourceModule> = {
 	authorizationLink,
 	credential,
-	borrower,
-	document,
-	webhook,
 	customApiCall,
+	webhook,
 };
 
 /**
- * Every resource of the catalogue with its index: its own where written, else the generic one (with
- * the published write operations, issue 30, where the entry is a published entity). The
- * node's properties and the router's table are both read from here.
+ * Every resource of the catalogue, in the Resource option's order, with its properties and
+ * operations: the node's properties and the router's table are both read from here.
  */
-export const RESOURCE_MODULES: Record<string, ResourceModule> = Object.fromEntries([
-	...Object.entries(WRITTEN),
-	...RESOURCES.filter((resource) => !(resource.value in WRITTEN)).map((resource) => [
+export const RESOURCE_MODULES: Record<string, ResourceModule> = Object.fromEntries(
+	RESOURCES.map((resource) => [
 		resource.value,
-		catalogueIndex(resource),
+		HAND_WRITTEN[resource.value] ?? entityResource(resource),
 	]),
-]);
+);

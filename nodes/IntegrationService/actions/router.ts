@@ -8,17 +8,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
 import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
-import type { OperationModule } from './node.type';
 import { boundForModel } from './output';
-import { readRequestOptions, runsAsTool } from './requestOptions';
-import { withRunParameters } from './runParameters';
+import { readRequestOptions, runsAsTool } from './request';
+import { RESOURCE_MODULES } from './resources';
 import { argumentsBehind } from './toolArguments';
+import type { OperationModule } from './types';
 
 /** The node's own properties besides the operations' (IntegrationService.node.ts). */
 const NODE_WIDE_PROPERTIES = [credentialIdOverride, outputProperty, requestOptions];
-import { RESOURCE_MODULES } from './resources';
 
-/** The operation's module, found in its resource's index (resources.ts). */
+/** The operation's module, found in its resource's table (resources.ts, from the catalogue). */
 export function operationModule(resource: string, operation: string): OperationModule | undefined {
 	const modules = Object.prototype.hasOwnProperty.call(RESOURCE_MODULES, resource)
 		? RESOURCE_MODULES[resource].operations
@@ -167,7 +166,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const asTool = reader.asTool;
 	const run = newRun(settings.settings, asTool);
 	const continueOnFail = this.continueOnFail();
-	const itemContext = withRunParameters(this);
 
 	const perItem = await mapInOrder(
 		items.length,
@@ -176,7 +174,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			let failure: unknown;
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
-				const found = await module.execute.call(itemContext, itemIndex, startItem(run));
+				const found = await module.execute.call(this, itemIndex, startItem(run));
 				// A model reads the whole answer: bounded in characters (actions/output.ts).
 				const records = asTool ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));

@@ -1,18 +1,14 @@
-import { crmResource, field, type PublishedField, type PublishedResource } from './published';
+import { crmResource, field } from './entry';
+import type { FieldSpec, MembersSpec, ResourceSpec } from './types';
 
 /**
- * The CRM account's own records, as crm-endpoints.md publishes them: users, teams, smart lists,
- * lists (and their people) and custom fields; and the published operations Person gains (get,
- * delete, tags). Fields in the order of their labels; `required` is what the file marks required
- * on create.
+ * The CRM account's own records, as crm-endpoints.md describes them: users, teams, smart lists,
+ * lists (and their people) and custom fields; and Person's tags. Fields in the order of their
+ * labels; `required` is what the file marks required on create.
  */
 
-const text = (
-	name: string,
-	label: string,
-	description: string,
-	extra: Partial<PublishedField> = {},
-) => field(name, label, 'string', description, extra);
+const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
+	field(name, label, 'string', description, extra);
 
 export const userResource = crmResource('users', 'A user (agent) of the connected CRM', [
 	field(
@@ -138,6 +134,24 @@ export const smartListResource = crmResource(
 	],
 );
 
+/** The people of List › Add People and Remove People. */
+const listPeopleField = field(
+	'personIds',
+	'Person IDs',
+	'stringList',
+	'IDs, in the connected CRM, of the people to add to or remove from the list, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
+	{ required: true, placeholder: 'Add Person ID' },
+);
+
+const listPeople = (add: boolean): MembersSpec => ({
+	label: add ? 'Add People' : 'Remove People',
+	verb: add ? 'add people to' : 'remove people from',
+	method: add ? 'POST' : 'DELETE',
+	path: ['people'],
+	output: add ? 'peopleAdded' : 'peopleRemoved',
+	field: listPeopleField,
+});
+
 export const listResource = crmResource(
 	'lists',
 	'A list of people in the connected CRM (people are added and removed by ID)',
@@ -146,19 +160,13 @@ export const listResource = crmResource(
 		field('isFavorite', 'Is Favorite', 'boolean', 'Whether the list is marked as a favorite'),
 		text('name', 'Name', "The list's name"),
 	],
-	{ operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'] },
+	{
+		operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'],
+		members: { addPeople: listPeople(true), removePeople: listPeople(false) },
+	},
 );
 
-/** The people of List › Add People and Remove People. */
-export const listPeopleField = field(
-	'personIds',
-	'Person IDs',
-	'stringList',
-	'IDs, in the connected CRM, of the people to add to or remove from the list, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
-	{ required: true, placeholder: 'Add Person ID' },
-);
-
-/** The published description shows no fields for custom fields: Create and Update take a JSON body. */
+/** The service shows no fields for custom fields: Create and Update take a JSON body. */
 export const customFieldResource = crmResource(
 	'customFields',
 	'A field the connected CRM adds to its records',
@@ -166,7 +174,7 @@ export const customFieldResource = crmResource(
 	{ jsonBody: true },
 );
 
-export const CRM_ACCOUNT: readonly PublishedResource[] = [
+export const CRM_ACCOUNT: readonly ResourceSpec[] = [
 	userResource,
 	teamResource,
 	smartListResource,
@@ -174,14 +182,21 @@ export const CRM_ACCOUNT: readonly PublishedResource[] = [
 	customFieldResource,
 ];
 
-/** Person's published operations beside the specification's create, getAll and update. */
-export const PERSON_PUBLISHED_OPERATIONS = ['addTags', 'delete', 'get', 'removeTags'] as const;
-
 /** The tags of Person › Add Tags and Remove Tags. */
-export const personTagsField = field(
+const personTagsField = field(
 	'tags',
 	'Tags',
 	'stringList',
 	'Tags to add to or remove from the person, one per entry. From an expression: a list of text, or one text with tags separated by commas.',
 	{ required: true, placeholder: 'Add Tag' },
 );
+
+/** Person › Add Tags and Remove Tags: POST {crm}/api/people/{id}/tags/apply and /delete. */
+export const personTags = (add: boolean): MembersSpec => ({
+	label: add ? 'Add Tags' : 'Remove Tags',
+	verb: add ? 'add tags to' : 'remove tags from',
+	method: 'POST',
+	path: ['tags', add ? 'apply' : 'delete'],
+	output: add ? 'tagsAdded' : 'tagsRemoved',
+	field: personTagsField,
+});

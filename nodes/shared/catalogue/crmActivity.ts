@@ -1,13 +1,5 @@
-import {
-	crmResource,
-	field,
-	NAME_AND_EMAIL,
-	personIdField,
-	timeField,
-	userIdField,
-	type PublishedField,
-	type PublishedResource,
-} from './published';
+import { crmResource, field, NAME_AND_EMAIL, personIdField, timeField, userIdField } from './entry';
+import type { FieldSpec, ResourceSpec } from './types';
 
 /**
  * The CRM's activity around a person, as crm-endpoints.md publishes it: notes, tasks, appointments
@@ -15,7 +7,7 @@ import {
  * their labels; `required` is what the file marks required on create.
  */
 
-const orderWeight = (what: string): PublishedField =>
+const orderWeight = (what: string): FieldSpec =>
 	field(
 		'orderWeight',
 		'Order Weight',
@@ -29,13 +21,13 @@ const phoneNumber = (
 	name: string,
 	label: string,
 	what: string,
-	extra: Partial<PublishedField> = {},
-): PublishedField =>
+	extra: Partial<FieldSpec> = {},
+): FieldSpec =>
 	field(name, label, 'string', `${what}, as text passed through unchanged`, {
 		placeholder: 'e.g. +15551234567',
 		...extra,
 	});
-const incoming = (what: string): PublishedField =>
+const incoming = (what: string): FieldSpec =>
 	field(
 		'isIncoming',
 		'Is Incoming',
@@ -218,7 +210,7 @@ export const textMessageResource = crmResource(
 	],
 );
 
-/** Email messages are published without update and delete. */
+/** Email messages have no update and delete. */
 export const emailMessageResource = crmResource(
 	'emailMessages',
 	'An email with a person, logged in the connected CRM',
@@ -248,7 +240,7 @@ export const emailMessageResource = crmResource(
 	{ operations: ['create', 'get', 'getAll'] },
 );
 
-export const CRM_ACTIVITY: readonly PublishedResource[] = [
+export const CRM_ACTIVITY: readonly ResourceSpec[] = [
 	noteResource,
 	taskResource,
 	appointmentResource,

@@ -1,4 +1,4 @@
-import { crmResource, field } from './published';
+import { crmResource, field } from './entry';
 
 /**
  * The CRM host's webhooks, as crm-endpoints.md publishes them: `GET`/`POST /api/webhooks` and

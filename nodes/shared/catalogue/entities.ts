@@ -31,8 +31,12 @@ const borrowerResource: ResourceSpec = {
 	listKey: 'borrowers',
 	id: { label: 'Borrower ID', name: 'borrowerId', placeholder: 'e.g. b-1' },
 	noun: { one: 'borrower', many: 'borrowers' },
-	// Create, Delete, Get and Get Many: published endpoints (issue 30).
 	operations: ['create', 'delete', 'get', 'getAll', 'update'],
+	defaultOperation: 'update',
+	operationTexts: {
+		delete: 'Delete a borrower of the connected loan origination system',
+		update: 'Change fields of a borrower in the connected loan origination system',
+	},
 	fields: BORROWER_FIELDS,
 };
 
@@ -45,8 +49,12 @@ const documentResource: ResourceSpec = {
 	listKey: 'documents',
 	id: DOCUMENT_ID,
 	noun: { one: 'document', many: 'documents' },
-	// Delete, Get, Get Many and Update: published endpoints (issue 30).
 	operations: ['create', 'delete', 'get', 'getAll', 'update'],
+	defaultOperation: 'create',
+	operationTexts: {
+		create: 'Add a document to a loan file in the connected loan origination system',
+		delete: 'Delete a document of the connected loan origination system',
+	},
 	fields: DOCUMENT_FIELDS,
 };
 
@@ -91,8 +99,8 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('timeframes'),
 	synced('peopleRelationships'),
 	synced('ponds'),
-	// The CRM's users: published (crm-endpoints.md), neither synced nor raising events.
+	// The CRM's users (crm-endpoints.md): neither synced nor raising events.
 	{ kind: 'users', syncFlag: false, events: false, resource: userResource },
-	// The CRM host's webhook registrations: published (crm-endpoints.md), neither synced nor raising events.
+	// The CRM host's webhook registrations (crm-endpoints.md): neither synced nor raising events.
 	{ kind: 'webhooks', syncFlag: false, events: false, resource: crmWebhookResource },
 ];

@@ -7,7 +7,15 @@ import type { ResourceSpec } from './types';
  * trigger, the credential and the pager list about entities follows from ENTITIES and
  * SERVICE_RESOURCES. How to add an entity: see types.ts.
  */
-export type { EntitySpec, FieldSpec, FieldType, GenericOperation, ResourceSpec } from './types';
+export type {
+	EntityOperation,
+	EntitySpec,
+	FieldSpec,
+	FieldType,
+	MembersSpec,
+	ResourceSpec,
+} from './types';
+export { fieldsFor } from './entry';
 export { ENTITIES, SERVICE_RESOURCES };
 
 /** The node's resources, in the order of their labels (the Resource option's order). */

@@ -1,6 +1,6 @@
 import { BORROWER_FIELDS } from './losRecords';
-import { CRUD, field, timeField, type PublishedField, type PublishedResource } from './published';
-import type { FieldSpec } from './types';
+import { field, timeField } from './entry';
+import type { FieldSpec, ResourceSpec } from './types';
 
 /**
  * The loan file and the calendar, as the service's public pages show them (docs/decisions.md cites
@@ -18,8 +18,7 @@ const text = (name: string, label: string, description: string) =>
 	field(name, label, 'string', description);
 const flag = (name: string, label: string, description: string) =>
 	field(name, label, 'boolean', description);
-const date = (name: string, label: string, what: string): PublishedField =>
-	timeField(name, label, what);
+const date = (name: string, label: string, what: string): FieldSpec => timeField(name, label, what);
 
 /**
  * A borrower created with the loan: the borrower's fields (losRecords.ts) but Loan ID (the
@@ -29,18 +28,14 @@ const date = (name: string, label: string, what: string): PublishedField =>
 const LOAN_BORROWER_PARTS: readonly FieldSpec[] = BORROWER_FIELDS.filter(
 	(spec) => spec.name !== 'loanId',
 ).map(({ name, label, type, description, placeholder }): FieldSpec => {
-	const part = { name, label, ...(placeholder ? { placeholder } : {}) };
+	const part = { name, label, type, ...(placeholder ? { placeholder } : {}) };
 	return type === 'emails' || type === 'phones' || type === 'addresses'
-		? {
-				...part,
-				type: 'jsonArray',
-				description: `${label} as a JSON list, each entry as in Borrower › Create`,
-			}
-		: { ...part, type, description };
+		? { ...part, description: `${label} as a JSON list, each entry as in Borrower › Create` }
+		: { ...part, description };
 });
 
 /** A field sent only by Create or only by Update; its description says so. */
-const onlyOn = (only: 'create' | 'update', spec: PublishedField): PublishedField => ({
+const onlyOn = (only: 'create' | 'update', spec: FieldSpec): FieldSpec => ({
 	...spec,
 	only,
 	description: `${spec.description}. ${only === 'create' ? 'Create' : 'Update'} only.`,
@@ -54,7 +49,7 @@ const loanBorrowers = onlyOn(
 	}),
 );
 
-const loanFields: readonly PublishedField[] = [
+const loanFields: readonly FieldSpec[] = [
 	number('amount', 'Amount', 'Loan amount as a plain number (e.g. 350000)'),
 	date('applicationDate', 'Application Date', 'When the application was made'),
 	onlyOn(
@@ -114,7 +109,7 @@ const loanFields: readonly PublishedField[] = [
 	text('type', 'Type', 'Kind of loan as the LOS names it (e.g. Conventional, FHA)'),
 ];
 
-export const loanResource: PublishedResource = {
+export const loanResource: ResourceSpec = {
 	value: 'loan',
 	label: 'Loan',
 	description: 'A loan file in the connected loan origination system',
@@ -128,7 +123,7 @@ export const loanResource: PublishedResource = {
 	source: `${LOS_PAGES}/loans/`,
 };
 
-export const calendarResource: PublishedResource = {
+export const calendarResource: ResourceSpec = {
 	value: 'calendar',
 	label: 'Calendar',
 	description: 'A calendar of the connected calendar system',
@@ -140,7 +135,7 @@ export const calendarResource: PublishedResource = {
 	source: `${CALENDAR_PAGES}/calendars/list-calendars`,
 };
 
-export const calendarEventResource: PublishedResource = {
+export const calendarEventResource: ResourceSpec = {
 	value: 'calendarEvent',
 	label: 'Calendar Event',
 	description: 'An event in the connected calendar system',
@@ -152,14 +147,10 @@ export const calendarEventResource: PublishedResource = {
 	source: `${CALENDAR_PAGES}/calendar-events/list-calendarevents`,
 };
 
-/** Borrower's operations with the published ones (list, get, create, delete) beside the specification's update. */
-export const BORROWER_OPERATIONS = CRUD;
-/** Document's operations with the published ones (list, get, update, delete) beside the specification's create. */
-export const DOCUMENT_OPERATIONS = CRUD;
-/** Document has no ID in the specification's entry: the published get, update and delete need one. */
+/** The ID of Document › Get, Update and Delete. */
 export const DOCUMENT_ID = { label: 'Document ID', name: 'documentId', placeholder: 'e.g. doc_1' };
 
-export const LOAN_FILE: readonly PublishedResource[] = [
+export const LOAN_FILE: readonly ResourceSpec[] = [
 	loanResource,
 	calendarResource,
 	calendarEventResource,

@@ -1,10 +1,9 @@
-import type { PublishedField } from './published';
 import type { FieldSpec } from './types';
 
 /**
  * The body fields of a borrower and of a loan document (spec 2.5, 4.7), declared once: Borrower ›
- * Update (the specification's) and Create (published) send the borrower's, Document › Create (the
- * specification's) and Update (published) the document's, each only the fields given.
+ * Create and Update send the borrower's, Document › Create and Update the document's, each only the
+ * fields given.
  */
 
 const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
@@ -42,7 +41,7 @@ export const BORROWER_ROLE = text(
  * emails, name, type, phones, addresses, taxId, loanId and role; no bio), so `only` marks bio
  * update's and loanId and role create's.
  */
-export const BORROWER_FIELDS: readonly PublishedField[] = [
+export const BORROWER_FIELDS: readonly FieldSpec[] = [
 	{
 		name: 'addresses',
 		label: 'Addresses',

@@ -1,3 +1,4 @@
+import { personTags } from './crmAccount';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /**
@@ -193,7 +194,21 @@ export const personResource: ResourceSpec = {
 	listKey: 'people',
 	id: { label: 'Person ID', name: 'personId', placeholder: 'e.g. p_42' },
 	noun: { one: 'person', many: 'people' },
-	// Get, Delete and the tags: published endpoints (crm-endpoints.md, issue 30).
 	operations: ['addTags', 'create', 'delete', 'get', 'getAll', 'removeTags', 'update'],
+	defaultOperation: 'create',
+	operationTexts: {
+		addTags: 'Add tags to a person (CRM contact); tags the person has stay',
+		create: 'Create a person (CRM contact) in the connected CRM',
+		delete: 'Delete a person (CRM contact) of the connected CRM',
+		get: 'Get one person (CRM contact) of the connected CRM by its ID',
+		getAll: 'List people (CRM contacts) of the connected CRM, page by page',
+		removeTags: 'Remove tags from a person (CRM contact); other tags stay',
+		update:
+			'Change fields of a person (CRM contact) in the connected CRM; fields you do not send stay as they are',
+	},
+	members: { addTags: personTags(true), removeTags: personTags(false) },
 	fields: personFields,
+	// A person is usually named: the names show on their own on Create.
+	createFirst: ['firstName', 'lastName'],
+	additionalHint: 'Further fields of the new person. Only the fields you add are sent.',
 };

@@ -3,10 +3,11 @@ import type { ServiceHost } from '../service';
 /**
  * The catalogue's vocabulary. How to add an entity:
  * 1. Kinds the service syncs or raises events for are in `entities.ts` (spec 2.3 order); a kind the
- *    node should offer as a resource gets a `resource` there (or in its own file, like `person.ts`):
- *    value and label, host, path, list key, ID label and parameter, its operations, its fields.
- * 2. `getAll` and `get` need nothing more: the generic list and get-by-ID bodies read the entry
- *    (actions/generic). Other operations need a module in the resource's index (actions/<resource>).
+ *    node should offer as a resource gets a `resource` there (or in its family file, e.g.
+ *    `crmActivity.ts`): value and label, host, path, list key, ID, its operations, its fields.
+ * 2. get, getAll, create, update, delete and `members` operations need nothing more: the entity
+ *    operation files (actions/entity) read the entry. A field's `type` names its kind
+ *    (helpers/kinds), which builds its property and reads its value.
  * 3. Seed the sandbox (test/sandbox) with its rows, and add an engine test.
  * Resource options, Connection ID visibility, trigger events, Entities to Sync flags and the list keys
  * the pager knows all follow from the entry.
@@ -20,7 +21,7 @@ import type { ServiceHost } from '../service';
  * read as these fields are. `conditionGroups` is a list of lists of such objects (a smart list's
  * conditions): entries with a Group number, the same number making one inner list. The compound kinds
  * are Person's: contact values (`emails`, `phones`: value, type, status, Is Primary), `addresses`, and
- * `consent` (communicationsConsent). Every list kind can also be given whole as one JSON value
+ * `consent` (communicationsConsent); `entitiesToSync` is a connection's sync flags. Every list kind can also be given whole as one JSON value
  * (decisions.md, "A list of objects as one value").
  */
 export type FieldType =
@@ -36,13 +37,14 @@ export type FieldType =
 	| 'emails'
 	| 'phones'
 	| 'addresses'
-	| 'consent';
+	| 'consent'
+	| 'entitiesToSync';
 
 /** One body field of an entity, declared once: the node's parameter is named as its wire field. */
 export interface FieldSpec {
 	/** The wire name (and the parameter's name). */
 	name: string;
-	/** The label; unused by the compound kinds, whose builders name them. */
+	/** The label, named in every error of the field. */
 	label: string;
 	type: FieldType;
 	required?: boolean;
@@ -58,13 +60,34 @@ export interface FieldSpec {
 	/**
 	 * Sent, never output (a user's password; a top-level text field): the value sent is taken out of
 	 * that request's answer and errors like a secret, and its key out of the record answered
-	 * (actions/generic/entity.ts, decisions.md "Write-only fields").
+	 * (actions/request.ts, decisions.md "Write-only fields").
 	 */
 	writeOnly?: boolean;
+	/** Sent only on create, or only on update (the bodies differ); both when absent. */
+	only?: 'create' | 'update';
+	/** `json`, required: `{}` is a value (all an external application may need), not an empty field. */
+	emptyAllowed?: boolean;
 }
 
-/** The operations the generic bodies write once; anything else is an extra with its own module. */
-export type GenericOperation = 'getAll' | 'get' | 'create' | 'update' | 'delete';
+/** The operations every entity may list; `members` operations are named by the entry. */
+export type EntityOperation = 'getAll' | 'get' | 'create' | 'update' | 'delete';
+
+/**
+ * An operation that adds names to, or removes them from, a record (a list's people, a person's
+ * tags): `{field}` sent to {path}/{id}/{path}, one item `{ id, <output>: names }` whatever the answer.
+ */
+export interface MembersSpec {
+	/** The Operation option's name, e.g. Add Tags. */
+	label: string;
+	/** What the operation does to the record, e.g. "add tags to". */
+	verb: string;
+	method: 'POST' | 'DELETE';
+	/** Path segments after the record's ID. */
+	path: readonly string[];
+	/** The output's key for the names sent, e.g. `tagsAdded`. */
+	output: string;
+	field: FieldSpec;
+}
 
 /** Where the node offers an entity (or a service function) as a resource. */
 export interface ResourceSpec {
@@ -83,8 +106,22 @@ export interface ResourceSpec {
 	id?: { label: string; name: string; placeholder: string };
 	/** Singular and plural nouns for the generic operations' texts, e.g. person / people. */
 	noun?: { one: string; many: string };
-	/** Which operations exist, in the Operation option's order. */
+	/** Which operations exist (the Operation option lists them in the order of their names). */
 	operations: readonly string[];
+	/** The Operation option's default; the first by name when absent. */
+	defaultOperation?: string;
+	/** An operation's option description where the entry words it itself. */
+	operationTexts?: Readonly<Record<string, string>>;
+	/** The operations that change a record's members, by their option value. */
+	members?: Readonly<Record<string, MembersSpec>>;
+	/** Create and Update take the whole body as one JSON object: the source shows no fields. */
+	jsonBody?: boolean;
+	/** Fields Create shows on their own beside the required ones (the rest go in Additional Fields). */
+	createFirst?: readonly string[];
+	/** Additional Fields' description on Create. */
+	additionalHint?: string;
+	/** Where the entry's description comes from: a file of the spec or the service page it cites. */
+	source?: string;
 	/** The body fields, in the order of their labels. */
 	fields?: readonly FieldSpec[];
 	/**

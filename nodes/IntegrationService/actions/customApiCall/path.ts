@@ -3,7 +3,8 @@ import { ExpressionParser } from 'n8n-workflow';
 
 import type { PathSegment } from '../../../shared/service';
 import { hasControlCharacter } from '../../../shared/service';
-import { inputError, requireText } from '../../helpers/validation';
+import { requireText } from '../../helpers/kinds/text';
+import { inputError } from '../../helpers/validation';
 
 /**
  * The Custom API Call's Path as segments under /api (decisions.md, "Beyond the specification"). The

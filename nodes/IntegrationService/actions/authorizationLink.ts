@@ -1,0 +1,50 @@
+import { authorizationLinkResource } from '../../shared/catalogue/services';
+import { appKeyField, planField, syncField } from './credential';
+import { createOperation } from './entity/create';
+import { handWritten } from './handWritten';
+
+/** POST {universal}/api/oauth/authorize-url (spec 4.3): the link for the end user. */
+const create = createOperation(authorizationLinkResource, {
+	fields: [
+		appKeyField(
+			'Key of the external application the end user will grant access to, as registered with the Integration Service',
+		),
+	],
+	group: {
+		kind: 'additional',
+		fields: [
+			{
+				name: 'customParams',
+				label: 'Custom Params',
+				type: 'json',
+				description:
+					'Extra values as a JSON object, passed to the service unchanged, e.g. {"tenant": "acme"}',
+			},
+			syncField(
+				'Which kinds of records the new connection synchronises. Add a flag and switch it on (sync) or off (do not sync); flags you do not add are not sent.',
+			),
+			planField('Plan to attach to the new connection, as named by the Integration Service'),
+			{
+				name: 'returnURI',
+				label: 'Return URI',
+				type: 'string',
+				placeholder: 'e.g. https://example.com/connected',
+				description: 'Where to send the end user after they have granted access',
+			},
+		],
+	},
+});
+
+export const { description, operations } = handWritten(
+	authorizationLinkResource,
+	[
+		{
+			name: 'Create',
+			value: 'create',
+			description:
+				'Request a link that an end user opens to grant access to an external application; returns the URL and a request ID',
+			action: 'Create an authorization link',
+		},
+	],
+	{ create },
+);

@@ -1,0 +1,207 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { ServiceHost } from '../../../shared/service';
+import { parseJsonParameter } from '../../helpers/kinds/json';
+import { inputError } from '../../helpers/validation';
+import type { ServiceRun } from '../../transport';
+import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
+import {
+	cursorProperty,
+	limitProperty,
+	pageAtATimeProperty,
+	PAGING_PARAMETERS,
+	queryParametersProperty,
+	returnAllProperty,
+} from '../common.descriptions';
+import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
+import { connectionOf } from '../request';
+import { readPath } from './path';
+
+const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
+const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const WITH_BODY: readonly string[] = ['POST', 'PUT', 'PATCH'];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Host',
+		name: 'host',
+		type: 'options',
+		options: [
+			{
+				name: 'Calendar',
+				value: 'calendar',
+				description: "The credential's Calendar Host URL (webhooks, calendars, appointments)",
+			},
+			{
+				name: 'CRM',
+				value: 'crm',
+				description: "The credential's CRM Host URL (people, notes, tasks)",
+			},
+			{
+				name: 'LOS',
+				value: 'los',
+				description: "The credential's LOS Host URL (loans, borrowers, documents)",
+			},
+			{
+				name: 'Universal',
+				value: 'universal',
+				description: "The credential's Universal Host URL (credentials, authorization links)",
+			},
+		],
+		default: 'crm',
+		description:
+			"Which of the credential's four hosts to call; the request never goes anywhere else",
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [
+			{ name: 'DELETE', value: 'DELETE' },
+			{ name: 'GET', value: 'GET' },
+			{ name: 'PATCH', value: 'PATCH' },
+			{ name: 'POST', value: 'POST' },
+			{ name: 'PUT', value: 'PUT' },
+		],
+		default: 'GET',
+		description:
+			'The HTTP method. GET, PUT and DELETE are retried after a server error; POST and PATCH are never sent again once they may have reached the service.',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. loans or loans/{{ $json.loanId }}',
+		description:
+			'The endpoint, relative to /api on the chosen host. Each part between the slashes you type is one path segment; a value from {{ }} stays inside its segment, sent exactly (its / ? # % encoded). A Path that is only one expression is read whole, its slashes separating segments. A URL, "." or "..", an empty part, and ? or # you type are refused.',
+	},
+	queryParametersProperty,
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'json',
+		default: '{}',
+		description: 'The request body as a JSON object, sent unchanged',
+		displayOptions: { show: { method: WITH_BODY as string[] } },
+	},
+	{ ...returnAllProperty, displayOptions: { show: { method: ['GET'] } } },
+	{ ...limitProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
+	{ ...pageAtATimeProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
+	{
+		...cursorProperty,
+		displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		hint: 'On: one item per record of the answer\'s list (an answer that is no page of a list, such as one record, is one item), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+	{
+		displayName:
+			'A GET reads a list page by page, as Person › Get Many does: limit and offset are sent, then the next page is followed by nextLink, next or offset, always on the same host',
+		name: 'pagingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['customApiCall'], operation: ['send'] } },
+	properties,
+);
+
+function oneOf<T extends string>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	allowed: readonly T[],
+): T {
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
+	throw inputError(
+		ctx,
+		itemIndex,
+		field,
+		`must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+	);
+}
+
+/**
+ * Any endpoint of the service through the transport, with every rule of the other operations:
+ * the host from the credential, one encoded segment per path part, retries by method, the run's
+ * pace and 429 pause, deadlines, size bounds, redaction and, for GET, the pager.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
+	const host = oneOf(
+		this,
+		itemIndex,
+		'Host',
+		this.getNodeParameter('host', itemIndex, 'crm'),
+		HOSTS,
+	);
+	const method = oneOf(
+		this,
+		itemIndex,
+		'Method',
+		this.getNodeParameter('method', itemIndex, 'GET'),
+		METHODS,
+	);
+	const path = readPath(this, itemIndex);
+	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
+	const qs = readQueryParameters(
+		this,
+		itemIndex,
+		'Query Parameters',
+		this.getNodeParameter('queryParameters', itemIndex, {}),
+		reserved,
+	);
+	const connection = connectionOf(this, itemIndex);
+
+	if (method !== 'GET') {
+		const rawBody = WITH_BODY.includes(method)
+			? this.getNodeParameter('body', itemIndex, '{}')
+			: undefined;
+		const body =
+			rawBody === undefined || rawBody === ''
+				? undefined
+				: parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
+		return [
+			await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, connection }, run),
+		];
+	}
+
+	return await listBody(this, itemIndex, run, readListParameters(this, itemIndex), {
+		page: {
+			request: { method, host, path, qs, connection },
+			pageSize: MAX_PAGE_SIZE,
+			recordsKey: recordsOf,
+		},
+		batchKey: 'records',
+		rawPages: true,
+		// A batch is its records; without one, Simplify off outputs each page as the service sent it.
+		record: (record, simplify) =>
+			!simplify
+				? record
+				: record !== null && typeof record === 'object' && !Array.isArray(record)
+					? withoutOriginal(record)
+					: { value: record },
+	});
+}

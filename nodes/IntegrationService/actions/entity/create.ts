@@ -1,0 +1,32 @@
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import type { BodyForm } from '../../helpers/body';
+import { readBody } from '../../helpers/body';
+import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
+import { readOutput, shapeRecord } from '../output';
+import { sendToEntity } from '../request';
+import type { OperationModule } from '../types';
+import { shownFor } from './texts';
+
+/**
+ * Create: POST {host}/api/{path} with the body checked field by field before anything is sent; the
+ * created record is the one output item. Not sent twice (the transport's rule for POST).
+ */
+export function createOperation(
+	resource: ResourceSpec,
+	form: BodyForm = catalogueForm(resource, 'create'),
+): OperationModule {
+	return {
+		description: updateDisplayOptions(shownFor(resource, 'create'), formProperties(form)),
+		async execute(itemIndex, run) {
+			const read = readBody(this, itemIndex, form, true);
+			// Where the service shows no fields, the one JSON object is the body.
+			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
+			const choice = readOutput(this, itemIndex);
+			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body });
+			return [shapeRecord(record, choice)];
+		},
+	};
+}

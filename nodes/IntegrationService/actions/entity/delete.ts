@@ -1,0 +1,24 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { readId, sendToEntity } from '../request';
+import type { OperationModule } from '../types';
+import { idOf, idProperty, shownFor } from './texts';
+
+/**
+ * Delete: DELETE {host}/api/{path}/{id}, one item `{ id, deleted: true }`. A 404 is the service saying
+ * there is no such record: an error of the item, never a success.
+ */
+export function deleteOperation(resource: ResourceSpec): OperationModule {
+	const id = idOf(resource);
+	return {
+		description: updateDisplayOptions(shownFor(resource, 'delete'), [
+			idProperty(resource, 'delete'),
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
+			return [{ id: segment.value, deleted: true }];
+		},
+	};
+}

@@ -1,0 +1,24 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { readOutput, shapeRecord } from '../output';
+import { readId, sendToEntity } from '../request';
+import type { OperationModule } from '../types';
+import { idOf, idProperty, shownFor } from './texts';
+
+/** Get: GET {host}/api/{path}/{id}, the record as one item. */
+export function getOperation(resource: ResourceSpec): OperationModule {
+	const id = idOf(resource);
+	return {
+		description: updateDisplayOptions(shownFor(resource, 'get'), [idProperty(resource, 'get')]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			const choice = readOutput(this, itemIndex);
+			const record = await sendToEntity(this, itemIndex, run, resource, {
+				method: 'GET',
+				path: [segment],
+			});
+			return [shapeRecord(record, choice)];
+		},
+	};
+}

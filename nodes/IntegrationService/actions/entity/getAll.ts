@@ -1,0 +1,101 @@
+import type { IDataObject, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { toWholeNumber } from '../../helpers/kinds/number';
+import { MAX_PAGE_SIZE } from '../../transport';
+import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
+import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
+import { entityRequest } from '../request';
+import type { OperationModule } from '../types';
+import { nounsOf, shownFor, systemOf } from './texts';
+
+function properties(resource: ResourceSpec): INodeProperties[] {
+	const { one, many } = nounsOf(resource);
+	return [
+		...listProperties,
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return a simplified version of the response instead of the raw data',
+			hint: `On: each ${one} without its bulky "original" record (the data as held in the external system). Off: each ${one} exactly as the service returns it.`,
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Page Size',
+					name: 'pageSize',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+					default: MAX_PAGE_SIZE,
+					description: `How many ${many} to ask for per request (1 to 100). Return All and a Limit larger than this read several pages; the output is the same, only the number of requests changes.`,
+				},
+				{
+					...queryParametersProperty,
+					description: `Extra filters sent as query parameters on the list request, each name and value passed through unchanged. Which filters the ${systemOf(resource)} understands is not documented. The names limit, offset and next are set by paging and cannot be used; each name may appear once.`,
+				},
+			],
+		},
+	];
+}
+
+/** Why a list of an opt-in entity may be empty, naming the flag that decides it (decisions.md). */
+export function optInHint(resource: ResourceSpec): string | undefined {
+	if (resource.syncOptIn === undefined) return undefined;
+	const { many } = nounsOf(resource);
+	return `No ${many} came back. The service lists ${many} only for a connection that syncs them: if this connection should have some, turn on entitiesToSync.${resource.syncOptIn} for it (Credential › Update, Entities to Sync).`;
+}
+
+/** Get Many: GET {host}/api/{path}, page by page (spec 3), its records as items. */
+export function getAllOperation(resource: ResourceSpec): OperationModule {
+	const { one } = nounsOf(resource);
+	const listKey = resource.listKey ?? resource.path[resource.path.length - 1];
+	return {
+		description: updateDisplayOptions(shownFor(resource, 'getAll'), properties(resource)),
+		async execute(itemIndex, run) {
+			const list = readListParameters(this, itemIndex);
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const pageSize =
+				options.pageSize === undefined || options.pageSize === ''
+					? MAX_PAGE_SIZE
+					: toWholeNumber(
+							this,
+							itemIndex,
+							'Options › Page Size',
+							options.pageSize,
+							1,
+							MAX_PAGE_SIZE,
+						);
+			const qs = readQueryParameters(
+				this,
+				itemIndex,
+				'Options › Query Parameters',
+				options.queryParameters,
+				PAGING_PARAMETERS,
+			);
+			const request = entityRequest(this, itemIndex, resource, { method: 'GET', qs });
+			return await listBody(this, itemIndex, run, list, {
+				page: { request, pageSize, recordsKey: listKey },
+				batchKey: listKey,
+				emptyHint: optInHint(resource),
+				record: (record, simplify) => {
+					if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+						const message = `The service's answer lists a ${one} that is not an object`;
+						throw new NodeApiError(this.getNode(), { message } as JsonObject, {
+							message,
+							itemIndex,
+						});
+					}
+					return simplify ? withoutOriginal(record) : record;
+				},
+			});
+		},
+	};
+}

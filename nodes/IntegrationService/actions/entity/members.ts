@@ -1,0 +1,38 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { MembersSpec, ResourceSpec } from '../../../shared/catalogue';
+import { FIELDS } from '../../helpers/kinds';
+import { readId, sendToEntity } from '../request';
+import type { OperationModule } from '../types';
+import { idOf, idProperty, shownFor } from './texts';
+
+/**
+ * A change of a record's members (a list's people, a person's tags): the names sent to
+ * {path}/{id}/{more}, at least one. One item `{ id, <output>: names }` whatever the service answers
+ * (the endpoints answer no body; a body some system does answer is not output: decisions.md).
+ */
+export function membersOperation(
+	resource: ResourceSpec,
+	operation: string,
+	members: MembersSpec,
+): OperationModule {
+	const id = idOf(resource);
+	const { field } = members;
+	return {
+		description: updateDisplayOptions(shownFor(resource, operation), [
+			idProperty(resource, members.verb),
+			FIELDS.property(field),
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			const raw = this.getNodeParameter(field.name, itemIndex, undefined);
+			const names = FIELDS.read({ ctx: this, itemIndex, label: field.label }, field, raw);
+			await sendToEntity(this, itemIndex, run, resource, {
+				method: members.method,
+				path: [segment, ...members.path],
+				body: { [field.name]: names as string[] },
+			});
+			return [{ id: segment.value, [members.output]: names as string[] }];
+		},
+	};
+}

@@ -1,0 +1,56 @@
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import type { ServiceHost } from '../../../shared/service';
+
+/** The words and properties every entity operation builds from its catalogue entry. */
+
+/** How the texts name the system a host stands for. */
+const SYSTEM: Record<ServiceHost, string> = {
+	crm: 'connected CRM',
+	los: 'connected loan origination system',
+	calendar: 'connected calendar',
+	universal: 'Integration Service',
+};
+
+export function systemOf(resource: ResourceSpec): string {
+	return resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
+}
+
+/** The nouns of a resource's texts; its label's words when the catalogue names none. */
+export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
+	const one = resource.label.toLowerCase();
+	return resource.noun ?? { one, many: `${one}s` };
+}
+
+/** "a note", "an appointment": the noun with its indefinite article. */
+export function withArticle(noun: string): string {
+	return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/** Where an operation's own fields show. */
+export function shownFor(resource: ResourceSpec, operation: string): IDisplayOptions {
+	return { show: { resource: [resource.value], operation: [operation] } };
+}
+
+/** A resource's ID (label, parameter name): an operation on one record needs it in the catalogue. */
+export function idOf(resource: ResourceSpec): NonNullable<ResourceSpec['id']> {
+	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
+	return resource.id;
+}
+
+/** A resource's ID parameter (its label, name and placeholder from the catalogue). */
+export function idProperty(resource: ResourceSpec, verb: string): INodeProperties {
+	const { one } = nounsOf(resource);
+	const id = idOf(resource);
+	return {
+		displayName: id.label,
+		name: id.name,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: id.placeholder,
+		description: `ID of the ${one} to ${verb}, as the Integration Service returns it in the ${one}'s "ID" field`,
+	};
+}

@@ -1,0 +1,39 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import type { BodyForm } from '../../helpers/body';
+import { readBody } from '../../helpers/body';
+import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
+import { readOutput, shapeRecord } from '../output';
+import { readId, sendToEntity } from '../request';
+import type { OperationModule } from '../types';
+import { idOf, idProperty, shownFor } from './texts';
+
+/**
+ * Update: PUT {host}/api/{path}/{id}, the ID read (and checked) first; fields not sent stay as they
+ * are. `id` is the property that asks for the ID (the catalogue's unless given); the changed record
+ * is the one output item.
+ */
+export function updateOperation(
+	resource: ResourceSpec,
+	form: BodyForm = catalogueForm(resource, 'update'),
+	id: INodeProperties = idProperty(resource, 'change'),
+): OperationModule {
+	const ids = { label: idOf(resource).label, name: id.name };
+	return {
+		description: updateDisplayOptions(shownFor(resource, 'update'), [id, ...formProperties(form)]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, ids);
+			const read = readBody(this, itemIndex, form);
+			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
+			const choice = readOutput(this, itemIndex);
+			const record = await sendToEntity(this, itemIndex, run, resource, {
+				method: 'PUT',
+				path: [segment],
+				body,
+			});
+			return [shapeRecord(record, choice)];
+		},
+	};
+}

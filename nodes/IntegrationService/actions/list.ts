@@ -1,0 +1,196 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { describeValue } from '../../shared/service';
+import { toBoolean } from '../helpers/kinds/boolean';
+import { toWholeNumber } from '../helpers/kinds/number';
+import { optionalText } from '../helpers/kinds/text';
+import { inputError } from '../helpers/validation';
+import type { PageRequest, ServiceRun } from '../transport';
+import { serviceRequestPages } from '../transport';
+import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
+
+/**
+ * The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item:
+ * Return All or Limit, Simplify, Page at a Time and its Cursor, Query Parameters.
+ */
+
+export type ListParameters = ReturnType<typeof readListParameters>;
+
+/** What differs between the lists that share the one list body. */
+export interface ListCall {
+	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
+	/** Key of the records in a Page at a Time item (e.g. "people"). */
+	batchKey: string;
+	/** One record as output; `simplify` is the item's Simplify. */
+	record(record: IDataObject, simplify: boolean): IDataObject;
+	/** Simplify off without Page at a Time outputs each page as the service sent it (Custom API Call). */
+	rawPages?: boolean;
+	/** What to tell when the list is empty from its start (an entity a connection must opt in to). */
+	emptyHint?: string;
+}
+
+const FROM_AI = /\$from(AI|Ai|ai)\(/;
+
+/** What a model reads after a page when the list goes on. */
+function moreText(canContinue: boolean): string {
+	return canContinue
+		? 'More records follow: call again with the cursor set to nextCursor.'
+		: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
+}
+
+/**
+ * The list body: Return All or Limit over the pager, the
+ * records as output, or with Page at a Time one item with the batch and its next cursor. Called by a
+ * model (as a tool), it always returns one page of at most TOOL_PAGE_LIMIT records and its cursor.
+ */
+export async function listBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+	{ limit, simplify, batch: asked }: ListParameters,
+	call: ListCall,
+): Promise<IDataObject[]> {
+	// Simplify (in call.record) decides the form of a list; Output › Fields to Return still applies.
+	const choice = readOutput(ctx, itemIndex, false);
+	const maxRecords = choice.asTool ? Math.min(limit ?? TOOL_PAGE_LIMIT, TOOL_PAGE_LIMIT) : limit;
+	const batch = choice.asTool ? (asked ?? { cursor: '', field: 'Cursor' }) : asked;
+	const output: IDataObject[] = [];
+	const { nextCursor } = await serviceRequestPages.call(
+		ctx,
+		itemIndex,
+		{ ...call.page, maxRecords, batch },
+		run,
+		(records, page) => {
+			if (call.rawPages && !simplify && !batch) output.push(page);
+			else
+				for (const record of records)
+					output.push(shapeRecord(call.record(record, simplify), choice));
+		},
+	);
+	// Empty from its start: the workflow's author sees a hint in the output pane, a model reads it.
+	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
+	if (hint !== undefined && !choice.asTool)
+		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
+	if (!batch) return output;
+	const item = batchItem(call.batchKey, output, nextCursor);
+	if (hint !== undefined && choice.asTool) item.hint = hint;
+	if (choice.asTool && nextCursor !== undefined) {
+		// The model can continue only when the author let it set the Cursor ($fromAI in it).
+		const cursor = String(ctx.getNode().parameters.cursor ?? '');
+		item.more = moreText(asked !== undefined && FROM_AI.test(cursor));
+	}
+	return [item];
+}
+
+/** A boolean parameter of the item, named by its label in errors. */
+const flag = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	name: string,
+	fallback: boolean,
+) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
+
+/**
+ * What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time (the
+ * cursor to start from, or undefined when it is off).
+ */
+export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
+	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
+	const limit = returnAll
+		? undefined
+		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
+	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
+	let batch: { cursor: string; field: string } | undefined;
+	if (!returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false)) {
+		const cursor = ctx.getNodeParameter('cursor', itemIndex, '');
+		if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
+			const problem = `must be the text of a nextCursor, got ${describeValue(cursor)}`;
+			throw inputError(ctx, itemIndex, 'Cursor', problem);
+		}
+		batch = { cursor: (cursor ?? '').trim(), field: 'Cursor' };
+	}
+	return { limit, simplify, batch };
+}
+
+/** The one output item of a batch: its records, and where the next batch starts ('' and done at the end). */
+export function batchItem(
+	key: string,
+	records: IDataObject[],
+	nextCursor: string | undefined,
+): IDataObject {
+	return {
+		[key]: records,
+		count: records.length,
+		nextCursor: nextCursor ?? '',
+		done: nextCursor === undefined,
+	};
+}
+
+/**
+ * Names n8n's HTTP client (axios, whose merge skips them against prototype pollution) leaves out of
+ * the URL without a word: sent exactly or refused, a name is never dropped.
+ */
+const UNSENDABLE_NAMES = ['__proto__', 'constructor', 'prototype'];
+
+/** Query Parameters as a query object; names are checked (reserved ones refused) before anything is sent. */
+export function readQueryParameters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	raw: unknown,
+	reserved: readonly string[] = [],
+): IDataObject {
+	if (raw === undefined || raw === null || raw === '') return {};
+	const entries = Array.isArray(raw) ? raw : ((raw as IDataObject).parameters ?? []);
+	if (!Array.isArray(entries)) {
+		throw inputError(ctx, itemIndex, field, 'must be a list of {name, value} entries');
+	}
+	const query: IDataObject = {};
+	entries.forEach((entry: unknown, position) => {
+		const where = `${field} › entry ${position + 1}`;
+		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+			throw inputError(ctx, itemIndex, where, 'must be an object with a name and a value');
+		}
+		const { name: rawName, value } = entry as IDataObject;
+		const name = typeof rawName === 'string' ? rawName.trim() : '';
+		if (name === '') {
+			throw inputError(ctx, itemIndex, where, 'has no name');
+		}
+		if (UNSENDABLE_NAMES.includes(name)) {
+			throw inputError(
+				ctx,
+				itemIndex,
+				`${field} › ${name}`,
+				`cannot be sent: n8n's HTTP client leaves ${UNSENDABLE_NAMES.join(', ')} out of the URL`,
+			);
+		}
+		if (reserved.includes(name.toLowerCase())) {
+			throw inputError(
+				ctx,
+				itemIndex,
+				`${field} › ${name}`,
+				`cannot be set here: paging sets ${reserved.join(', ')} itself (use Return All, Limit and Page Size instead)`,
+			);
+		}
+		if (Object.prototype.hasOwnProperty.call(query, name)) {
+			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'appears more than once');
+		}
+		if (value === undefined || value === null || value === '') {
+			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'has no value');
+		}
+		// Text as the form's: an object, a list or a number that lost digits is refused, never sent as made-up text.
+		query[name] = optionalText(ctx, itemIndex, `${field} › ${name}`, value) as string;
+	});
+	return query;
+}
+
+/** A record without its bulky `original` (the data as held in the external system); the object itself when it has none (no copy needed). */
+export function withoutOriginal(person: IDataObject): IDataObject {
+	if (!Object.prototype.hasOwnProperty.call(person, 'original')) return person;
+	const result: IDataObject = {};
+	for (const key of Object.keys(person)) {
+		if (key !== 'original') result[key] = person[key];
+	}
+	return result;
+}

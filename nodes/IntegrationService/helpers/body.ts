@@ -1,0 +1,230 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { FieldSpec } from '../../shared/catalogue';
+import { jsonObjectOf, jsonOf } from '../../shared/service';
+import { FIELDS, KINDS } from './kinds';
+import { inputError, refuseUnknownKeys } from './validation';
+
+/**
+ * The request body of one item, from the fields of the operation's form (catalogue FieldSpecs; each
+ * field's kind reads its value). Every check runs here, before anything is sent. With mapping modes,
+ * the item's Mapping Mode says whether the body comes from the form, the input item (Map
+ * Automatically) or one JSON object (Record (JSON): what a model gives through one `$fromAI`).
+ */
+
+export const MAPPING_MODE = {
+	fromForm: 'defineBelow',
+	fromInput: 'autoMapInputData',
+	fromRecord: 'jsonRecord',
+} as const;
+
+export const RECORD = { name: 'record', label: 'Record (JSON)' } as const;
+
+/**
+ * A record bigger than this as JSON text is refused: one record of the service is a few thousand
+ * characters, so this is a runaway model or a pasted export, not a record to write.
+ */
+export const MAX_RECORD_CHARS = 100_000;
+
+/** The field groups: Additional Fields of a create, Update Fields of an update (at least one). */
+export const GROUPS = {
+	additional: { name: 'additionalFields', label: 'Additional Fields' },
+	update: { name: 'updateFields', label: 'Update Fields' },
+} as const;
+
+/** An operation's body form: fields shown on their own, then a group of fields added one by one. */
+export interface BodyForm {
+	fields: readonly FieldSpec[];
+	group?: { kind: keyof typeof GROUPS; fields: readonly FieldSpec[]; description?: string };
+	/** Offer Mapping Mode (Map Automatically, Record (JSON)) beside the form. */
+	mappingModes?: boolean;
+}
+
+/** A list's "(JSON)" companion takes the whole list as one value (decisions.md, "A list of objects as one value"). */
+export const companionOf = (spec: FieldSpec) => ({
+	name: `${spec.name}Json`,
+	label: `${spec.label} (JSON)`,
+});
+
+/** Every wire field of the form, the group's too. */
+export const bodyFields = (form: BodyForm): FieldSpec[] => [
+	...form.fields,
+	...(form.group?.fields ?? []),
+];
+
+/**
+ * A body that would write nothing: no field, or only empty objects and lists (a Bio left at its `{}`),
+ * so a Create would make an empty record and an Update change nothing.
+ */
+export function writesNothing(body: IDataObject): boolean {
+	for (const value of Object.values(body))
+		if (value === null || typeof value !== 'object' || Object.keys(value).length > 0) return false;
+	return true;
+}
+
+const isEmptyValue = (value: unknown) =>
+	value === undefined ||
+	value === null ||
+	(typeof value === 'string' && value.trim() === '') ||
+	(Array.isArray(value) && value.length === 0);
+
+/** Whether a list field's own entries are empty (not added, or an empty collection). */
+function noEntries(raw: unknown): boolean {
+	if (isEmptyValue(raw)) return true;
+	if (typeof raw !== 'object' || Array.isArray(raw)) return false;
+	const keys = Object.keys(raw as object);
+	return (
+		keys.length === 0 || (keys.length === 1 && isEmptyValue((raw as { values?: unknown }).values))
+	);
+}
+
+/**
+ * One field's wire value from the form. A list with its companion set is read from that one value;
+ * set together with the list's own entries it is an error: which one was meant is not guessed.
+ */
+function formValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	spec: FieldSpec,
+	scope: string,
+	given: (name: string) => unknown,
+): unknown {
+	const label = `${scope}${spec.label}`;
+	const raw = given(spec.name);
+	const kind = KINDS[spec.type];
+	if (!kind.list) return kind.read({ ctx, itemIndex, label }, spec, raw, FIELDS);
+	const companion = `${scope}${companionOf(spec).label}`;
+	let whole = given(companionOf(spec).name);
+	if (typeof whole === 'string' && whole.trim() !== '') {
+		const read = jsonOf(whole);
+		if ('problem' in read) throw inputError(ctx, itemIndex, companion, read.problem);
+		whole = read.value;
+	}
+	if (isEmptyValue(whole)) return kind.read({ ctx, itemIndex, label }, spec, raw, FIELDS);
+	if (!noEntries(raw)) {
+		const problem = `give either ${label} or ${companion}, not both`;
+		throw inputError(ctx, itemIndex, companion, problem);
+	}
+	return kind.read({ ctx, itemIndex, label: companion }, spec, whole, FIELDS);
+}
+
+function setIfDefined(body: IDataObject, name: string, value: unknown): void {
+	if (value !== undefined) body[name] = value as IDataObject[keyof IDataObject];
+}
+
+/** The body from the node's parameters: the fields on their own, and those added to the group. */
+function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
+	const body: IDataObject = {};
+	const parameter = (name: string): unknown => ctx.getNodeParameter(name, itemIndex, undefined);
+	for (const spec of form.fields)
+		setIfDefined(body, spec.name, formValue(ctx, itemIndex, spec, '', parameter));
+	if (!form.group) return body;
+	const group = GROUPS[form.group.kind];
+	const added = (ctx.getNodeParameter(group.name, itemIndex, {}) ?? {}) as IDataObject;
+	const inGroup = (name: string) => added[name];
+	for (const spec of form.group.fields) {
+		// A field not added (nor its companion) writes nothing and is not read, unless required.
+		if (spec.required || spec.name in added || `${spec.name}Json` in added)
+			setIfDefined(body, spec.name, formValue(ctx, itemIndex, spec, `${group.label} › `, inGroup));
+	}
+	return body;
+}
+
+const own = (object: IDataObject, key: string) =>
+	Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+
+/** Each wire field found in `source`, read by its kind and labelled by `labelOf`. */
+function bodyOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: readonly FieldSpec[],
+	source: IDataObject,
+	labelOf: (name: string) => string,
+): IDataObject {
+	const body: IDataObject = {};
+	for (const spec of fields) {
+		const at = { ctx, itemIndex, label: labelOf(spec.name) };
+		setIfDefined(body, spec.name, FIELDS.read(at, spec, own(source, spec.name)));
+	}
+	return body;
+}
+
+const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
+
+/** The body from the input item: each of its fields named as a wire field, checked as the form's would be. */
+function bodyFromInput(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
+	const input = ctx.getInputData()[itemIndex]?.json ?? {};
+	const fields = bodyFields(form);
+	const body = bodyOf(ctx, itemIndex, fields, input, (name) => `Input Field "${name}"`);
+	if (writesNothing(body)) {
+		throw inputError(
+			ctx,
+			itemIndex,
+			'Map Automatically',
+			`the input item has none of the fields this operation sends (${namesOf(fields)})`,
+			'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Map From a JSON Record)',
+		);
+	}
+	return body;
+}
+
+/**
+ * The body from Record (JSON): one object (or its JSON text) whose keys are wire fields. Unlike an
+ * input row it carries nothing else, so a key that is no field (a misspelt or made-up one,
+ * `__proto__`) is refused by name rather than dropped.
+ */
+function bodyFromRecord(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
+	const fields = bodyFields(form);
+	const raw = ctx.getNodeParameter(RECORD.name, itemIndex, undefined);
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+		const problem = `is required but empty; give a JSON object with some of: ${namesOf(fields)}`;
+		throw inputError(ctx, itemIndex, RECORD.label, problem);
+	}
+	const size = (typeof raw === 'string' ? raw : JSON.stringify(raw)).length;
+	if (size > MAX_RECORD_CHARS) {
+		const problem = `is ${size} characters as JSON; at most ${MAX_RECORD_CHARS} are accepted`;
+		throw inputError(ctx, itemIndex, RECORD.label, problem);
+	}
+	const parsed = jsonObjectOf(raw);
+	if ('problem' in parsed) throw inputError(ctx, itemIndex, RECORD.label, parsed.problem);
+	const record = parsed.object as IDataObject;
+	const names = fields.map((spec) => spec.name);
+	refuseUnknownKeys(ctx, itemIndex, RECORD.label, record, names);
+	const body = bodyOf(ctx, itemIndex, fields, record, (name) => `${RECORD.label} › ${name}`);
+	if (writesNothing(body)) {
+		const problem = `has none of the fields this operation sends (${namesOf(fields)})`;
+		throw inputError(ctx, itemIndex, RECORD.label, problem);
+	}
+	return body;
+}
+
+/**
+ * The request body of one item. A Create's (`create`) or an Update Fields' body with no field is
+ * refused: the record would be empty, or nothing would change.
+ */
+export function readBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	form: BodyForm,
+	create = false,
+): IDataObject {
+	const mode = form.mappingModes
+		? ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.fromForm)
+		: MAPPING_MODE.fromForm;
+	if (mode === MAPPING_MODE.fromInput) return bodyFromInput(ctx, itemIndex, form);
+	if (mode === MAPPING_MODE.fromRecord) return bodyFromRecord(ctx, itemIndex, form);
+	const body = bodyFromForm(ctx, itemIndex, form);
+	if (form.group?.kind === 'update' && writesNothing(body))
+		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
+	// A Create with nothing set (every field empty, from an expression too) would create an empty record.
+	if (create && writesNothing(body)) {
+		const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
+		throw inputError(
+			ctx,
+			itemIndex,
+			label,
+			'set at least one field; an empty record is not created',
+		);
+	}
+	return body;
+}

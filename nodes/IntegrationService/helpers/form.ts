@@ -1,0 +1,153 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { FieldSpec, ResourceSpec } from '../../shared/catalogue';
+import { fieldsFor } from '../../shared/catalogue';
+import type { BodyForm } from './body';
+import { bodyFields, companionOf, GROUPS, MAPPING_MODE, RECORD } from './body';
+import { FIELDS, KINDS } from './kinds';
+
+/** The editor properties of a body form, built from its fields' kinds (body.ts reads them). */
+
+/** A field's properties: its own, and a list's companion that takes the whole list as one value. */
+export function fieldProperties(fields: readonly FieldSpec[]): INodeProperties[] {
+	return fields.flatMap((spec) => {
+		const property = FIELDS.property(spec);
+		if (!KINDS[spec.type].list) return [property];
+		const { name, label } = companionOf(spec);
+		const companion: INodeProperties = {
+			displayName: label,
+			name,
+			type: 'json',
+			default: '',
+			description: `${spec.label} given whole as one JSON list, e.g. by an expression that yields the input item's ${spec.name} list; checked as the entries of ${spec.label} are. Use either this or ${spec.label}; an empty value is not set.`,
+		};
+		return [property, companion];
+	});
+}
+
+/** The form's own properties: its fields, then its group (a collection the user adds fields to). */
+function formFields(form: BodyForm): INodeProperties[] {
+	const properties = fieldProperties(form.fields);
+	if (!form.group) return properties;
+	const update = form.group.kind === 'update';
+	const group: INodeProperties = {
+		displayName: GROUPS[form.group.kind].label,
+		name: GROUPS[form.group.kind].name,
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: update
+			? 'The fields to change; add at least one. Fields you do not add are not sent and stay as they are.'
+			: form.group.description,
+		options: fieldProperties(form.group.fields),
+	};
+	return [...properties, group];
+}
+
+const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
+
+/**
+ * Record (JSON)'s default: one `$fromAI` whose description lists every field and its kind, so a model
+ * using the node as a tool knows the keys (n8n shows it nothing else of the node for this argument).
+ * Backticks hold it, as n8n's own button writes them; no field name holds a backtick or `${`.
+ */
+function recordFromAI(fields: readonly FieldSpec[]): string {
+	const shape = fields
+		.map((spec) => `${spec.name} (${FIELDS.words(spec)}${spec.required ? ', required' : ''})`)
+		.join('; ');
+	const description = `The record as one JSON object. Give only the fields you know; leave out the others. Fields: ${shape}`;
+	return `={{ $fromAI('${RECORD.name}', \`${description}\`, 'json') }}`;
+}
+
+/** The Mapping Mode selector and what each mode shows. */
+function mappingModeProperties(fields: readonly FieldSpec[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Mapping Mode',
+			name: 'mappingMode',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Map Automatically',
+					value: MAPPING_MODE.fromInput,
+					description:
+						"Send each input field whose name is one of the service's fields; other input fields are ignored",
+				},
+				{
+					name: 'Map Each Field Below',
+					value: MAPPING_MODE.fromForm,
+					description: 'Set each field in the form below, by value or by expression',
+				},
+				{
+					name: 'Map From a JSON Record',
+					value: MAPPING_MODE.fromRecord,
+					description:
+						"Send one JSON object whose keys are the service's fields, such as an AI model gives as a tool; other keys are refused",
+				},
+			],
+			default: 'defineBelow',
+		},
+		{
+			displayName: `Input fields named as the service names them are sent, checked as the form would check them: ${namesOf(fields)}. Other input fields are ignored.`,
+			name: 'mappingModeNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { mappingMode: [MAPPING_MODE.fromInput] } },
+		},
+		{
+			displayName: RECORD.label,
+			name: RECORD.name,
+			type: 'json',
+			required: true,
+			default: recordFromAI(fields),
+			description:
+				'The record as one JSON object whose keys are the fields of Map Each Field Below, named as the service names them and each checked as the form checks it; a key that is none of them is refused, and empty values are not sent. The default lets an AI model fill it when the node is a tool; in a workflow, map an object from an earlier node instead.',
+			displayOptions: { show: { mappingMode: [MAPPING_MODE.fromRecord] } },
+		},
+	];
+}
+
+/** The properties of a body form: with mapping modes, the selector first and the form shown for its mode. */
+export function formProperties(form: BodyForm): INodeProperties[] {
+	if (!form.mappingModes) return formFields(form);
+	const shownForForm = { show: { mappingMode: [MAPPING_MODE.fromForm] } };
+	return [
+		...mappingModeProperties(bodyFields(form)),
+		...updateDisplayOptions(shownForForm, formFields(form)),
+	];
+}
+
+/** The one JSON object a Create or Update sends where the service shows no fields. */
+export const JSON_BODY: FieldSpec = {
+	name: 'jsonBody',
+	label: 'Body (JSON)',
+	type: 'json',
+	required: true,
+	description:
+		'The fields to send, as one JSON object: the service publishes no field list for this entity, so every key is sent as written',
+};
+
+/**
+ * The body form of a catalogue entry's Create (required fields and `createFirst` on their own, the
+ * rest in Additional Fields) or Update (every field in Update Fields, in the order of their labels).
+ */
+export function catalogueForm(resource: ResourceSpec, operation: 'create' | 'update'): BodyForm {
+	if (resource.jsonBody) return { fields: [JSON_BODY] };
+	const fields = fieldsFor(resource, operation);
+	if (operation === 'update') {
+		const byLabel = [...fields].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+		return { fields: [], group: { kind: 'update', fields: byLabel }, mappingModes: true };
+	}
+	const first = (spec: FieldSpec) =>
+		spec.required === true || (resource.createFirst ?? []).includes(spec.name);
+	const rest = fields.filter((spec) => !first(spec));
+	return {
+		fields: fields.filter(first),
+		...(rest.length
+			? { group: { kind: 'additional', fields: rest, description: resource.additionalHint } }
+			: {}),
+		mappingModes: true,
+	};
+}

@@ -1,0 +1,31 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError, shown as shownValue } from '../validation';
+import type { Kind } from './kind';
+import { isUnsetValue, named, shown } from './kind';
+
+/** A toggle; `initial` is the value it shows when added (off unless given). */
+export const boolean: Kind = {
+	property: (spec) => ({
+		...named(spec),
+		type: 'boolean',
+		default: spec.initial ?? false,
+		...shown(spec),
+	}),
+	read: ({ ctx, itemIndex, label }, _spec, raw) =>
+		isUnsetValue(raw) ? undefined : toBoolean(ctx, itemIndex, label, raw),
+	words: () => 'true or false',
+};
+
+/** A boolean parameter that may arrive as "true"/"false" text from an expression. */
+export function toBoolean(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): boolean {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true') return true;
+	if (value === 'false') return false;
+	throw inputError(ctx, itemIndex, field, `must be true or false, got ${shownValue(value)}`);
+}

@@ -1,0 +1,90 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { FieldSpec } from '../../../shared/catalogue';
+import { entriesReader, inputError, refuseUnknownKeys, withoutValue } from '../validation';
+import type { Fields, Kind, Reading } from './kind';
+import { compoundValue } from './kind';
+
+/**
+ * A list of objects whose keys are published (an email's recipients, a smart list's columns): a
+ * `values` collection like Person's emails, one entry per object, its parts (`items`) the object's
+ * keys. Read from the form (`{ values: [...] }`), an input item or one JSON value (a list), each
+ * entry's parts read by their own kinds.
+ */
+
+/** The repeatable collection of a list field; the button says its placeholder (e.g. Add Recipient). */
+export function objectListProperty(spec: FieldSpec, parts: INodeProperties[]): INodeProperties {
+	const placeholder = spec.placeholder ?? 'Add Entry';
+	return {
+		displayName: spec.label,
+		name: spec.name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder,
+		default: {},
+		description: spec.description,
+		options: [{ displayName: placeholder.replace(/^Add /, ''), name: 'values', values: parts }],
+		...(spec.required ? { required: true } : {}),
+	};
+}
+
+/** What one entry's placeholder names: "recipient" for Add Recipient. */
+export const entryWord = (spec: FieldSpec) =>
+	(spec.placeholder ?? 'Add Entry').replace(/^Add /, '').toLowerCase();
+
+/** `name (text, required), email (text)`: the parts of one entry, each with its kind. */
+export const partsInWords = (parts: readonly FieldSpec[], fields: Fields) =>
+	parts
+		.map((part) => `${part.name} (${fields.words(part)}${part.required ? ', required' : ''})`)
+		.join(', ');
+
+const isEmptyJson = (value: unknown) =>
+	typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+
+/**
+ * One entry's wire object: each part read by its kind, unknown keys and an empty entry refused. A
+ * part's error never echoes the value: a list often comes whole from another system (an input row,
+ * a model) and may carry anything; the error names the part and the kind of value instead.
+ */
+export function readEntry(
+	at: Reading,
+	place: { field: string; number: number; label: string },
+	entry: IDataObject,
+	parts: readonly FieldSpec[],
+	fields: Fields,
+): IDataObject {
+	const { ctx, itemIndex } = at;
+	const names = parts.map((part) => part.name);
+	refuseUnknownKeys(ctx, itemIndex, place.label, entry, names);
+	const object: IDataObject = {};
+	for (const part of parts) {
+		const label = `${place.label} › ${part.label}`;
+		const raw = entry[part.name];
+		const value = withoutValue(ctx, itemIndex, raw, () =>
+			fields.readPart({ ctx, itemIndex, label }, part, raw),
+		);
+		// n8n fills a JSON part's default ({} or []) into every entry: empty is not set.
+		if (value !== undefined && !isEmptyJson(value)) {
+			object[part.name] = value as IDataObject[keyof IDataObject];
+		} else if (part.required) throw inputError(ctx, itemIndex, label, 'is required but empty');
+	}
+	if (Object.keys(object).length === 0) {
+		throw inputError(ctx, itemIndex, place.field, `entry ${place.number} is empty`);
+	}
+	return object;
+}
+
+export const objectList: Kind = {
+	property: (spec, fields) => objectListProperty(spec, (spec.items ?? []).map(fields.part)),
+	read(at, spec, raw, fields) {
+		const read = entriesReader(
+			{ list: 'entries', entry: 'must be an object' },
+			(_c, _i, entry, place) => readEntry(at, place, entry, spec.items ?? [], fields),
+		);
+		return compoundValue(at, spec, raw, entryWord(spec), (given) =>
+			read(at.ctx, at.itemIndex, at.label, given),
+		);
+	},
+	words: (spec, fields) => `list of objects with ${partsInWords(spec.items ?? [], fields)}`,
+	list: true,
+};

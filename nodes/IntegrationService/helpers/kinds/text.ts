@@ -1,0 +1,97 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { lossyNumberAt, lossyProblem } from '../../../shared/jsonNumbers';
+import { hasControlCharacter } from '../../../shared/service';
+import { inputError } from '../validation';
+import type { Kind } from './kind';
+import { named, shown } from './kind';
+
+/**
+ * Text (`string`, and `dateTime`: text the service does not parse for us), sent as written. A
+ * write-only value is masked in the editor too.
+ */
+export const text: Kind = {
+	property: (spec) => ({
+		...named(spec),
+		type: 'string',
+		...(spec.writeOnly ? { typeOptions: { password: true } } : {}),
+		default: '',
+		...shown(spec),
+	}),
+	read: ({ ctx, itemIndex, label }, spec, raw) =>
+		spec.required
+			? requireText(ctx, itemIndex, label, raw)
+			: optionalText(ctx, itemIndex, label, raw),
+	words: () => 'text',
+};
+
+/**
+ * A text value as it goes on the wire, never made up: text as given; a finite number or a boolean as
+ * its text (a phone number or postal code from a spreadsheet column); anything else is an error that
+ * names the field. No object, list, null or NaN ever becomes "[object Object]", "a,b", "null" or "NaN".
+ */
+export function textOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' && lossyNumberAt(value) !== undefined)
+		throw inputError(ctx, itemIndex, field, lossyProblem(''));
+	if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))
+		return String(value);
+	if (typeof value === 'number')
+		throw inputError(ctx, itemIndex, field, `must be text, got ${String(value)}`);
+	if (value === null) throw inputError(ctx, itemIndex, field, 'must be text, not null');
+	if (typeof value === 'object')
+		throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
+	throw inputError(ctx, itemIndex, field, `must be text, got a ${typeof value}`);
+}
+
+const isBlank = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** A required text value: present, not blank. */
+export function requireText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
+	if (isBlank(value)) throw inputError(ctx, itemIndex, field, 'is required but empty');
+	return textOf(ctx, itemIndex, field, value);
+}
+
+/** An optional text value: blank or null means "not set" (left out of the body); an object or a list is an error. */
+export function optionalText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	return textOf(ctx, itemIndex, field, value);
+}
+
+/** An ID that becomes one path segment: required and header-safe (the transport refuses "." and ".."). */
+export function requireId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
+	// A number past 2^53 (or with a fraction) has lost digits, or was never an ID: refused, never rounded.
+	if (typeof value === 'number' && !Number.isSafeInteger(value))
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			`must be text or a whole number up to 9007199254740991, got ${String(value)}: a larger number has lost digits; give the ID as text, as the service wrote it`,
+		);
+	const id = requireText(ctx, itemIndex, field, value).trim();
+	if (hasControlCharacter(id)) {
+		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
+	}
+	return id;
+}

@@ -1,0 +1,52 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { describeValue } from '../../../shared/service';
+import { inputError } from '../validation';
+import type { Kind } from './kind';
+import { isUnset, named, shown } from './kind';
+import { textOf } from './text';
+
+/** A list of text (`stringList`): one value per entry; a required one needs at least one. */
+export const textList: Kind = {
+	property: (spec) => ({
+		...named(spec),
+		type: 'string',
+		typeOptions: { multipleValues: true },
+		default: [],
+		...shown(spec),
+	}),
+	read({ ctx, itemIndex, label }, spec, raw) {
+		const list = isUnset(raw) ? [] : toStringList(ctx, itemIndex, label, raw);
+		if (list.length) return list;
+		if (spec.required) throw inputError(ctx, itemIndex, label, 'add at least one value');
+		return undefined;
+	},
+	words: () => 'list of text',
+};
+
+/**
+ * A list of strings, from a multi-value string parameter or from an expression giving a list or comma
+ * text. A list's entries are sent as given (" padded " stays padded); comma text is a list written
+ * out, so the blanks around each comma-separated piece are dropped ("vip, navy"); a blank entry is
+ * not set (decisions.md, "Where blanks are dropped").
+ */
+export function toStringList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string[] {
+	const list = typeof value === 'string' ? value.split(',').map((piece) => piece.trim()) : value;
+	if (!Array.isArray(list)) {
+		throw inputError(
+			ctx,
+			itemIndex,
+			field,
+			`must be a list of text values, got ${describeValue(value)}`,
+		);
+	}
+	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
+	return list
+		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry))
+		.filter((entry) => entry.trim() !== '');
+}

@@ -1,0 +1,102 @@
+import type { FieldSpec, FieldType, ResourceSpec } from './types';
+
+/** How the family files write their entries: fields, CRM resources, and what an operation sends. */
+
+/** The five operations, in the order of their names (Create, Delete, Get, Get Many, Update). */
+export const CRUD = ['create', 'delete', 'get', 'getAll', 'update'] as const;
+
+export const CRM_SOURCE = 'crm-endpoints.md';
+
+/** A field from its wire name, label, type and description (`required`: on create). */
+export function field(
+	name: string,
+	label: string,
+	type: FieldType,
+	description: string,
+	extra: Partial<FieldSpec> = {},
+): FieldSpec {
+	return { name, label, type, description, ...extra };
+}
+
+/** The person a record belongs to (most CRM activity names one). */
+export const personIdField = (required: boolean, what: string): FieldSpec =>
+	field('personId', 'Person ID', 'string', `ID, in the connected CRM, of the person ${what}`, {
+		placeholder: 'e.g. p_42',
+		...(required ? { required: true } : {}),
+	});
+
+/** The CRM user (agent) a record belongs to. */
+export const userIdField = (what: string): FieldSpec =>
+	field('userId', 'User ID', 'string', `ID, in the connected CRM, of the user (agent) ${what}`);
+
+/** Text that is a date and time, sent as written. */
+export const timeField = (
+	name: string,
+	label: string,
+	what: string,
+	extra: Partial<FieldSpec> = {},
+): FieldSpec =>
+	field(
+		name,
+		label,
+		'dateTime',
+		`${what}, as text passed through unchanged (an ISO 8601 timestamp such as 2024-05-01T15:00:00Z is typical)`,
+		{ placeholder: 'e.g. 2024-05-01T15:00:00Z', ...extra },
+	);
+
+/** Name and email address of a sender or recipient (email messages). */
+export const NAME_AND_EMAIL: readonly FieldSpec[] = [
+	field('name', 'Name', 'string', 'Display name', { required: true }),
+	field('email', 'Email', 'string', 'Email address', { required: true }),
+];
+
+/** `appointment-types` → `appointmentType`: the resource value a CRM path names. */
+const valueOf = (path: string) =>
+	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
+/** `appointmentType` → `Appointment Type`. */
+const labelOf = (value: string) =>
+	value.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
+
+/**
+ * A CRM entity's resource from its path: value (`appointment-types` → `appointmentType`),
+ * label, nouns (`appointment type(s)`) and list key (the path in lower case) follow from it; host
+ * crm, ID `<value>Id`.
+ */
+export function crmResource(
+	path: string,
+	description: string,
+	fields: readonly FieldSpec[] | undefined,
+	extra: Partial<ResourceSpec> = {},
+): ResourceSpec {
+	const value = valueOf(path);
+	const label = labelOf(value);
+	const one = label.toLowerCase();
+	return {
+		value,
+		label,
+		description,
+		host: 'crm',
+		path: [path],
+		listKey: path.toLowerCase(),
+		id: {
+			label: `${label} ID`,
+			name: `${value}Id`,
+			placeholder: `e.g. ${one.replace(/ /g, '-')}-1`,
+		},
+		noun: { one, many: `${one}s` },
+		operations: CRUD,
+		...(fields ? { fields } : {}),
+		source: CRM_SOURCE,
+		...extra,
+	};
+}
+
+/** The fields an operation sends: create's or update's (required only on create). */
+export function fieldsFor(
+	resource: { fields?: readonly FieldSpec[] },
+	operation: 'create' | 'update',
+): readonly FieldSpec[] {
+	return (resource.fields ?? [])
+		.filter((spec) => spec.only === undefined || spec.only === operation)
+		.map((spec) => (operation === 'update' && spec.required ? { ...spec, required: false } : spec));
+}
