@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { readOutput, shapeRecord } from '../IntegrationService/actions/output';
-import { connectionOf } from '../IntegrationService/actions/parameters';
+import { connectionOf } from '../IntegrationService/actions/request';
 import {
 	DEFAULT_SETTINGS,
 	MAX_PAGE_SIZE,
