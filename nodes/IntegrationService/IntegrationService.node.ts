@@ -24,7 +24,8 @@ export class IntegrationService implements INodeType {
 			dark: 'file:../../icons/integrationService.dark.svg',
 		},
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Read and write CRM people, connection credentials, loan borrowers and documents, and CRM and calendar webhooks through the Integration Service',
