@@ -19,8 +19,9 @@ import {
 	requestFor,
 	takePage,
 } from './pageSteps';
-import type { ServiceRequest, ServiceRun } from './request';
+import type { ServiceRequest } from './request';
 import { connectionIdOf, runCredentials, serviceRequest } from './request';
+import type { ServiceRun } from './run';
 
 /**
  * Finds the records in a page, given the name the list's path ends with: the list of records, or the
