@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { redactAnswer } from '../../nodes/IntegrationService/transport/answerRedaction';
-import { shorten } from '../../nodes/IntegrationService/transport/serviceWords';
+import { shorten } from '../../nodes/IntegrationService/transport/errors';
 import { redact, secretForms, withSecret } from '../../nodes/IntegrationService/transport/secrets';
 import { runNode } from '../harness/engine';
 import { VALID } from '../reliability/helpers';

@@ -16,7 +16,7 @@ import {
 	htmlText,
 	looksLikeHtml,
 	shorten,
-} from '../../nodes/IntegrationService/transport/serviceWords';
+} from '../../nodes/IntegrationService/transport/errors';
 import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
 
 const R = '[redacted]';

@@ -35,10 +35,13 @@ function formsOfSecret(secret: string): string[] {
 	const html = secret.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 	const bytes = Buffer.from(secret, 'utf8');
 	const base64 = bytes.toString('base64');
+	const component = encodeURIComponent(secret);
 	return [
 		secret,
-		encodeURIComponent(secret),
+		component,
+		// Form encoding, as URLSearchParams writes it and as libraries do (a component, spaces as `+`).
 		new URLSearchParams({ s: secret }).toString().slice(2),
+		component.replace(/%20/g, '+'),
 		json,
 		json.replace(/\//g, '\\/'),
 		html,
