@@ -94,7 +94,7 @@ test('no attempt starts after the deadline, each Timeout fits the time left, and
 				const send = fake.ctx.helpers.httpRequestWithAuthentication;
 				fake.ctx.helpers.httpRequestWithAuthentication = async function (type, options, extra) {
 					const timeout = (options as IHttpRequestOptions).timeout ?? Infinity;
-					attempts.push({ at: Date.now(), timeoutMs: timeout - 100 });
+					attempts.push({ at: Date.now(), timeoutMs: timeout - 1000 });
 					await new Promise((resolve) => setTimeout(resolve, latencyMs));
 					return await send.call(this, type, options, extra);
 				};

@@ -117,10 +117,8 @@ class TimedOut extends Error {}
 
 /**
  * Sends one attempt and reads its answer before its Timeout passes or n8n cancels the execution,
- * whichever comes first: the wait then ends at once, and the HTTP client is handed the same signal
- * to close the connection. (In a node's run n8n hands the client its own cancel signal instead; then
- * the body's stream is destroyed here, and a silent socket is ended by the client's own timeout.)
- * The run's own stop does not end an attempt: requests on the wire settle first.
+ * whichever comes first: the wait then ends at once, and the HTTP client, handed the same signal,
+ * closes the connection. The run's own stop does not end an attempt: requests on the wire settle first.
  */
 export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
 	const { timeoutMs } = request;
@@ -135,15 +133,20 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 		throw new TimedOut();
 	});
 	ended.catch(ignore);
+	// n8n-core sets `abortSignal` to the execution's cancel signal whenever the context it is called on
+	// has one, which would drop the Timeout: the helper is called on what it reads of a context (the
+	// helpers, the logger, the node), so the attempt's signal, which carries Stop Execution, closes
+	// the connection, also after the headers came.
+	const helperContext = { helpers: ctx.helpers, logger: ctx.logger, getNode: () => ctx.getNode() };
 	const pending = ctx.helpers.httpRequestWithAuthentication.call(
-		ctx,
+		helperContext as unknown as IExecuteFunctions,
 		CREDENTIAL_TYPE,
-		// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
 		{
 			...request.options,
 			headers: { ...request.options.headers },
 			abortSignal: signal,
-			timeout: timeoutMs + 100,
+			// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
+			timeout: timeoutMs + 1000,
 		},
 		{
 			credentialsDecrypted: {

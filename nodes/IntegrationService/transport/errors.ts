@@ -33,10 +33,7 @@ export function formatSeconds(ms: number): string {
 		: `${(ms / 1000).toFixed(1)} s`;
 }
 
-/**
- * decisions.md: 429 and 409 on every method; 5xx and network errors only where a repeat is harmless.
- * Not DELETE: a repeat of a processed one answers 404, which would hide that the first one deleted.
- */
+/** 5xx and network errors are retried only where a repeat is harmless: not DELETE (a repeat answers 404). */
 export function isIdempotent(method: IHttpRequestMethods): boolean {
 	return method === 'GET' || method === 'PUT' || method === 'HEAD';
 }
@@ -162,11 +159,7 @@ const HTTP_DATE = new RegExp(
 	].join('|'),
 );
 
-/**
- * Retry-After is delta-seconds (digits only, however many) or an HTTP-date; anything else is ignored.
- * Seconds beyond what a number of ms holds exactly are longer than any wait (Infinity): never slept,
- * so the request gives up at once and pauses no one, as for any wait past its bounds.
- */
+/** Retry-After: delta-seconds or an HTTP-date, else ignored; too many seconds to hold is Infinity (gives up at once). */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	const trimmed = value?.trim() ?? '';
 	if (/^\d+$/.test(trimmed)) {
@@ -214,18 +207,13 @@ const NETWORK_MEANINGS: Record<string, string> = {
 	Z_BUF_ERROR: 'the compressed answer was cut off',
 };
 
-/** Node's HTTP parser (llhttp) failed: header overflow, a status line that is not HTTP, a malformed header. */
-function isParserCode(code: string): boolean {
-	return code.startsWith('HPE_');
-}
-
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code } = current as { code?: unknown };
 		if (
 			typeof code === 'string' &&
-			(code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || isParserCode(code))
+			(code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || code.startsWith('HPE_'))
 		)
 			return code;
 		current = (current as { cause?: unknown }).cause;
@@ -258,7 +246,7 @@ export function thrownFailure(
 	const code = findErrorCode(error);
 	if (code && TIMEOUT_CODES.has(code))
 		return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
-	if (code && isParserCode(code)) {
+	if (code && code.startsWith('HPE_')) {
 		// The request went out and something answered: like a cut-off answer, it may have been processed.
 		return uncertainFailure(method, "Could not read the service's answer: it is not valid HTTP", {
 			description: `Network error code ${code}.`,
@@ -274,10 +262,7 @@ export function thrownFailure(
 	return { message: error instanceof Error ? error.message : String(error), retryable: false };
 }
 
-/**
- * What a caller that decides alone (an AI model calling the node as a tool) should do after a failed
- * request: the router puts it where the request's URL was, so the model reads an action, not a path.
- */
+/** What a model calling the node as a tool should do after a failed request (the router shows it). */
 export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods): string {
 	const status = failure.status;
 	if (failure.mayHaveBeenProcessed || failure.processed)
@@ -300,24 +285,13 @@ export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods):
 	return 'Calling again unchanged will fail the same way.';
 }
 
-/**
- * A message for a model: the host's origin (a private address, an internal name, in the node's own
- * words or the service's) replaced by the host's name, "the CRM host": a model needs neither, and an
- * agent may pass them on to whoever it talks to. A workflow's message keeps it.
- */
+/** A message for a model: the host's origin (maybe a private address) replaced by its name, "the CRM host". */
 export function withoutHost(text: string, url: string, host: ServiceHost): string {
 	if (!URL.canParse(url)) return text;
 	const { origin, host: authority } = new URL(url);
 	const name = `the ${HOST_FIELDS[host].label.replace(/ Host URL$/, '')} host`;
 	return text.split(origin).join(name).split(authority).join(name);
 }
-
-/**
- * The next step after a list's answers could not be followed (a page served again, more records than
- * announced, no list in the answer, a link too long to continue from): only reads were sent.
- */
-export const LIST_NEXT_STEP =
-	"Only reads were sent, nothing was changed; the service's pages of this list cannot be followed, so calling again unchanged will fail the same way: ask for fewer records (a Limit or narrower filters), or tell the user.";
 
 /** The next step after an input error: nothing was sent. */
 export const INPUT_NEXT_STEP =

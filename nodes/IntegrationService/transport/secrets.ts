@@ -188,13 +188,23 @@ function redactValue(value: unknown, forms: readonly string[]): unknown {
 /**
  * A successful answer with every form of the known secrets taken out of its strings, keys included;
  * a service's own JWTs are data. The raw text is searched first (each form as JSON writes it, also
- * with `\/`): an answer that holds none, nearly all, is returned as it is, not copied.
+ * with `\/` or ASCII only): an answer that holds none, nearly all, is returned as it is, not copied.
  */
 export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
 	for (const form of forms) {
 		const json = JSON.stringify(form).slice(1, -1);
 		if (text.includes(json) || text.includes(json.replace(/\//g, '\\/')))
 			return redactValue(value, forms) as T;
+		// Python's json (ensure_ascii) writes every other character as a `\u` escape.
+		if (/[^\x00-\x7f]/.test(json) && text.includes(asciiJson(json)))
+			return redactValue(value, forms) as T;
 	}
 	return value;
+}
+
+function asciiJson(json: string): string {
+	return json.replace(
+		/[^\x00-\x7f]/g,
+		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+	);
 }
