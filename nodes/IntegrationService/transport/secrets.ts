@@ -196,7 +196,7 @@ export function redactAnswer<T>(value: T, text: string, forms: readonly string[]
 		if (text.includes(json) || text.includes(json.replace(/\//g, '\\/')))
 			return redactValue(value, forms) as T;
 		// Python's json (ensure_ascii) writes every other character as a `\u` escape.
-		if (/[^\x00-\x7f]/.test(json) && text.includes(asciiJson(json)))
+		if (/[\u0080-\uffff]/.test(json) && text.includes(asciiJson(json)))
 			return redactValue(value, forms) as T;
 	}
 	return value;
@@ -204,7 +204,7 @@ export function redactAnswer<T>(value: T, text: string, forms: readonly string[]
 
 function asciiJson(json: string): string {
 	return json.replace(
-		/[^\x00-\x7f]/g,
+		/[\u0080-\uffff]/g,
 		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
 	);
 }
