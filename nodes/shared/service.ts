@@ -78,20 +78,6 @@ export function hostUrlProblem(raw: string): string | undefined {
 	return undefined;
 }
 
-/** Host URLs met lately and what `hostUrlProblem` said of each: every request of a run asks about the same one. */
-const checkedHostUrls = new Map<string, string | undefined>();
-/** The origins of host base URLs met lately (a request's tenant is its origin, pace.ts). */
-const hostOrigins = new Map<string, string>();
-const MAX_REMEMBERED_HOSTS = 32;
-
-function remembered<T>(cache: Map<string, T>, key: string, make: (key: string) => T): T {
-	if (!cache.has(key)) {
-		if (cache.size >= MAX_REMEMBERED_HOSTS) cache.clear();
-		cache.set(key, make(key));
-	}
-	return cache.get(key) as T;
-}
-
 /** A host's base URL (no trailing slash), or why it cannot be used. */
 export function hostBaseUrl(
 	credentials: IDataObject,
@@ -99,34 +85,18 @@ export function hostBaseUrl(
 ): { base: string } | { refused: string } {
 	const { field, label } = HOST_FIELDS[host];
 	const raw = typeof credentials[field] === 'string' ? (credentials[field] as string).trim() : '';
-	const problem = remembered(checkedHostUrls, raw, hostUrlProblem);
+	const problem = hostUrlProblem(raw);
 	if (problem !== undefined) return { refused: `The credential's ${label} ${problem}` };
 	return { base: raw.replace(/\/+$/, '') };
-}
-
-/** `originOf` a host's base URL (hostBaseUrl), remembered. */
-export function hostOrigin(base: string): string {
-	return remembered(hostOrigins, base, originOf);
 }
 
 /** A fixed path part, or an ID the user typed (its field's label names it in errors). */
 export type PathSegment = string | { id: string; field: string };
 
 /**
- * Encodes one path parameter so that it can never change which endpoint is called: "/" and the like
- * are escaped, and "." / ".." (which URL parsers resolve even when escaped) are refused.
+ * `${base}/api/…` with every segment encoded as exactly one segment ("/" and the like escaped), so
+ * that a path parameter can never change which endpoint is called; or why an ID cannot be used.
  */
-function encodePathSegment(value: string): string | undefined {
-	if (value === '.' || value === '..' || value.trim() === '') return undefined;
-	try {
-		return encodeURIComponent(value);
-	} catch {
-		// A lone UTF-16 surrogate has no UTF-8 form: refused like any other ID that cannot be one segment.
-		return undefined;
-	}
-}
-
-/** `${base}/api/…` with every segment encoded as exactly one segment, or why an ID cannot be used. */
 export function endpointUrl(
 	base: string,
 	path: readonly PathSegment[],
@@ -134,7 +104,14 @@ export function endpointUrl(
 	const parts: string[] = [];
 	for (const segment of path) {
 		const value = typeof segment === 'string' ? segment : segment.id;
-		const encoded = encodePathSegment(value);
+		let encoded: string | undefined;
+		try {
+			// "." and ".." are resolved by URL parsers even when escaped: refused, as an empty ID is.
+			encoded =
+				['.', '..'].includes(value) || value.trim() === '' ? undefined : encodeURIComponent(value);
+		} catch {
+			// A lone UTF-16 surrogate has no UTF-8 form: refused like any ID that cannot be one segment.
+		}
 		if (encoded === undefined) {
 			const field = typeof segment === 'string' ? 'ID' : segment.field;
 			return {

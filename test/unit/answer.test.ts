@@ -17,7 +17,7 @@ import {
 	parseRecord,
 	Undecodable,
 } from '../../nodes/IntegrationService/transport/answer';
-import { readBody, TooLarge } from '../../nodes/IntegrationService/transport/attempt';
+import { readBody, TooLarge } from '../../nodes/IntegrationService/transport/answer';
 
 const PROPERTY = { seed: 28, numRuns: 500 };
 const WRITES: IHttpRequestMethods[] = ['POST', 'PUT', 'PATCH', 'DELETE'];

@@ -39,7 +39,6 @@ describe('sendAttempt on an n8n whose sleep ignores its signal', () => {
 		let settled: { result: unknown; at: number } | undefined;
 		void sendAttempt(contextAnswering('{"id":"p_1"}'), {
 			method: 'GET',
-			url: 'http://127.0.0.1:1/api/people/p_1',
 			options: { method: 'GET', url: 'http://127.0.0.1:1/api/people/p_1' },
 			credentials: {},
 			secretForms: [],

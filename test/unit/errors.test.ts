@@ -12,11 +12,7 @@ import {
 	thrownFailure,
 	timeoutFailure,
 } from '../../nodes/IntegrationService/transport/errors';
-import {
-	htmlText,
-	looksLikeHtml,
-	shorten,
-} from '../../nodes/IntegrationService/transport/serviceWords';
+import { htmlText, looksLikeHtml, shorten } from '../../nodes/IntegrationService/transport/errors';
 import { secretForms } from '../../nodes/IntegrationService/transport/secrets';
 
 const R = '[redacted]';

@@ -31,7 +31,7 @@ import {
 	requestFor,
 	takePage,
 } from '../../nodes/IntegrationService/transport/pageSteps';
-import { LIST_NEXT_STEP } from '../../nodes/IntegrationService/transport/errors';
+import { LIST_NEXT_STEP } from '../../nodes/IntegrationService/transport/paging';
 import type { Scripted } from './fakes';
 import { credentials, fakeServiceContext } from './fakes';
 

@@ -10,7 +10,7 @@ import {
 	backoffMs,
 	gaveUpWaiting,
 	waitVerdict,
-} from '../../nodes/IntegrationService/transport/retry';
+} from '../../nodes/IntegrationService/transport/pace';
 
 const PROPERTY = { seed: 2930, numRuns: 500 };
 

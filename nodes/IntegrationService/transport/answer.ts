@@ -1,14 +1,13 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
-import { uncertainFailure } from './errors';
-import { htmlText, looksLikeHtml, shorten } from './serviceWords';
-import { redactAnswer } from './answerRedaction';
+import { htmlText, looksLikeHtml, shorten, uncertainFailure } from './errors';
+import { redactAnswer } from './secrets';
 
 /**
- * What an answer's body says: its bytes read as its declared charset, strictly (a byte that is not
- * text is an error, never a silent U+FFFD), and what a 2xx becomes: a record, a text, or a failure
- * that is sent again only when it was a read.
+ * What an answer's body says: read as it arrives, bounded in size; its bytes read as its declared
+ * charset, strictly (a byte that is not text is an error, never a silent U+FFFD); and what a 2xx
+ * becomes: a record, a text, or a failure that is sent again only when it was a read.
  */
 
 export type Outcome = { json: IDataObject } | { failure: AttemptFailure };
@@ -109,8 +108,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 
 /** The body as text in its declared charset (UTF-8 when none), or why it is not text in it. */
 export function decodeText(bytes: Uint8Array, contentType = ''): string | Undecodable {
-	const charset = charsetOf(contentType);
-	const decoder = decoderFor(charset, true);
+	// Most answers declare no charset: UTF-8, strictly.
+	const charset = contentType.includes('charset') ? charsetOf(contentType) : undefined;
+	const decoder = charset === undefined ? STRICT_UTF8 : decoderFor(charset, true);
 	try {
 		return decoder.decode(bytes);
 	} catch {
@@ -147,6 +147,72 @@ export function undecodableFailure(
 		retryable: false,
 		mayHaveBeenProcessed: !read,
 	};
+}
+
+// Reading the body
+
+export interface Readable {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end' | 'close', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(error?: Error): void;
+	readonly destroyed?: boolean;
+}
+
+export function isStream(body: unknown): body is Readable {
+	return (
+		!!body &&
+		typeof (body as Readable).destroy === 'function' &&
+		typeof (body as Readable).on === 'function'
+	);
+}
+
+export class TooLarge extends Error {}
+
+/** An answer that closed before its end; one for all, as each new error would capture a stack. */
+const CUT_OFF = new Error('The answer closed before its end');
+
+/**
+ * Reads the body up to `maxBytes` (counted after decompression, as it arrives); larger is an error, not
+ * a buffer. The whole body is then decoded at once as its Content-Type's charset (so a character split
+ * across chunks stays whole), strictly: a body with a byte that is not text gives Undecodable.
+ */
+export async function readBody(
+	body: unknown,
+	maxBytes: number,
+	contentType = '',
+): Promise<string | Undecodable> {
+	if (typeof body === 'string') {
+		if (Buffer.byteLength(body) > maxBytes) throw new TooLarge();
+		return body;
+	}
+	if (Buffer.isBuffer(body)) {
+		if (body.length > maxBytes) throw new TooLarge();
+		return decodeText(body, contentType);
+	}
+	if (!isStream(body)) return body === undefined || body === null ? '' : String(body);
+	// Read by 'data' events, not `for await`: in the real app a Return All of 50,000 people grew n8n's
+	// RSS by about 230 MiB through the stream's async iterator, and by about 175 MiB, as much as the
+	// benchmark's floor node, this way.
+	const chunks: Buffer[] = [];
+	let size = 0;
+	await new Promise<void>((resolve, reject) => {
+		if (body.destroyed) reject(CUT_OFF);
+		body.on('data', (chunk) => {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += buffer.length;
+			if (size > maxBytes) {
+				reject(new TooLarge());
+				body.destroy();
+			} else chunks.push(buffer);
+		});
+		body.on('end', resolve);
+		body.on('error', reject);
+		// Closed before its end: cut off. After 'end' the promise is settled and this does nothing.
+		body.on('close', reject.bind(undefined, CUT_OFF));
+	});
+	// One chunk (most answers) is decoded as it is: no copy.
+	return decodeText(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), contentType);
 }
 
 // A 2xx answer

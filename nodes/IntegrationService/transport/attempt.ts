@@ -5,26 +5,42 @@ import type {
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { Outcome } from './answer';
-import { parseRecord, Undecodable, undecodableFailure } from './answer';
-import { isStream, readBody, TooLarge } from './body';
-import { watchDeadline } from './deadlines';
+import {
+	isStream,
+	parseRecord,
+	readBody,
+	TooLarge,
+	Undecodable,
+	undecodableFailure,
+} from './answer';
 import type { AttemptFailure } from './errors';
 import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
 
-export { readBody, TooLarge } from './body';
+/**
+ * One attempt: the request sent once and its whole answer read within the attempt's Timeout, headers
+ * and body together. Redirects are never followed: our token and body never reach a host the
+ * credential does not name.
+ */
 
-/** The n8n contexts that send requests through the transport: a node run, a trigger's webhook or its activation. */
-export type ServiceContext = IExecuteFunctions | IWebhookFunctions | IHookFunctions;
+/** The n8n contexts that send requests through the transport, as n8n hands them to the node. */
+export type ServiceContext =
+	| IExecuteFunctions
+	| IWebhookFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions;
 
 /** What one attempt needs: the prepared request, the credential it goes out with, and its limits. */
 export interface AttemptRequest {
 	method: IHttpRequestMethods;
-	url: string;
 	options: IHttpRequestOptions;
 	/** The credential, with `sessionToken` set to the token this attempt sends. */
 	credentials: IDataObject;
@@ -53,15 +69,16 @@ function discard(answer: RawAnswer | undefined): void {
 	if (answer && isStream(answer.body)) answer.body.destroy();
 }
 
+const ignore = () => undefined;
+
 function header(headers: Headers, name: string): string | undefined {
-	const value = headers[name] ?? headers[name.toLowerCase()];
+	const value = headers[name];
 	return Array.isArray(value) ? value[0] : value;
 }
 
 /**
- * What an answer says, read within the attempt's deadline (`ended`): a redirect is refused, a 2xx is
- * a record or a text (answer.ts), anything else a failure in the service's words. The body is read as
- * its charset; one that is not text fails a 2xx and is shown with U+FFFD in an error's words.
+ * What an answer says, read before the attempt ends (`ended`): a redirect is refused, a 2xx is a
+ * record or a text (answer.ts), anything else a failure in the service's words.
  */
 async function outcomeOf(
 	answer: RawAnswer,
@@ -73,7 +90,8 @@ async function outcomeOf(
 	if (status >= 300 && status < 400) {
 		discard(answer);
 		const location = header(answer.headers, 'location');
-		const target = location ? originOf(new URL(location, request.url).href) : 'no Location';
+		const url = request.options.url;
+		const target = location ? originOf(new URL(location, url).href) : 'no Location';
 		const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
 		return {
 			failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' },
@@ -94,51 +112,42 @@ async function outcomeOf(
 	};
 }
 
-/** Why an attempt's wait for its answer ended early: its deadline, or Stop Execution. */
-class AttemptEnded extends Error {}
+/** Why an attempt ended before its answer: its Timeout passed. */
+class TimedOut extends Error {}
 
 /**
- * Sends one attempt and reads its whole answer within the Timeout, one deadline for headers and body
- * together. One signal ends the attempt (its deadline or Stop Execution): the wait
- * leaves at once, and the HTTP client closes the connection, whether the headers came or not.
- * Redirects are never followed: our token and body never reach a host the credential does not name.
+ * Sends one attempt and reads its answer before its Timeout passes or n8n cancels the execution,
+ * whichever comes first: the wait then ends at once, and the HTTP client, handed the same signal,
+ * closes the connection. The run's own stop does not end an attempt: requests on the wire settle first.
  */
 export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
 	const { timeoutMs } = request;
 	const attempt = new AbortController();
-	// Read once: each read of `signal` is a call into Node's AbortController.
-	const { signal } = attempt;
-	// The wait ends with the attempt: ended by its deadline or Stop Execution (`endAttempt`), never
-	// otherwise, so no listener on its own signal is needed.
-	let endWait: () => void = () => undefined;
-	const ended = new Promise<never>((_resolve, reject) => {
-		endWait = () => reject(new AttemptEnded());
-	});
-	ended.catch(() => undefined);
-	const endAttempt = () => {
-		attempt.abort();
-		endWait();
-	};
-	// Stop Execution ends the attempt; the run's own stop does not: requests on the wire settle first.
 	const cancel = cancelSignal(ctx);
-	if (cancel?.aborted) endAttempt();
-	else cancel?.addEventListener('abort', endAttempt, { once: true });
+	const signal = cancel ? AbortSignal.any([attempt.signal, cancel]) : attempt.signal;
+	// n8n's sleep: the Timeout runs on the same clock as every wait (jest's fake one in unit tests).
 	let timedOut = false;
-	const settle = watchDeadline(timeoutMs, () => {
+	const ended = sleep(timeoutMs, signal).then(() => {
 		timedOut = true;
-		endAttempt();
+		attempt.abort();
+		throw new TimedOut();
 	});
-	// n8n-core hands the context's cancel signal to the HTTP client as its abort signal. This attempt's
-	// context answers with the attempt's own signal, so the deadline closes the connection too: once
-	// the headers are in, the client ignores its own timeout, and the body's stream cannot be closed
-	// from here (the client wraps it).
-	const attemptContext = Object.create(ctx, {
-		getExecutionCancelSignal: { value: () => signal },
-	}) as ServiceContext;
+	ended.catch(ignore);
+	// n8n-core sets `abortSignal` to the execution's cancel signal whenever the context it is called on
+	// has one, which would drop the Timeout: the helper is called on what it reads of a context (the
+	// helpers, the logger, the node), so the attempt's signal, which carries Stop Execution, closes
+	// the connection, also after the headers came.
+	const helperContext = { helpers: ctx.helpers, logger: ctx.logger, getNode: () => ctx.getNode() };
 	const pending = ctx.helpers.httpRequestWithAuthentication.call(
-		attemptContext,
+		helperContext as unknown as IExecuteFunctions,
 		CREDENTIAL_TYPE,
-		request.options,
+		{
+			...request.options,
+			headers: { ...request.options.headers },
+			abortSignal: signal,
+			// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
+			timeout: timeoutMs + 1000,
+		},
 		{
 			credentialsDecrypted: {
 				id: '',
@@ -154,11 +163,12 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 		return await outcomeOf(answer, request, ended);
 	} catch (error) {
 		// Whatever arrives after the attempt ended is dropped unread.
-		if (answer === undefined) pending.then(discard, () => undefined);
+		if (answer === undefined) pending.then(discard, ignore);
+		else discard(answer);
 		return { failure: failureAfterThrow(error, request, answer, timedOut) };
 	} finally {
-		settle();
-		cancel?.removeEventListener('abort', endAttempt);
+		// Ends the Timeout's sleep.
+		attempt.abort();
 	}
 }
 

@@ -2,12 +2,12 @@ import type { IHttpRequestMethods } from 'n8n-workflow';
 
 import type { ServiceHost } from '../../shared/service';
 import { HOST_FIELDS } from '../../shared/service';
-import { serviceErrorText } from './serviceWords';
+import { redact } from './secrets';
 
 /**
  * What a failed attempt means and how it is told: whether it may be retried or may have been
- * processed, the message in the service's words, and every secret taken out of it first
- * (secrets.ts).
+ * processed, the message in the service's words (every secret taken out first, secrets.ts), and the
+ * next step a model reads.
  */
 
 /** What went wrong on one attempt, and whether another attempt may help. */
@@ -33,10 +33,7 @@ export function formatSeconds(ms: number): string {
 		: `${(ms / 1000).toFixed(1)} s`;
 }
 
-/**
- * decisions.md: 429 and 409 on every method; 5xx and network errors only where a repeat is harmless.
- * Not DELETE: a repeat of a processed one answers 404, which would hide that the first one deleted.
- */
+/** 5xx and network errors are retried only where a repeat is harmless: not DELETE (a repeat answers 404). */
 export function isIdempotent(method: IHttpRequestMethods): boolean {
 	return method === 'GET' || method === 'PUT' || method === 'HEAD';
 }
@@ -53,6 +50,86 @@ export function uncertainFailure(
 		mayHaveBeenProcessed: !isIdempotent(method),
 		...extra,
 	};
+}
+
+// The service's words: an HTML page as its title and text, an error body's message, shortened.
+
+const MAX_ERROR_TEXT = 300;
+
+/** Secrets are taken out first, then the text is shortened: a cut never leaves part of a secret. */
+export function shorten(text: string, secretForms: readonly string[]): string {
+	const plain = redact(text, secretForms).replace(/\s+/g, ' ').trim();
+	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
+}
+
+export function looksLikeHtml(text: string, contentType = ''): boolean {
+	return (
+		/html/i.test(contentType) ||
+		/^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text)
+	);
+}
+
+/** An HTML page (a proxy's or gateway's error page) as one line: its title, then its visible text. */
+export function htmlText(html: string): string {
+	const strip = (part: string) =>
+		part
+			.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
+	const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
+	let text = strip(
+		/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ??
+			html.replace(/<head[\s\S]*?<\/head>/i, ''),
+	);
+	if (title !== '' && text.startsWith(title)) text = text.slice(title.length).trim();
+	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
+}
+
+/**
+ * A connector's list of refused fields, `{"errors": [{"path": "title", "message": "is required"}]}`
+ * (the 422 of an appointment create, beyond the OpenAPI), as `title: is required; …`; a path given
+ * as a list of keys is joined with dots.
+ */
+function fieldErrorsText(errors: unknown): string | undefined {
+	if (!Array.isArray(errors)) return undefined;
+	const parts = errors.flatMap((entry: unknown) => {
+		if (entry === null || typeof entry !== 'object') return [];
+		const { path, message } = entry as Record<string, unknown>;
+		const keys = Array.isArray(path) ? path : [path];
+		const where = keys.every((key) => typeof key === 'string' || typeof key === 'number')
+			? keys.join('.')
+			: '';
+		if (typeof message !== 'string') return where === '' ? [] : [`${where}: refused`];
+		return [where === '' ? message : `${where}: ${message}`];
+	});
+	return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/**
+ * The service's own words for an error: {"error": "..."}, {"message": "..."} or, on the published
+ * CRM endpoints, {"errorMessage": "..."}; a connector's {"errors": [{path, message}]}; else the body's text.
+ */
+export function serviceErrorText(body: string, secretForms: readonly string[]): string {
+	const text = body.trim();
+	if (text === '') return '';
+	try {
+		const parsed = JSON.parse(text) as unknown;
+		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+			const { error, message, errorMessage } = parsed as Record<string, unknown>;
+			const nested =
+				error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
+			const words = [error, nested, message, errorMessage].find(
+				(candidate) => typeof candidate === 'string',
+			);
+			if (typeof words === 'string') return shorten(words, secretForms);
+			const fields = fieldErrorsText((parsed as Record<string, unknown>).errors);
+			if (fields !== undefined) return shorten(fields, secretForms);
+		}
+	} catch {
+		// Not JSON: the shortened text below, without HTML tags.
+	}
+	return shorten(looksLikeHtml(text) ? htmlText(text) : text, secretForms);
 }
 
 const STATUS_MEANINGS: Record<number, string> = {
@@ -82,11 +159,7 @@ const HTTP_DATE = new RegExp(
 	].join('|'),
 );
 
-/**
- * Retry-After is delta-seconds (digits only, however many) or an HTTP-date; anything else is ignored.
- * Seconds beyond what a number of ms holds exactly are longer than any wait (Infinity): never slept,
- * so the request gives up at once and pauses no one, as for any wait past its bounds.
- */
+/** Retry-After: delta-seconds or an HTTP-date, else ignored; too many seconds to hold is Infinity (gives up at once). */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	const trimmed = value?.trim() ?? '';
 	if (/^\d+$/.test(trimmed)) {
@@ -134,18 +207,13 @@ const NETWORK_MEANINGS: Record<string, string> = {
 	Z_BUF_ERROR: 'the compressed answer was cut off',
 };
 
-/** Node's HTTP parser (llhttp) failed: header overflow, a status line that is not HTTP, a malformed header. */
-function isParserCode(code: string): boolean {
-	return code.startsWith('HPE_');
-}
-
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		const { code } = current as { code?: unknown };
 		if (
 			typeof code === 'string' &&
-			(code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || isParserCode(code))
+			(code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || code.startsWith('HPE_'))
 		)
 			return code;
 		current = (current as { cause?: unknown }).cause;
@@ -178,7 +246,7 @@ export function thrownFailure(
 	const code = findErrorCode(error);
 	if (code && TIMEOUT_CODES.has(code))
 		return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
-	if (code && isParserCode(code)) {
+	if (code && code.startsWith('HPE_')) {
 		// The request went out and something answered: like a cut-off answer, it may have been processed.
 		return uncertainFailure(method, "Could not read the service's answer: it is not valid HTTP", {
 			description: `Network error code ${code}.`,
@@ -194,10 +262,7 @@ export function thrownFailure(
 	return { message: error instanceof Error ? error.message : String(error), retryable: false };
 }
 
-/**
- * What a caller that decides alone (an AI model calling the node as a tool) should do after a failed
- * request: the router puts it where the request's URL was, so the model reads an action, not a path.
- */
+/** What a model calling the node as a tool should do after a failed request (the router shows it). */
 export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods): string {
 	const status = failure.status;
 	if (failure.mayHaveBeenProcessed || failure.processed)
@@ -220,24 +285,13 @@ export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods):
 	return 'Calling again unchanged will fail the same way.';
 }
 
-/**
- * A message for a model: the host's origin (a private address, an internal name, in the node's own
- * words or the service's) replaced by the host's name, "the CRM host": a model needs neither, and an
- * agent may pass them on to whoever it talks to. A workflow's message keeps it.
- */
+/** A message for a model: the host's origin (maybe a private address) replaced by its name, "the CRM host". */
 export function withoutHost(text: string, url: string, host: ServiceHost): string {
 	if (!URL.canParse(url)) return text;
 	const { origin, host: authority } = new URL(url);
 	const name = `the ${HOST_FIELDS[host].label.replace(/ Host URL$/, '')} host`;
 	return text.split(origin).join(name).split(authority).join(name);
 }
-
-/**
- * The next step after a list's answers could not be followed (a page served again, more records than
- * announced, no list in the answer, a link too long to continue from): only reads were sent.
- */
-export const LIST_NEXT_STEP =
-	"Only reads were sent, nothing was changed; the service's pages of this list cannot be followed, so calling again unchanged will fail the same way: ask for fewer records (a Limit or narrower filters), or tell the user.";
 
 /** The next step after an input error: nothing was sent. */
 export const INPUT_NEXT_STEP =

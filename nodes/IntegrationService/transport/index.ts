@@ -2,12 +2,28 @@
  * The transport's public surface: every request of the node and the trigger goes through
  * `serviceRequest` (one request) or `serviceRequestPages` (a list, page by page).
  */
+import { MAX_CURSOR_LENGTH as maxCursorLength } from './cursor';
+import { INPUT_NEXT_STEP as inputNextStep } from './errors';
+import * as paging from './paging';
+import * as request from './request';
+import { DEFAULT_SETTINGS as defaultSettings } from './run';
+
 export type { ServiceContext } from './attempt';
 export type { PageRequest, PagingResult } from './paging';
-export { MAX_PAGE_SIZE, MAX_RECORDS, recordsOf, serviceRequestPages } from './paging';
 export type { Connection, ServiceRequest } from './request';
-export { CREDENTIAL_DEFAULT, serviceRequest } from './request';
 export type { RequestSettings, ServiceRun } from './run';
-export { DEFAULT_SETTINGS, newRun, redactRunError, startItem, stopRun } from './run';
-export { INPUT_NEXT_STEP } from './errors';
-export { MAX_CURSOR_LENGTH } from './cursor';
+
+// Assigned, not re-exported: a re-export compiles to a getter, one more function on every call.
+export const serviceRequest = request.serviceRequest;
+export const serviceRequestPages = paging.serviceRequestPages;
+export const recordsOf = paging.recordsOf;
+export const MAX_PAGE_SIZE = paging.MAX_PAGE_SIZE;
+export const MAX_RECORDS = paging.MAX_RECORDS;
+export const CREDENTIAL_DEFAULT = request.CREDENTIAL_DEFAULT;
+export const newRun = request.newRun;
+export const startItem = request.startItem;
+export const stopRun = request.stopRun;
+export const redactRunError = request.redactRunError;
+export const DEFAULT_SETTINGS = defaultSettings;
+export const INPUT_NEXT_STEP = inputNextStep;
+export const MAX_CURSOR_LENGTH = maxCursorLength;

@@ -6,7 +6,6 @@ import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
 import { digest, encodeCursor, MAX_TEXT } from './cursor';
-import { LIST_NEXT_STEP } from './errors';
 import { secretForms } from './secrets';
 import type { ListStart, LoopMemory } from './nextPage';
 import { absolute, decodedOnce, newLoopMemory, pageAfter, resumeAt } from './nextPage';
@@ -19,8 +18,9 @@ import {
 	requestFor,
 	takePage,
 } from './pageSteps';
-import type { ServiceRequest, ServiceRun } from './request';
+import type { ServiceRequest } from './request';
 import { connectionIdOf, runCredentials, serviceRequest } from './request';
+import type { ServiceRun } from './run';
 
 /**
  * Finds the records in a page, given the name the list's path ends with: the list of records, or the
@@ -50,6 +50,13 @@ export interface PagingResult {
 	/** Page at a Time: the cursor of the next batch; undefined when the list has ended. */
 	nextCursor?: string;
 }
+
+/**
+ * The next step after a list's answers could not be followed (a page served again, more records than
+ * announced, no list in the answer, a link too long to continue from): only reads were sent.
+ */
+export const LIST_NEXT_STEP =
+	"Only reads were sent, nothing was changed; the service's pages of this list cannot be followed, so calling again unchanged will fail the same way: ask for fewer records (a Limit or narrower filters), or tell the user.";
 
 /** decisions.md: services of this kind cap a page at 100 records; the page size asked for by default. */
 export const MAX_PAGE_SIZE = 100;

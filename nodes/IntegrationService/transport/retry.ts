@@ -1,31 +1,42 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken';
 
 import type { ServiceHost } from '../../shared/service';
+import { headerValueProblem } from '../../shared/service';
 import type { ServiceContext } from './attempt';
-import { sendAttempt } from './attempt';
-import type { Outcome } from './answer';
+import { cancelSignal, sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, nextStep, withoutHost } from './errors';
 import type { PacedRequest } from './pace';
-import { finished, liftPause, pausedUntil, pauseTenant, reserveSlot, startOrWait } from './pace';
+import {
+	attemptTimeoutMs,
+	backoffMs,
+	finished,
+	gaveUpWaiting,
+	liftPause,
+	neededAfterWait,
+	pausedUntil,
+	pauseTenant,
+	reserveSlot,
+	startOrWait,
+	waitVerdict,
+} from './pace';
 import type { ServiceRun } from './run';
-import { stoppedReason, timeLeft, waitFor } from './run';
-import { redact, withSecret } from './secrets';
-import { attemptTimeoutMs, backoffMs, gaveUpWaiting, neededAfterWait, waitVerdict } from './waits';
-
-export type { WaitVerdict } from './waits';
-export { attemptTimeoutMs, backoffMs, gaveUpWaiting, neededAfterWait, waitVerdict } from './waits';
+import { redact, withSecrets } from './secrets';
 
 /**
- * The retry loop of one request: when the next attempt may start (its backoff, the tenant's pause and
- * pace, the request's Max Total Retry Wait, the item's deadline), when to give up, and the error it
- * ends with. The decisions are small pure functions; `sendWithRetries` only strings them together.
+ * The retry loop of one request, one plain async loop around the attempt: wait (its backoff or
+ * Retry-After, the tenant's 429 pause), start when the tenant's pace lets it, attempt, and decide
+ * again; give up on Max Attempts, the Max Total Retry Wait, the item's deadline or a failure that must
+ * not be repeated, with the error the request ends with.
  */
 
 /** A request as every attempt sends it (request.ts `prepared`). */
@@ -34,14 +45,41 @@ export interface PreparedRequest {
 	method: IHttpRequestMethods;
 	host: ServiceHost;
 	url: string;
-	headers: IDataObject;
 	options: IHttpRequestOptions;
 	tenant: string;
-	/** The credential's secrets in every form. */
+	/** The credential's secrets (and the request's write-only values) in every form. */
 	forms: readonly string[];
-	/** A fresh token for one attempt, and the credential that sends it; throws what the credential lacks. */
-	sign(): { token: string; credentials: IDataObject };
+	/** The run's credential: each attempt signs its own token with it. */
+	credentials: IDataObject;
 }
+
+// The run's clock and stop
+
+/** The time left before the item's deadline (Infinity without one). */
+export function timeLeft(run: ServiceRun, now = Date.now()): number {
+	return run.deadline === undefined ? Infinity : run.deadline.at - now;
+}
+
+/** The reason the run must not send anything more, if any. */
+export function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
+	if (cancelSignal(ctx)?.aborted) return 'the execution was stopped';
+	const { signal } = run.state.stop;
+	return signal.aborted ? (signal.reason as Error).message : undefined;
+}
+
+/** Waits `ms`, or less if the run stops or the execution is cancelled; says whether the full wait passed. */
+async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
+	const cancel = cancelSignal(ctx);
+	const stop = run.state.stop.signal;
+	try {
+		await sleep(ms, cancel ? AbortSignal.any([stop, cancel]) : stop);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+// The loop
 
 /** What the loop knows between attempts. */
 interface Tries {
@@ -54,10 +92,7 @@ interface Tries {
 	sentForms: readonly string[];
 }
 
-/**
- * The item's deadline passed, or is too near for an attempt after the pace's wait (neededAfterWait):
- * the last failure says so, or, with none, why nothing was sent.
- */
+/** The item's deadline passed, or is too near for an attempt: the last failure says so, or why nothing was sent. */
 function pastDeadline(tries: Tries, run: ServiceRun): void {
 	const bound = run.deadline?.bound ?? 'the deadline';
 	const why =
@@ -69,28 +104,34 @@ function pastDeadline(tries: Tries, run: ServiceRun): void {
 }
 
 /**
- * Whether the next attempt may start, within the request's budget and the item's deadline: true now,
- * false never, or a number of milliseconds to sleep first. Synchronous, so a first attempt costs no promise.
+ * Waits out `wanted` (or the tenant's pause) before an attempt; false when the request gives up.
+ * A 429's wait pauses every run of the tenant, but only while this request sleeps through it: a wait
+ * it may not take is a give-up recorded nowhere, and a wait its run stops is lifted.
  */
-function beforeAttempt(
+async function waitBefore(
+	ctx: ServiceContext,
 	run: ServiceRun,
 	prepared: PreparedRequest,
 	tries: Tries,
 	wanted: number,
-): boolean | number {
+	limited: boolean,
+): Promise<boolean> {
 	const { maxTotalWaitMs } = run.settings;
 	const pausedFor = pausedUntil(prepared.tenant) - Date.now();
+	const left = timeLeft(run);
 	const verdict = waitVerdict(
 		wanted,
 		pausedFor,
-		timeLeft(run),
+		left,
 		tries.waitedMs,
 		maxTotalWaitMs,
 		neededAfterWait(run),
 	);
-	if ('overdue' in verdict) pastDeadline(tries, run);
-	if ('overdue' in verdict) return false;
 	if ('start' in verdict) return true;
+	if ('overdue' in verdict) {
+		pastDeadline(tries, run);
+		return false;
+	}
 	if ('giveUp' in verdict) {
 		tries.failure ??= {
 			status: 429,
@@ -107,143 +148,103 @@ function beforeAttempt(
 		return false;
 	}
 	tries.waitedMs += verdict.sleep;
-	return verdict.sleep;
+	const pause = limited && wanted > 0 ? pauseTenant(prepared.tenant, wanted) : undefined;
+	const waited = await waitFor(ctx, run, verdict.sleep);
+	if (pause && !waited) liftPause(prepared.tenant, pause);
+	return waited;
 }
-
-type PaceStart = PacedRequest | 'stopped' | 'overdue';
-
-/** Starts the request if the tenant's pace lets it now, else says how long to wait before asking again. */
-function startIfPaced(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	tenant: string,
-): PaceStart | { waitMs: number } {
-	if (stoppedReason(ctx, run) !== undefined) return 'stopped';
-	if (timeLeft(run) <= 0) return 'overdue';
-	const start = startOrWait(tenant, run.settings.maxRequestsPerSecond);
-	return 'started' in start ? start.started : start;
-}
-
-const mustWait = (start: PaceStart | { waitMs: number }): start is { waitMs: number } =>
-	typeof start === 'object' && 'waitMs' in start;
 
 /**
- * Waits until the tenant's pace lets the next request of the run start, and starts it: 'stopped' when
- * the run stopped first, 'overdue' when the item's deadline would pass first (nothing is started then).
- * Synchronous when nothing needs waiting, as for nearly every request: no promise then.
+ * Starts the request once the tenant's pace lets it (its start slot, then the cap of requests in any
+ * second): 'stopped' when the run stopped first, 'overdue' when the item's deadline would pass first.
  */
-function startWhenPaced(
+async function startPaced(
 	ctx: ServiceContext,
 	run: ServiceRun,
 	tenant: string,
-): PaceStart | Promise<PaceStart> {
-	const slotWait = reserveSlot(tenant, run.settings.maxRequestsPerSecond);
-	if (slotWait > 0) return startAfter(ctx, run, tenant, slotWait);
-	const start = startIfPaced(ctx, run, tenant);
-	return mustWait(start) ? startAfter(ctx, run, tenant, start.waitMs) : start;
-}
-
-/** Waits `firstWaitMs`, then starts the request as soon as the pace lets it (startWhenPaced). */
-async function startAfter(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	tenant: string,
-	firstWaitMs: number,
-): Promise<PaceStart> {
-	for (let waitMs = firstWaitMs; ; ) {
-		// A wait that would leave the attempt too little of the item's time starts nothing (neededAfterWait).
-		if (timeLeft(run) - waitMs < Math.max(1, neededAfterWait(run))) return 'overdue';
-		if (!(await waitFor(ctx, run, waitMs))) return 'stopped';
-		const start = startIfPaced(ctx, run, tenant);
-		if (!mustWait(start)) return start;
+): Promise<PacedRequest | 'stopped' | 'overdue'> {
+	const cap = run.settings.maxRequestsPerSecond;
+	for (let waitMs = reserveSlot(tenant, cap); ; ) {
+		if (waitMs > 0) {
+			if (timeLeft(run) - waitMs < Math.max(1, neededAfterWait(run))) return 'overdue';
+			if (!(await waitFor(ctx, run, waitMs))) return 'stopped';
+		}
+		if (stoppedReason(ctx, run) !== undefined) return 'stopped';
+		if (timeLeft(run) <= 0) return 'overdue';
+		const start = startOrWait(tenant, cap);
+		if ('started' in start) return start.started;
 		waitMs = start.waitMs;
 	}
 }
 
-/**
- * One attempt, paced: its answer's record, or the wait before the next attempt (undefined: no next)
- * and whether it is a 429's, which pauses the tenant too (waitOut).
- */
-async function attemptOnce(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	prepared: PreparedRequest,
-	tries: Tries,
-): Promise<{ json: IDataObject } | { nextWait?: number; limited?: boolean }> {
-	const { maxAttempts, timeoutMs } = run.settings;
-	// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
-	// made before the start is counted, so that nothing between the two can throw.
-	const { token, credentials } = prepared.sign();
-	const starting = startWhenPaced(ctx, run, prepared.tenant);
-	const paced = starting instanceof Promise ? await starting : starting;
-	if (paced === 'overdue') pastDeadline(tries, run);
-	if (paced === 'overdue' || paced === 'stopped') return {};
-	tries.attempts++;
-	tries.sentForms = withSecret(tries.sentForms, token);
-	const attemptMs = attemptTimeoutMs(timeoutMs, timeLeft(run));
-	let outcome: Outcome;
+/** The token an attempt sends (a fresh JWT in Client ID and Secret mode) and the credential that sends it. */
+function signed(ctx: ServiceContext, prepared: PreparedRequest) {
+	const credentials = prepared.credentials as ICredentialDataDecryptedObject;
+	let token: string;
+	let problem: string | undefined;
 	try {
-		outcome = await sendAttempt(ctx, {
-			method: prepared.method,
-			url: prepared.url,
-			// The client's own timeout is only a backstop for a silent socket: the attempt's deadline ends it.
-			options: { ...prepared.options, headers: { ...prepared.headers }, timeout: attemptMs + 1000 },
-			credentials,
-			secretForms: tries.sentForms,
-			timeoutMs: attemptMs,
-			maxResponseBytes: run.settings.maxResponseBytes,
-			stoppedReason: () => stoppedReason(ctx, run),
+		token = serviceToken(credentials);
+		problem = headerValueProblem(token);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+			itemIndex: prepared.itemIndex,
 		});
-	} finally {
-		finished(paced);
 	}
-	if ('json' in outcome) return outcome;
-	const failure = (tries.failure = outcome.failure);
-	// Cut off by the item's deadline, or retryable with no time left: no further attempt starts.
-	if (timeLeft(run) <= 0 && (failure.retryable || attemptMs < timeoutMs)) pastDeadline(tries, run);
-	if (failure.gaveUp !== undefined || !failure.retryable || tries.attempts >= maxAttempts)
-		return {};
-	const nextWait =
-		failure.retryAfterMs ?? backoffMs(run.settings.initialDelayMs, tries.attempts, failure.status);
-	return { nextWait, limited: failure.status === 429 };
+	if (problem !== undefined)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Integration Service credential's token ${problem}; paste it again`,
+			{ itemIndex: prepared.itemIndex },
+		);
+	return {
+		token,
+		credentials: { ...credentials, sessionToken: sessionTokenOf(credentials, token) },
+	};
 }
 
-/**
- * Sleeps `ms` before the next attempt; says whether the whole wait passed. A 429's wait (`pauseMs`)
- * pauses every run of the tenant, but only while this request sleeps through it: a wait the run may not
- * take was a give-up (beforeAttempt) and is recorded nowhere, and a wait its run stops is lifted, so no
- * later execution is held by a run that gave up or ended.
- */
-async function waitOut(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	tenant: string,
-	ms: number,
-	pauseMs: number,
-): Promise<boolean> {
-	const pause = pauseMs > 0 ? pauseTenant(tenant, pauseMs) : undefined;
-	const waited = await waitFor(ctx, run, ms);
-	if (pause && !waited) liftPause(tenant, pause);
-	return waited;
-}
-
-/** Sends a prepared request with retries, backoff and deadlines; its record, or the error it ended with. */
+/** Sends a prepared request with retries, backoff, pace and deadlines; its record, or the error it ended with. */
 export async function sendWithRetries(
 	ctx: ServiceContext,
 	prepared: PreparedRequest,
 	run: ServiceRun,
 ): Promise<IDataObject> {
+	const { maxAttempts, timeoutMs, initialDelayMs, maxResponseBytes } = run.settings;
 	const tries: Tries = { attempts: 0, waitedMs: 0, sentForms: prepared.forms };
-	let nextWait: number | undefined = 0;
+	let wanted = 0;
 	let limited = false;
-	while (nextWait !== undefined && tries.attempts < run.settings.maxAttempts) {
-		const go = beforeAttempt(run, prepared, tries, nextWait);
-		if (go === false) break;
-		if (go !== true && !(await waitOut(ctx, run, prepared.tenant, go, limited ? nextWait : 0)))
-			break;
-		const result = await attemptOnce(ctx, run, prepared, tries);
-		if ('json' in result) return result.json;
-		({ nextWait, limited = false } = result);
+	while (tries.attempts < maxAttempts) {
+		if (!(await waitBefore(ctx, run, prepared, tries, wanted, limited))) break;
+		// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
+		// made before the start is counted, so that nothing between the two can throw.
+		const { token, credentials } = signed(ctx, prepared);
+		const paced = await startPaced(ctx, run, prepared.tenant);
+		if (paced === 'overdue') pastDeadline(tries, run);
+		if (paced === 'overdue' || paced === 'stopped') break;
+		tries.attempts++;
+		tries.sentForms = withSecrets(tries.sentForms, [token]);
+		const attemptMs = attemptTimeoutMs(timeoutMs, timeLeft(run));
+		let outcome;
+		try {
+			outcome = await sendAttempt(ctx, {
+				method: prepared.method,
+				options: prepared.options,
+				credentials,
+				secretForms: tries.sentForms,
+				timeoutMs: attemptMs,
+				maxResponseBytes,
+				stoppedReason: () => stoppedReason(ctx, run),
+			});
+		} finally {
+			finished(paced);
+		}
+		if ('json' in outcome) return outcome.json;
+		const failure = (tries.failure = outcome.failure);
+		// Cut off by the item's deadline, or retryable with no time left: no further attempt starts.
+		if (timeLeft(run) <= 0 && (failure.retryable || attemptMs < timeoutMs))
+			pastDeadline(tries, run);
+		if (failure.gaveUp !== undefined || !failure.retryable) break;
+		wanted = failure.retryAfterMs ?? backoffMs(initialDelayMs, tries.attempts, failure.status);
+		limited = failure.status === 429;
 	}
 	throw failedRequest(ctx, prepared, tries, stoppedReason(ctx, run) ?? tries.overdue);
 }

@@ -1,280 +1,210 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { encodedCharsPattern } from './encodedChars';
-import type { RunFinder } from './secretRuns';
-import { redactRuns, runFinder } from './secretRuns';
-
 /**
- * Every form in which a secret may come back from a service, a proxy or an error page, and taking
- * them out of what leaves the node: error messages here, successful answers in answerRedaction.ts.
+ * A secret echoed back by accident (a gateway quoting the Authorization header, an error page that
+ * shows the request) is taken out of what leaves the node. A service that wants to leak a token
+ * already holds it; what we stop is the echo. So a secret is looked for in the forms an echo writes
+ * it in, exactly: as it is, URL-encoded (encodeURIComponent and form encoding), JSON-escaped,
+ * HTML-escaped, in base64 and base64url, and a JWT's payload and signature on their own. Errors also
+ * lose any `Bearer` value and any JWT, known or not.
  */
 
 export const PLACEHOLDER = '[redacted]';
 /** Shorter values would blank out ordinary words; real tokens and secrets are far longer. */
 export const MIN_SECRET_LENGTH = 4;
-/** A fragment of a longer base64 text is matched only from this length on, so short ones hide no words. */
-const MIN_FRAGMENT_LENGTH = 8;
 
-function htmlForms(secret: string): string[] {
-	const named = secret
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&#39;');
-	return [
-		named,
-		named.replace(/&#39;/g, '&#x27;').replace(/\//g, '&#x2F;'),
-		named.replace(/&#39;/g, '&apos;'),
-	];
-}
-
-function jsonForms(secret: string): string[] {
-	const json = JSON.stringify(secret).slice(1, -1);
-	const unicode = json.replace(
-		/[<>&']/g,
-		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-	);
-	return [json, json.replace(/\//g, '\\/'), unicode];
-}
-
-/** Every character that `kept` does not match percent-encoded (its UTF-8 bytes, upper-case hex). */
-function percentEncoded(secret: string, kept: RegExp): string {
-	let encoded = '';
-	for (const char of secret) {
-		if (kept.test(char)) encoded += char;
-		else
-			for (const byte of Buffer.from(char, 'utf8'))
-				encoded += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-	}
-	return encoded;
-}
-
-const lowerHex = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
-
-/**
- * URL-encoded as encodeURIComponent, encodeURI and forms do, and as stricter encoders and proxies
- * re-encode it: its dots as `%2E` or `%2e` too (a JWT's dots), RFC 3986's unreserved characters
- * only, every character but letters and digits, or every byte; with upper- and lower-case hex.
- */
-function urlForms(secret: string): string[] {
-	const component = encodeURIComponent(secret);
-	const dots = [component, lowerHex(component)].flatMap((encoded) => [
-		encoded.replace(/\./g, '%2E'),
-		encoded.replace(/\./g, '%2e'),
-	]);
-	const stricter = [
-		percentEncoded(secret, /[A-Za-z0-9\-._~]/),
-		percentEncoded(secret, /[A-Za-z0-9]/),
-		percentEncoded(secret, /[^\s\S]/),
-	];
-	return [
-		component,
-		component.replace(/%20/g, '+'),
-		lowerHex(component),
-		encodeURI(secret),
-		...dots,
-		...stricter,
-		...stricter.map(lowerHex),
-	];
-}
-
-/**
- * The secret's bytes in base64 and base64url, whole (with and without padding) and as they stand
- * inside a longer encoded text: for each of the three byte alignments, the characters that only the
- * secret's bytes decide. An echo of a whole request or header, base64-encoded, is caught too.
- */
-function base64Forms(secret: string): string[] {
-	const bytes = Buffer.from(secret, 'utf8');
-	const forms: string[] = [];
-	for (const alphabet of ['base64', 'base64url'] as const) {
-		const whole = bytes.toString(alphabet);
-		forms.push(whole, whole.replace(/=+$/, ''));
-		for (let offset = 0; offset < 3; offset++) {
-			const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(alphabet);
-			const start = Math.ceil((8 * offset) / 6);
-			const end = Math.floor((8 * (offset + bytes.length)) / 6);
-			const fragment = encoded.slice(start, end);
-			if (fragment.length >= MIN_FRAGMENT_LENGTH) forms.push(fragment);
-		}
-	}
-	return forms;
-}
-
-/** The UTF-8 bytes and the UTF-16 units (big- and little-endian, `0068…`, `6800…`) in hex, both cases. */
-function hexForms(secret: string): string[] {
-	const hex = Buffer.from(secret, 'utf8').toString('hex');
-	const utf16 = Array.from({ length: secret.length }, (_, at) =>
-		secret.charCodeAt(at).toString(16).padStart(4, '0'),
-	).join('');
-	const utf16le = Buffer.from(secret, 'utf16le').toString('hex');
-	return [hex, hex.toUpperCase(), utf16, utf16.toUpperCase(), utf16le, utf16le.toUpperCase()];
-}
-
-/** Every form in which a secret may come back from a service, a proxy or an error page. */
-function encodedForms(secret: string): string[] {
-	return [
-		secret,
-		...urlForms(secret),
-		...htmlForms(secret),
-		...jsonForms(secret),
-		...base64Forms(secret),
-		...hexForms(secret),
-	];
-}
+/** The credential fields that hold a secret. */
+const SECRET_FIELDS = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken'];
 
 /** A signed JWT: its header is the same for every token of an algorithm, so it identifies nothing. */
 const JWT = /^eyJ[A-Za-z0-9_-]*\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 
+const HTML_ESCAPES: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'"': '&quot;',
+	"'": '&#39;',
+};
+
+const longestFirst = (a: string, b: string) => b.length - a.length;
+
+/** The forms an echo writes one secret in. */
+function formsOfSecret(secret: string): string[] {
+	const json = JSON.stringify(secret).slice(1, -1);
+	const html = secret.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+	const bytes = Buffer.from(secret, 'utf8');
+	const base64 = bytes.toString('base64');
+	const component = encodeURIComponent(secret);
+	return [
+		secret,
+		component,
+		// Form encoding, as URLSearchParams writes it and as libraries do (a component, spaces as `+`).
+		new URLSearchParams({ s: secret }).toString().slice(2),
+		component.replace(/%20/g, '+'),
+		json,
+		json.replace(/\//g, '\\/'),
+		html,
+		html.replace(/&#39;/g, '&#x27;'),
+		base64,
+		base64.replace(/=+$/, ''),
+		bytes.toString('base64url'),
+	];
+}
+
 /**
- * A value raw and trimmed and, for a JWT, its payload and its signature on their own: an echo without
- * the header (`<payload>.<signature>`) is rebuilt into a working token by putting the constant back.
+ * Every form of these secrets (each raw and trimmed, a JWT's parts too), longest first, so no part
+ * of a longer form is left behind. A lone UTF-16 surrogate has no URL form: the rest still count.
  */
-const withParts = (values: readonly string[]): string[] =>
-	values
-		.flatMap((value) => [value, value.trim()])
-		.flatMap((value) => {
+export function formsOf(secrets: readonly string[]): string[] {
+	const values = new Set<string>();
+	for (const secret of secrets) {
+		for (const value of [secret, secret.trim()]) {
+			values.add(value);
 			const jwt = JWT.exec(value);
-			return jwt ? [value, jwt[1], jwt[2]] : [value];
-		});
-
-/**
- * What a run of (secretRuns.ts) counts for: each secret, but for a JWT only its signature (the
- * header and claims are no secret: anyone who knows the client ID could write them).
- */
-const runSources = (values: readonly string[]): string[] =>
-	values.flatMap((value) => [value, value.trim()]).map((value) => JWT.exec(value)?.[2] ?? value);
-
-function formsOfValues(values: readonly string[]): string[] {
-	const secrets = withParts(values).filter((value) => value.length >= MIN_SECRET_LENGTH);
-	return [...new Set(secrets.flatMap(encodedForms))].filter(
-		(form) => form.length >= MIN_SECRET_LENGTH,
-	);
+			if (jwt) values.add(jwt[1]).add(jwt[2]);
+		}
+	}
+	const forms = new Set<string>();
+	for (const value of values) {
+		if (value.length < MIN_SECRET_LENGTH) continue;
+		let written: string[];
+		try {
+			written = formsOfSecret(value);
+		} catch {
+			written = [value];
+		}
+		for (const form of written) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+	}
+	return [...forms].sort(longestFirst);
 }
 
-const longestFirst = (forms: string[]): string[] => forms.sort((a, b) => b.length - a.length);
-
-/** Forms per loaded credential: a run loads it once and sends many requests with it. */
-const formsOf = new WeakMap<IDataObject, readonly string[]>();
-
-/** The secrets of a credential (raw and trimmed) in every encoded form, longest first. */
+/** The secrets of a loaded credential in every form (a run loads it once; request.ts keeps them). */
 export function secretForms(credentials: IDataObject): readonly string[] {
-	const known = formsOf.get(credentials);
-	if (known) return known;
-	const values = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken']
-		.map((field) => credentials[field])
-		.filter((value): value is string => typeof value === 'string');
-	const sorted = longestFirst(formsOfValues(values));
-	formsOf.set(credentials, sorted);
-	secretsOf.set(sorted, usable(values));
-	runSourcesOf.set(sorted, runSources(values));
-	return sorted;
-}
-
-/** The secrets themselves (raw and trimmed) behind each list of forms, for `encodedPattern`. */
-const secretsOf = new WeakMap<readonly string[], readonly string[]>();
-
-/** A JWT's parts are left out: the whole JWT's pattern would be cut by theirs (the pattern runs first). */
-const usable = (values: readonly string[]): string[] =>
-	[...new Set(values.flatMap((value) => [value, value.trim()]))].filter(
-		(value) => value.length >= MIN_SECRET_LENGTH,
-	);
-
-/** The secrets whose runs count (runSources), behind each list of forms. */
-const runSourcesOf = new WeakMap<readonly string[], readonly string[]>();
-
-/** The last secret added to each list of forms: requests of one second share their signed token. */
-const lastAdded = new WeakMap<readonly string[], { secret: string; forms: readonly string[] }>();
-
-/**
- * The forms with those of one more secret added: the token an attempt actually sent (in Client ID
- * and Secret mode a new one every second), which the loaded credential does not hold.
- */
-export function withSecret(forms: readonly string[], secret: string): readonly string[] {
-	if (secret.length < MIN_SECRET_LENGTH || forms.includes(secret)) return forms;
-	const last = lastAdded.get(forms);
-	if (last?.secret === secret) return last.forms;
-	const added = withForms(forms, [secret]);
-	lastAdded.set(forms, { secret, forms: added });
-	return added;
-}
-
-/** A new list of forms: those given and those of the secrets, with what the patterns need. */
-function withForms(forms: readonly string[], secrets: readonly string[]): readonly string[] {
-	const added = longestFirst([...new Set([...forms, ...formsOfValues(secrets)])]);
-	secretsOf.set(added, usable([...(secretsOf.get(forms) ?? []), ...secrets]));
-	runSourcesOf.set(added, [...(runSourcesOf.get(forms) ?? []), ...runSources(secrets)]);
-	return added;
+	const secrets: string[] = [];
+	for (const field of SECRET_FIELDS) {
+		const value = credentials[field];
+		if (typeof value === 'string') secrets.push(value);
+	}
+	return formsOf(secrets);
 }
 
 /**
- * The forms with those of a request's write-only values added (a user's password: request.ts):
- * redacted as the credential's secrets are. Made for that request only: what is derived from them is
- * keyed by this list, so nothing outlives the request. A value under MIN_SECRET_LENGTH characters
- * would blank out words, so it is left.
+ * The forms with those of more secrets added: the token an attempt sent (a new JWT each second in
+ * Client ID and Secret mode), a request's write-only values (a user's password).
  */
-export function withWriteOnly(
+export function withSecrets(
 	forms: readonly string[],
-	values: readonly string[],
+	secrets: readonly string[],
 ): readonly string[] {
-	const secrets = values.filter((value) => value.trim().length >= MIN_SECRET_LENGTH);
-	return secrets.length ? withForms(forms, secrets) : forms;
+	const unknown: string[] = [];
+	for (const secret of secrets) if (!forms.includes(secret)) unknown.push(secret);
+	const added = unknown.length > 0 ? formsOf(unknown) : unknown;
+	if (added.length === 0) return forms;
+	return [...new Set([...forms, ...added])].sort(longestFirst);
 }
 
-/**
- * The secrets with each character written in any of those ways, in any mix: what a JSON writer's
- * escape set (`\/` with `\u0026`, Go's `\u003c`), a per-character encoder or an HTML template makes
- * of a secret, which no list of whole forms covers. Null when the forms carry no known secrets.
- */
-const patternOf = new WeakMap<readonly string[], RegExp | null>();
-
-export function encodedPattern(forms: readonly string[]): RegExp | null {
-	if (patternOf.has(forms)) return patternOf.get(forms) ?? null;
-	const secrets = longestFirst([...(secretsOf.get(forms) ?? [])]);
-	const pattern = secrets.length ? encodedCharsPattern(secrets) : null;
-	patternOf.set(forms, pattern);
-	return pattern;
-}
-
-const finderOf = new WeakMap<readonly string[], RunFinder | null>();
-
-/** What finds runs of the secrets behind these forms (secretRuns.ts); null when none has any. */
-export function secretRuns(forms: readonly string[]): RunFinder | null {
-	if (finderOf.has(forms)) return finderOf.get(forms) ?? null;
-	const finder = runFinder([...new Set(runSourcesOf.get(forms) ?? [])]);
-	finderOf.set(forms, finder);
-	return finder;
-}
-
-/**
- * Replaces every form of the known secrets (longest first, so no part of a longer form is left), then
- * every run of a secret's characters that is left (a secret cut at either end).
- */
+/** Every form of the known secrets in a text replaced. */
 export function redactForms(text: string, forms: readonly string[]): string {
-	const pattern = encodedPattern(forms);
-	let result = pattern ? text.replace(pattern, PLACEHOLDER) : text;
-	for (const form of forms) result = result.split(form).join(PLACEHOLDER);
-	const runs = secretRuns(forms);
-	return runs ? redactRuns(result, runs, PLACEHOLDER) : result;
+	let result = text;
+	for (const form of forms)
+		if (result.includes(form)) result = result.split(form).join(PLACEHOLDER);
+	return result;
 }
 
-/**
- * A base64url character of a JWT's part, also percent-encoded, and a dot between parts, also as
- * `%2E`, a JSON `\u002e` or an HTML `&#46;` / `&#x2e;` (either case).
- */
-const JWT_CHAR = '(?:[A-Za-z0-9_-]|%2[Dd]|%5[Ff])';
-const JWT_DOT = '(?:\\.|%2[Ee]|\\\\u002[Ee]|&#0*46;|&#[xX]0*2[Ee];)';
-const ANY_JWT = new RegExp(`eyJ${JWT_CHAR}*${JWT_DOT}${JWT_CHAR}+${JWT_DOT}${JWT_CHAR}*`, 'g');
+/** Any JWT, its dots also percent-encoded (a token quoted in a URL). */
+const ANY_JWT = /eyJ[A-Za-z0-9_-]*(?:\.|%2[Ee])[A-Za-z0-9_-]+(?:\.|%2[Ee])[A-Za-z0-9_-]*/g;
+const BEARER = /(Bearer)(?:\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi;
 
 /**
- * For messages: replaces every secret form, any bearer token and any JWT by a placeholder. Runs on
- * the whole text before anything shortens it, so a cut can never leave part of a secret behind.
+ * For messages: every form of the known secrets, any bearer token and any JWT replaced. Runs on the
+ * whole text before anything shortens it, so a cut never leaves part of a secret behind.
  */
 export function redact(text: string, forms: readonly string[]): string {
-	return (
-		redactForms(text, forms)
-			.replace(/(Bearer)(\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi, `$1 ${PLACEHOLDER}`)
-			// A JWT anywhere (a signed token echoed back) is a credential too, whatever its base64url parts hold.
-			.replace(ANY_JWT, PLACEHOLDER)
+	return redactForms(text, forms)
+		.replace(BEARER, `$1 ${PLACEHOLDER}`)
+		.replace(ANY_JWT, PLACEHOLDER);
+}
+
+/**
+ * A value an input message shows is cut after 100 characters with `…` (helpers/validation.ts): a
+ * secret that straddles the cut is no whole form, so the start of a form just before a `…` goes too.
+ */
+function withoutCutSecrets(text: string, forms: readonly string[]): string {
+	if (!text.includes('…')) return text;
+	return text.replace(/([^…]*)…/g, (whole, before: string) => {
+		for (const form of forms)
+			for (let length = form.length - 1; length >= MIN_SECRET_LENGTH; length--)
+				if (before.endsWith(form.slice(0, length)))
+					return `${before.slice(0, before.length - length)}${PLACEHOLDER}…`;
+		return whole;
+	});
+}
+
+/** How deep an error's causes are followed: n8n wraps once or twice, a hostile cycle is cut. */
+const MAX_CAUSES = 4;
+
+/**
+ * Takes every secret out of an error in place: its message, description, stack, n8n's list of
+ * messages and each of its causes (n8n keeps the error it wrapped as `cause`).
+ */
+export function redactError(error: unknown, forms: readonly string[], depth = 0): void {
+	if (!error || typeof error !== 'object' || depth > MAX_CAUSES) return;
+	const fields = error as Record<
+		'message' | 'description' | 'stack' | 'messages' | 'cause',
+		unknown
+	>;
+	for (const key of ['message', 'description', 'stack'] as const) {
+		const text = fields[key];
+		if (typeof text === 'string') fields[key] = withoutCutSecrets(redact(text, forms), forms);
+	}
+	if (Array.isArray(fields.messages))
+		fields.messages = fields.messages.map((text: unknown) =>
+			typeof text === 'string' ? withoutCutSecrets(redact(text, forms), forms) : text,
+		);
+	redactError(fields.cause, forms, depth + 1);
+}
+
+/** Sets a key as an own property, so a key such as `__proto__` stays data. */
+function setOwn(target: object, key: string, value: unknown): void {
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}
+
+function redactValue(value: unknown, forms: readonly string[]): unknown {
+	if (typeof value === 'string') return redactForms(value, forms);
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, forms));
+	const redacted = {};
+	for (const [key, entry] of Object.entries(value))
+		setOwn(redacted, redactForms(key, forms), redactValue(entry, forms));
+	return redacted;
+}
+
+/**
+ * A successful answer with every form of the known secrets taken out of its strings, keys included;
+ * a service's own JWTs are data. The raw text is searched first (each form as JSON writes it, also
+ * with `\/` or ASCII only): an answer that holds none, nearly all, is returned as it is, not copied.
+ */
+export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
+	for (const form of forms) {
+		const json = JSON.stringify(form).slice(1, -1);
+		if (text.includes(json) || text.includes(json.replace(/\//g, '\\/')))
+			return redactValue(value, forms) as T;
+		// Python's json (ensure_ascii) writes every other character as a `\u` escape.
+		if (/[\u0080-\uffff]/.test(json) && text.includes(asciiJson(json)))
+			return redactValue(value, forms) as T;
+	}
+	return value;
+}
+
+function asciiJson(json: string): string {
+	return json.replace(
+		/[\u0080-\uffff]/g,
+		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
 	);
 }
