@@ -70,8 +70,22 @@ const FILTER_VALUES: INodeProperties[] = [
 	},
 ];
 
-/** From version 1.2: the Filters as fields, or as today's JSON object for what fields cannot say. */
-const FIELDS_OR_JSON: INodeProperties[] = SENT_WITH.flatMap(([sentWith, show]) => [
+/**
+ * From version 1.2 the Filters are shown while a webhook is registered or created: hidden only when
+ * Create and Delete Webhooks is off (when Register Webhook on Activation is on, that option is not
+ * shown and has no value). One property each, not one per case as in 1.1: n8n resolves a parameter
+ * that shares its name with another before Create and Delete Webhooks has its value, and would drop
+ * what depends on it (the fields or the JSON under the mode).
+ */
+const shownFrom12 = (show: Record<string, string[]> = {}): INodeProperties['displayOptions'] => ({
+	show: { '@version': [1.2], ...show },
+	hide: { manageWebhooks: [false] },
+});
+
+const SENT_WITH_EITHER = 'the registration or each webhook created';
+
+/** From version 1.2: the Filters as fields, or as the JSON object of 1.1 for what fields cannot say. */
+const FIELDS_OR_JSON: INodeProperties[] = [
 	{
 		displayName: 'Filters As',
 		name: 'filtersMode',
@@ -85,7 +99,7 @@ const FIELDS_OR_JSON: INodeProperties[] = SENT_WITH.flatMap(([sentWith, show]) =
 				description: 'A JSON object, sent unchanged (nested conditions)',
 			},
 		],
-		displayOptions: { show: { '@version': [1.2], ...show } },
+		displayOptions: shownFrom12(),
 	},
 	{
 		displayName: 'Filters',
@@ -95,18 +109,18 @@ const FIELDS_OR_JSON: INodeProperties[] = SENT_WITH.flatMap(([sentWith, show]) =
 		default: {},
 		typeOptions: { multipleValues: true },
 		options: [{ name: 'filter', displayName: 'Filter', values: FILTER_VALUES }],
-		description: `Conditions an event must meet to be delivered, sent with ${sentWith} as {"field": value}`,
-		displayOptions: { show: { '@version': [1.2], filtersMode: ['fields'], ...show } },
+		description: `Conditions an event must meet to be delivered, sent with ${SENT_WITH_EITHER} as {"field": value}`,
+		displayOptions: shownFrom12({ filtersMode: ['fields'] }),
 	},
 	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'json',
 		default: '{}',
-		description: jsonDescription(sentWith),
-		displayOptions: { show: { '@version': [1.2], filtersMode: ['json'], ...show } },
+		description: jsonDescription(SENT_WITH_EITHER),
+		displayOptions: shownFrom12({ filtersMode: ['json'] }),
 	},
-]);
+];
 
 export const FILTER_PROPERTIES: INodeProperties[] = [...JSON_ONLY, ...FIELDS_OR_JSON];
 
