@@ -158,7 +158,10 @@ async function scenario(typeVersion: number, parameters: INodeParameters) {
 }
 
 /** Version 1.2's Filters as fields: one entry per condition, as the editor stores them. */
-const fields = (...filter: IDataObject[]) => ({ filtersMode: 'fields', filterFields: { filter } });
+const fields = (...filter: IDataObject[]): INodeParameters => ({
+	filtersMode: 'fields',
+	filterFields: { filter } as INodeParameters,
+});
 
 describe('version 1.2 makes the same wire and matching as 1.1', () => {
 	test('events by name and Filters as fields (text and number): the same webhooks, the same deliveries started', async () => {
@@ -213,7 +216,7 @@ describe('version 1.2 makes the same wire and matching as 1.1', () => {
 	test('Filters as fields that cannot be sent exactly fail activation naming the field; nothing is created', async () => {
 		const refused: Array<[IDataObject[], string]> = [
 			[
-				[{ field: 'minPrice', valueType: 'number', numberValue: 9007199254740993 }],
+				[{ field: 'minPrice', valueType: 'number', numberValue: Number.MAX_SAFE_INTEGER + 2 }],
 				'Filters: holds at minPrice a number beyond ±9007199254740991, where a number loses digits; it is not sent rounded (give it as text)',
 			],
 			[[{ field: ' ', value: 'Lead' }], 'Filters: filter 1 has no Field'],
