@@ -2,7 +2,6 @@ import type {
 	IDataObject,
 	IHookFunctions,
 	INodeExecutionData,
-	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,7 +9,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { EVENT_KINDS } from '../shared/catalogue';
 import { CREDENTIAL_TYPE } from '../shared/service';
 import {
 	eventSelected,
@@ -23,19 +21,10 @@ import {
 	signatureMatches,
 } from './delivery';
 import { eventUriHost } from './eventUri';
+import { EVENTS_PROPERTIES } from './events';
 import { fetchRecords } from './records';
 import { managesWebhooks, pointWebhook, REGISTRATION_PROPERTIES } from './registration';
 import { createWebhooks, deleteWebhooks, webhooksExist } from './webhooks';
-
-/** Event names are `<kind>Created|Updated|Deleted` for the catalogue's kinds (people and spec 2.3's). */
-const EVENT_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
-	...EVENT_KINDS.flatMap((kind) =>
-		['Created', 'Updated', 'Deleted'].map((action) => `${kind}${action}`),
-	)
-		.sort((a, b) => a.localeCompare(b))
-		.map((name) => ({ name, value: name })),
-];
 
 /** Why a delivery's signature is not accepted (no key to check with, missing, or wrong), if it is not. */
 async function signatureProblem(ctx: IWebhookFunctions, raw: Buffer): Promise<string | undefined> {
@@ -64,8 +53,9 @@ export class IntegrationServiceTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		// 1.1: Create and Delete Webhooks is on by default; version 1 keeps it off, so a saved workflow works as before.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: events by name ("Person Created") and Filters as fields; the values stored and sent are the same.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{ $parameter["events"].join(", ") }}',
 		description:
 			'Starts the workflow when the Integration Service delivers an event (a person, borrower or document created, updated or deleted), verified and deduplicated',
@@ -77,18 +67,7 @@ export class IntegrationServiceTrigger implements INodeType {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: [
-			{
-				// Not "Events": n8n's node creator would turn each of the 85 names into its own trigger entry,
-				// burying the package's actions under them.
-				displayName: 'Event Names',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				default: ['peopleCreated'],
-				options: EVENT_OPTIONS,
-				description:
-					'The events that start the workflow. Deliveries of other events are acknowledged and start nothing.',
-			},
+			...EVENTS_PROPERTIES,
 			{
 				displayName: 'Fetch Records',
 				name: 'fetchRecords',

@@ -1,5 +1,4 @@
-import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_DEFAULT,
@@ -11,8 +10,6 @@ import {
 	startItem,
 } from '../IntegrationService/transport';
 import type { ServiceHost } from '../shared/service';
-import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
-import { jsonObjectOf } from '../shared/service';
 
 /**
  * The most time a delivery spends reading its records, every page, attempt and wait together. The
@@ -30,23 +27,6 @@ const FETCH_SETTINGS = {
 	timeoutMs: 15_000,
 	maxItemMs: DELIVERY_READ_MS,
 };
-
-/** The registration's Filters: a JSON object, or undefined for none ({} or blank). */
-export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject | undefined {
-	if (
-		value === undefined ||
-		value === null ||
-		(typeof value === 'string' && ['', '{}'].includes(value.trim()))
-	)
-		return undefined;
-	const parsed = jsonObjectOf(value);
-	if ('problem' in parsed)
-		throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
-	const lossy = lossyNumberAt(parsed.object);
-	if (lossy !== undefined)
-		throw new NodeOperationError(ctx.getNode(), `Filters: ${lossyProblem(lossy)}`);
-	return parsed.object as IDataObject;
-}
 
 /**
  * Reads an event's records from its uri (GET, the credential's default Credential ID) with the node's

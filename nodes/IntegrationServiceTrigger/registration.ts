@@ -4,23 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_DEFAULT, newRun, serviceRequest } from '../IntegrationService/transport';
 import { webhookIdProperty } from '../shared/descriptions';
 import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
-import { parseFilters } from './records';
+import { FILTER_PROPERTIES, filtersOf } from './filters';
 
 const MANAGE_DESCRIPTION =
 	"Whether activating the workflow creates a webhook on the CRM host for each selected CRM event (at this trigger's production URL, with the Filters) and deactivating deletes them. A webhook already pointing here for an event is used, and one made by hand is never deleted.";
-
-/** How the trigger's webhooks come to point at it: created and deleted on the CRM host, or an existing one pointed here. */
-/** The Filters sent with a webhook: one property, shown for registering or for creating webhooks. */
-function filtersProperty(sentWith: string, show: Record<string, boolean[]>): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'json',
-		default: '{}',
-		description: `Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`,
-		displayOptions: { show },
-	};
-}
 
 export const REGISTRATION_PROPERTIES: INodeProperties[] = [
 	{
@@ -29,7 +16,7 @@ export const REGISTRATION_PROPERTIES: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description: MANAGE_DESCRIPTION,
-		displayOptions: { show: { '@version': [1.1], registerWebhook: [false] } },
+		displayOptions: { show: { '@version': [1.1, 1.2], registerWebhook: [false] } },
 	},
 	{
 		displayName: 'Create and Delete Webhooks',
@@ -69,8 +56,7 @@ export const REGISTRATION_PROPERTIES: INodeProperties[] = [
 			"ID of the service's webhook to update on activation; registration needs exactly one event selected, since a webhook holds one event name",
 		displayOptions: { show: { registerWebhook: [true] } },
 	},
-	filtersProperty('the registration', { registerWebhook: [true] }),
-	filtersProperty('each webhook created', { manageWebhooks: [true], registerWebhook: [false] }),
+	...FILTER_PROPERTIES,
 ];
 
 /** The trigger creates and deletes its CRM webhooks itself (not with Register Webhook on Activation). */
@@ -106,7 +92,7 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 	if (!url)
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave no production URL for this trigger');
 	const body: IDataObject = { url, event: events[0] };
-	const filters = parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+	const filters = filtersOf(ctx);
 	if (filters !== undefined) body.filters = filters;
 	await serviceRequest.call(
 		ctx,

@@ -11,7 +11,7 @@ import {
 } from '../IntegrationService/transport';
 import { CRM_EVENT_KINDS } from '../shared/catalogue';
 import { holds, listWebhooks, webhookIdOf, type Listed, type Listing } from './listing';
-import { parseFilters } from './records';
+import { filtersOf } from './filters';
 /** Whether the CRM host can register the event (the catalogue's CRM kinds). */
 export function isCrmEvent(event: string): boolean {
 	const match = /^(.+)(Created|Updated|Deleted)$/.exec(event);
@@ -104,7 +104,7 @@ export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
 export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	const events = crmEvents(ctx);
 	const url = ownUrl(ctx);
-	const filters = parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+	const filters = filtersOf(ctx);
 	const run = hookRun();
 	const before = await listWebhooks(ctx, run);
 	const mine = owned(ctx);

@@ -10,6 +10,7 @@
  *   person-create.png    the Person > Create form
  *   person-create-map-automatically.png   Person > Create with Mapping Mode "Map Automatically"
  *   credential-form.png  the credential form of "Integration Service API"
+ *   trigger-events.png   the trigger's Event Names list open (trigger-editor-check.js)
  *
  * Used by run-e2e.js; can also run alone against a kept user folder:
  *   node test/e2e/editor-check.js <userFolder>
@@ -19,6 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const L = require('./lib');
 const { credentialTestChecks } = require('./app-checks');
+const { triggerEventsCheck } = require('./trigger-editor-check');
 
 const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
@@ -473,6 +475,16 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			await page.locator('[data-test-id="parameter-input-crmUrl"]').first().waitFor();
 			await page.waitForTimeout(800);
 			await shot('credential-form.png', `credential form of "${CREDENTIAL_DISPLAY_NAME}"`);
+		});
+		// Last: it leaves the workflow above for a new one.
+		await triggerEventsCheck({
+			page,
+			base,
+			step,
+			shot,
+			check,
+			dismissPopups,
+			pageLoadMs: PAGE_LOAD_MS,
 		});
 	} finally {
 		await context.close().catch(() => {});

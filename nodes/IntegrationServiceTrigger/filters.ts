@@ -1,0 +1,206 @@
+import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
+import { jsonObjectOf } from '../shared/service';
+
+/** Where the Filters are sent, and when they are shown: with the registration, or with each webhook created. */
+const SENT_WITH: ReadonlyArray<[string, Record<string, boolean[]>]> = [
+	['the registration', { registerWebhook: [true] }],
+	['each webhook created', { manageWebhooks: [true], registerWebhook: [false] }],
+];
+
+const jsonDescription = (sentWith: string): string =>
+	`Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`;
+
+/** Versions 1 and 1.1: the Filters as a JSON object only. */
+const JSON_ONLY: INodeProperties[] = SENT_WITH.map(([sentWith, show]) => ({
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'json',
+	default: '{}',
+	description: jsonDescription(sentWith),
+	displayOptions: { show: { '@version': [1, 1.1], ...show } },
+}));
+
+/** One condition of the Filters as fields: a field of the record and the value it must have. */
+const FILTER_VALUES: INodeProperties[] = [
+	{
+		displayName: 'Field',
+		name: 'field',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. stage',
+		description: 'The field of the record, as the service names it',
+	},
+	{
+		displayName: 'Type',
+		name: 'valueType',
+		type: 'options',
+		default: 'string',
+		options: [
+			{ name: 'Text', value: 'string' },
+			{ name: 'Number', value: 'number' },
+			{ name: 'Boolean', value: 'boolean' },
+		],
+		description: 'How the value is sent: as text ("5"), a number (5) or true/false',
+	},
+	{
+		displayName: 'Value',
+		name: 'value',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Lead',
+		displayOptions: { show: { valueType: ['string'] } },
+	},
+	{
+		displayName: 'Value',
+		name: 'numberValue',
+		type: 'number',
+		default: 0,
+		displayOptions: { show: { valueType: ['number'] } },
+	},
+	{
+		displayName: 'Value',
+		name: 'booleanValue',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the field must be true',
+		displayOptions: { show: { valueType: ['boolean'] } },
+	},
+];
+
+/**
+ * From version 1.2 the Filters are shown while a webhook is registered or created: hidden only when
+ * Create and Delete Webhooks is off (when Register Webhook on Activation is on, that option is not
+ * shown and has no value). One property each, not one per case as in 1.1: n8n resolves a parameter
+ * that shares its name with another before Create and Delete Webhooks has its value, and would drop
+ * what depends on it (the fields or the JSON under the mode).
+ */
+const shownFrom12 = (show: Record<string, string[]> = {}): INodeProperties['displayOptions'] => ({
+	show: { '@version': [1.2], ...show },
+	hide: { manageWebhooks: [false] },
+});
+
+const SENT_WITH_EITHER = 'the registration or each webhook created';
+
+/** From version 1.2: the Filters as fields, or as the JSON object of 1.1 for what fields cannot say. */
+const FIELDS_OR_JSON: INodeProperties[] = [
+	{
+		displayName: 'Filters As',
+		name: 'filtersMode',
+		type: 'options',
+		default: 'fields',
+		options: [
+			{ name: 'Fields', value: 'fields', description: 'One field and value per condition' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'A JSON object, sent unchanged (nested conditions)',
+			},
+		],
+		displayOptions: shownFrom12(),
+	},
+	{
+		displayName: 'Filters',
+		name: 'filterFields',
+		type: 'fixedCollection',
+		placeholder: 'Add Filter',
+		default: {},
+		typeOptions: { multipleValues: true },
+		options: [{ name: 'filter', displayName: 'Filter', values: FILTER_VALUES }],
+		description: `Conditions an event must meet to be delivered, sent with ${SENT_WITH_EITHER} as {"field": value}`,
+		displayOptions: shownFrom12({ filtersMode: ['fields'] }),
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'json',
+		default: '{}',
+		description: jsonDescription(SENT_WITH_EITHER),
+		displayOptions: shownFrom12({ filtersMode: ['json'] }),
+	},
+];
+
+export const FILTER_PROPERTIES: INodeProperties[] = [...JSON_ONLY, ...FIELDS_OR_JSON];
+
+/** The Filters as a JSON object, or undefined for none ({} or blank). */
+export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject | undefined {
+	if (
+		value === undefined ||
+		value === null ||
+		(typeof value === 'string' && ['', '{}'].includes(value.trim()))
+	)
+		return undefined;
+	const parsed = jsonObjectOf(value);
+	if ('problem' in parsed)
+		throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
+	const lossy = lossyNumberAt(parsed.object);
+	if (lossy !== undefined)
+		throw new NodeOperationError(ctx.getNode(), `Filters: ${lossyProblem(lossy)}`);
+	return parsed.object as IDataObject;
+}
+
+/** One filter as entered; a value may come from an expression, so its type is checked. */
+interface FilterEntry {
+	field?: unknown;
+	valueType?: unknown;
+	value?: unknown;
+	numberValue?: unknown;
+	booleanValue?: unknown;
+}
+
+type Checked = { value: string | number | boolean } | { problem: string };
+
+/** The value of one filter as it is sent, or why it cannot be (the problem names the field). */
+function filterValue(entry: FilterEntry, field: string): Checked {
+	const where = `the Value of "${field}"`;
+	if (entry.valueType === 'number') {
+		const value = entry.numberValue;
+		if (typeof value !== 'number' || !Number.isFinite(value))
+			return { problem: `${where} is not a number` };
+		return lossyNumberAt(value) === undefined ? { value } : { problem: lossyProblem(field) };
+	}
+	if (entry.valueType === 'boolean') {
+		const value = entry.booleanValue;
+		return typeof value === 'boolean' ? { value } : { problem: `${where} is not true or false` };
+	}
+	// Text: what an expression gives as a number or true/false is sent as its text.
+	const value = entry.value ?? '';
+	if (typeof value === 'number' && lossyNumberAt(value) !== undefined)
+		return { problem: lossyProblem(field) };
+	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+		return { problem: `${where} is not text` };
+	return { value: String(value) };
+}
+
+/** The Filters given as fields: one key per field, each given once; none for no filter. */
+function filtersFromFields(ctx: IHookFunctions): IDataObject | undefined {
+	const entries = ctx.getNodeParameter('filterFields.filter', []) as FilterEntry[];
+	const pairs: Array<[string, string | number | boolean]> = [];
+	for (const [index, entry] of entries.entries()) {
+		const field = typeof entry.field === 'string' ? entry.field.trim() : '';
+		const checked: Checked =
+			field === ''
+				? { problem: `filter ${index + 1} has no Field` }
+				: pairs.some(([seen]) => seen === field)
+					? { problem: `the field "${field}" is given twice; give each field once` }
+					: filterValue(entry, field);
+		if ('problem' in checked)
+			throw new NodeOperationError(ctx.getNode(), `Filters: ${checked.problem}`);
+		pairs.push([field, checked.value]);
+	}
+	// fromEntries makes each key an own property, also "__proto__".
+	return pairs.length > 0 ? (Object.fromEntries(pairs) as IDataObject) : undefined;
+}
+
+/**
+ * The Filters sent with a registration or each created webhook: the fields (version 1.2's default), or
+ * the JSON object (versions 1 and 1.1, and 1.2's JSON mode). Checked whole before anything is sent.
+ */
+export function filtersOf(ctx: IHookFunctions): IDataObject | undefined {
+	const mode =
+		ctx.getNode().typeVersion >= 1.2 ? ctx.getNodeParameter('filtersMode', 'fields') : 'json';
+	if (mode === 'fields') return filtersFromFields(ctx);
+	return parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+}
