@@ -1,4 +1,5 @@
-import type { IDisplayOptions, INode } from 'n8n-workflow';
+import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 /**
  * Version 2 offers the forms in the user's words (records picked from lists, the fields that matter
@@ -16,4 +17,19 @@ export const FROM_VERSION_2: IDisplayOptions['show'] = {
 /** Whether the node runs with version 2's forms. */
 export function hasForms(node: INode): boolean {
 	return node.typeVersion >= FORM_VERSION;
+}
+
+/**
+ * An operation's properties in each version: one list where both versions show the same, else
+ * version 1's shown only there and version 2's from there on (the same names, so one reader serves both).
+ */
+export function versioned(
+	version1: INodeProperties[],
+	version2: INodeProperties[],
+): INodeProperties[] {
+	if (JSON.stringify(version1) === JSON.stringify(version2)) return version1;
+	return [
+		...updateDisplayOptions({ show: ONLY_VERSION_1 }, version1),
+		...updateDisplayOptions({ show: FROM_VERSION_2 }, version2),
+	];
 }
