@@ -20,16 +20,22 @@ export function hasForms(node: INode): boolean {
 }
 
 /**
- * An operation's properties in each version: one list where both versions show the same, else
- * version 1's shown only there and version 2's from there on (the same names, so one reader serves both).
+ * An operation's properties in each version: a property both show alike is listed once; one that
+ * differs is listed as version 1's, shown only there, then version 2's, shown from there on (the same
+ * name, so one reader serves both). Lists of different lengths are split whole.
  */
 export function versioned(
 	version1: INodeProperties[],
 	version2: INodeProperties[],
 ): INodeProperties[] {
-	if (JSON.stringify(version1) === JSON.stringify(version2)) return version1;
-	return [
-		...updateDisplayOptions({ show: ONLY_VERSION_1 }, version1),
-		...updateDisplayOptions({ show: FROM_VERSION_2 }, version2),
-	];
+	const only1 = (properties: INodeProperties[]) =>
+		updateDisplayOptions({ show: ONLY_VERSION_1 }, properties);
+	const from2 = (properties: INodeProperties[]) =>
+		updateDisplayOptions({ show: FROM_VERSION_2 }, properties);
+	if (version1.length !== version2.length) return [...only1(version1), ...from2(version2)];
+	return version1.flatMap((property, at) =>
+		JSON.stringify(property) === JSON.stringify(version2[at])
+			? [property]
+			: [...only1([property]), ...from2([version2[at]])],
+	);
 }
