@@ -29,7 +29,9 @@ describe('list search on the sandbox', () => {
 			lastName: string;
 			emails: Array<{ value: string }>;
 		};
-		const found = await search('searchPerson', { filter: `${target.firstName.slice(0, 3)} ${target.lastName}` });
+		const found = await search('searchPerson', {
+			filter: `${target.firstName.slice(0, 3)} ${target.lastName}`,
+		});
 		expect(found.results).toContainEqual({
 			name: `${target.firstName} ${target.lastName} · ${target.emails[0].value}`,
 			value: target.id,
@@ -106,7 +108,11 @@ describe('list search on the sandbox', () => {
 
 	test.each([
 		['401', { status: 401 }, /^The list could not be read: .*401/],
-		['429 with a pause longer than a search waits', { status: 429, retryAfter: '30', count: 5 }, /^The list could not be read: .*429/],
+		[
+			'429 with a pause longer than a search waits',
+			{ status: 429, retryAfter: '30', count: 5 },
+			/^The list could not be read: .*429/,
+		],
 	])('%s is one line without the token', async (_name, fault, message) => {
 		sandbox.reset();
 		sandbox.inject({ ...fault, match: { pathPrefix: '/api/people' } });
@@ -133,7 +139,10 @@ describe('list search on the sandbox', () => {
 	test('a service that never answers ends within the search time limit', async () => {
 		sandbox.inject({ delayMs: 60_000, count: 5, match: { pathPrefix: '/api/people' } });
 		const started = Date.now();
-		const failure = searchList({ method: 'searchPerson', credentials: sandboxCredentials(sandbox) });
+		const failure = searchList({
+			method: 'searchPerson',
+			credentials: sandboxCredentials(sandbox),
+		});
 		await expect(failure).rejects.toThrow(/^The list could not be read: /);
 		// 15 s is the bound the search sets itself; the test allows for a slow machine.
 		expect(Date.now() - started).toBeLessThan(40_000);
@@ -156,7 +165,10 @@ describe('list search on a service of its own shape', () => {
 				_metadata: { total: 4, offset: 0, limit: 100 },
 			});
 		});
-		const found = await searchList({ method: 'searchPerson', credentials: credentialsFor(service.origin) });
+		const found = await searchList({
+			method: 'searchPerson',
+			credentials: credentialsFor(service.origin),
+		});
 		expect(found.results).toEqual([
 			{ name: 'no.name@example.com', value: '7' },
 			{ name: 'Person 8', value: '8' },

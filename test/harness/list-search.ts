@@ -37,7 +37,9 @@ let searches = 0;
 export async function searchList(options: SearchOptions): Promise<INodeListSearchResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const credentialId = `search${++searches}`;
-	const helper = new TestCredentialsHelper(credentialTypes, { [credentialId]: options.credentials });
+	const helper = new TestCredentialsHelper(credentialTypes, {
+		[credentialId]: options.credentials,
+	});
 	const node: INode = {
 		id: 'subject',
 		name: 'Integration Service',

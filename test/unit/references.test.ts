@@ -12,7 +12,8 @@ import { fieldsFor, RESOURCES, resourceSpec, searchable } from '../../nodes/shar
 
 /** `resource.field` (or `resource.field.part`) → why it stays a text box. */
 const NOT_LOCATORS: Record<string, string> = {
-	'person.assignedPondId': 'ponds are no resource of the node: the service publishes no list of them',
+	'person.assignedPondId':
+		'ponds are no resource of the node: the service publishes no list of them',
 	'person.officeId': 'offices are no resource of the node: no published list',
 	'person.sourceId': 'lead sources are no resource of the node: no published list',
 	'person.stageId': 'stages are no resource of the node: no published list',
@@ -105,9 +106,7 @@ describe('references in the catalogue', () => {
 		const recordIds = RESOURCES.filter((r) => r.id && !searchable(r)).map(
 			(r) => `${r.value}.${r.id?.name}`,
 		);
-		expect([...new Set([...plainIds, ...recordIds])].sort()).toEqual(
-			exceptions.sort(),
-		);
+		expect([...new Set([...plainIds, ...recordIds])].sort()).toEqual(exceptions.sort());
 	});
 
 	test('the record ID of every Get, Update, Delete and members operation is a locator where the service lists the records', () => {

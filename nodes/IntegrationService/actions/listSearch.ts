@@ -18,7 +18,7 @@ import {
 	serviceRequestPages,
 	startItem,
 } from '../transport';
-import { SETTINGS } from './common.descriptions';
+import { SETTINGS } from './settings';
 import { connectionFrom } from './request';
 
 /**

@@ -9,7 +9,8 @@ import { optionalText, requireId } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
 import type { Connection, RequestSettings, ServiceRequest, ServiceRun } from '../transport';
 import { serviceRequest } from '../transport';
-import { REQUEST_BOUNDS, SETTINGS } from './common.descriptions';
+import { REQUEST_BOUNDS } from './common.descriptions';
+import { SETTINGS } from './settings';
 import { hasForms } from './version';
 
 /**
@@ -53,7 +54,10 @@ export function readSetting(
 ): { value: unknown; label: string } {
 	if (!hasForms(ctx.getNode())) {
 		const label = setting === 'output' ? 'Output' : 'Request Options';
-		return { value: ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {}), label };
+		return {
+			value: ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {}),
+			label,
+		};
 	}
 	const options = (ctx.getNodeParameter(SETTINGS, itemIndex, {}) ?? {}) as IDataObject;
 	const value = setting === 'credentialId' ? (options.credentialId ?? '') : options;

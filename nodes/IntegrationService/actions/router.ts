@@ -7,15 +7,11 @@ import type {
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
-import {
-	credentialIdOverride,
-	outputProperty,
-	requestOptions,
-	settingsProperty,
-} from './common.descriptions';
+import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './resources';
+import { settingsProperty } from './settings';
 import { argumentsBehind } from './toolArguments';
 import type { OperationModule } from './types';
 import { FROM_VERSION_2, ONLY_VERSION_1 } from './version';

@@ -16,8 +16,7 @@ import { referenceProperty } from './kinds/locator';
  */
 export function fieldProperties(fields: readonly FieldSpec[], locators = false): INodeProperties[] {
 	return fields.flatMap((spec) => {
-		const property =
-			locators && spec.refersTo ? referenceProperty(spec) : FIELDS.property(spec);
+		const property = locators && spec.refersTo ? referenceProperty(spec) : FIELDS.property(spec);
 		if (!KINDS[spec.type].list) return [property];
 		const { name, label } = companionOf(spec);
 		const companion: INodeProperties = {
@@ -150,7 +149,12 @@ export function catalogueForm(
 	const locators = forms && fields.some((spec) => spec.refersTo) ? { locators: true } : {};
 	if (operation === 'update') {
 		const byLabel = [...fields].sort((a, b) => a.label.localeCompare(b.label, 'en'));
-		return { fields: [], group: { kind: 'update', fields: byLabel }, mappingModes: true, ...locators };
+		return {
+			fields: [],
+			group: { kind: 'update', fields: byLabel },
+			mappingModes: true,
+			...locators,
+		};
 	}
 	const chosen = [...(resource.createFirst ?? []), ...(forms ? (resource.upFront ?? []) : [])];
 	const isFirst = (spec: FieldSpec) => spec.required === true || chosen.includes(spec.name);

@@ -68,14 +68,19 @@ export const userResource = crmResource('users', 'A user (agent) of the connecte
 	text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
 ]);
 
-export const teamResource = crmResource('teams', 'A team of agents in the connected CRM', [
-	text('address', 'Address', "The team's street address"),
-	text('city', 'City', "The team's city"),
-	text('email', 'Email', "The team's email address"),
-	text('name', 'Name', "The team's name", { required: true }),
-	text('phone', 'Phone', "The team's phone number"),
-	text('zip', 'Zip', "The team's postal code"),
-], { upFront: ['email', 'phone'] });
+export const teamResource = crmResource(
+	'teams',
+	'A team of agents in the connected CRM',
+	[
+		text('address', 'Address', "The team's street address"),
+		text('city', 'City', "The team's city"),
+		text('email', 'Email', "The team's email address"),
+		text('name', 'Name', "The team's name", { required: true }),
+		text('phone', 'Phone', "The team's phone number"),
+		text('zip', 'Zip', "The team's postal code"),
+	],
+	{ upFront: ['email', 'phone'] },
+);
 
 export const smartListResource = crmResource(
 	'smart-lists',

@@ -4,15 +4,10 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { toWholeNumber } from '../../helpers/kinds/number';
 import { MAX_PAGE_SIZE } from '../../transport';
-import {
-	listProperties,
-	PAGING_PARAMETERS,
-	queryParametersProperty,
-	SETTINGS,
-	settingsProperty,
-} from '../common.descriptions';
+import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
+import { SETTINGS, settingsProperty } from '../settings';
 import type { OperationModule } from '../types';
 import { versioned } from '../version';
 import { nounsOf, shownFor, systemOf } from './texts';

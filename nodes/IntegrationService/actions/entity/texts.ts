@@ -66,5 +66,8 @@ export function idLocator(resource: ResourceSpec, verb: string): INodeProperties
 	const id = idOf(resource);
 	if (!searchable(resource)) return idProperty(resource, verb);
 	const description = `The ${one} to ${verb}: pick it from the list, or give its ID`;
-	return locatorProperty({ displayName: id.label, name: id.name, required: true, description }, resource);
+	return locatorProperty(
+		{ displayName: id.label, name: id.name, required: true, description },
+		resource,
+	);
 }

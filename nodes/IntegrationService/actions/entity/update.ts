@@ -25,10 +25,7 @@ export function updateOperation(
 	const form1 = given ?? catalogueForm(resource, 'update');
 	const form2 = given ?? catalogueForm(resource, 'update', true);
 	const id2 = given ? id : idLocator(resource, 'change');
-	const properties = versioned(
-		[id, ...formProperties(form1)],
-		[id2, ...formProperties(form2)],
-	);
+	const properties = versioned([id, ...formProperties(form1)], [id2, ...formProperties(form2)]);
 	return {
 		description: updateDisplayOptions(shownFor(resource, 'update'), properties),
 		async execute(itemIndex, run) {
