@@ -7,13 +7,9 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from '../shared/catalogue';
-import {
-	credentialIdOverride,
-	outputProperty,
-	requestOptions,
-} from './actions/common.descriptions';
+import { LIST_SEARCH } from './actions/listSearch';
 import { RESOURCE_MODULES } from './actions/resources';
-import { router } from './actions/router';
+import { NODE_WIDE_PROPERTIES, router } from './actions/router';
 
 export class IntegrationService implements INodeType {
 	description: INodeTypeDescription = {
@@ -48,11 +44,11 @@ export class IntegrationService implements INodeType {
 				default: 'person',
 			},
 			...Object.values(RESOURCE_MODULES).flatMap((resource) => resource.description),
-			credentialIdOverride,
-			outputProperty,
-			requestOptions,
+			...NODE_WIDE_PROPERTIES,
 		],
 	};
+
+	methods = { listSearch: LIST_SEARCH };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

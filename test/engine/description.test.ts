@@ -94,7 +94,8 @@ describe('node description', () => {
 	});
 
 	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {
-		const readable = new Set(['string', 'number', 'boolean', 'json']);
+		// A locator (version 2's reference, helpers/kinds/locator.ts) is read as its ID.
+		const readable = new Set(['string', 'number', 'boolean', 'json', 'resourceLocator']);
 		// The compound kinds (helpers/kinds: contact.ts, addresses.ts, flags.ts), by their fields' names.
 		const compound = new Set([
 			'emails',

@@ -370,6 +370,8 @@ export interface RunOptions {
 	 * gets its own ID unless a test gives one to run several executions of one tenant.
 	 */
 	credentialId?: string;
+	/** The node's typeVersion as a saved workflow holds it; 1 unless given. */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -412,7 +414,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			id: 'subject',
 			name: NODE_NAME,
 			type: options.nodeType ?? NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Integration Service account' } },

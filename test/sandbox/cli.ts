@@ -2,8 +2,12 @@
  * Starts the sandbox as a standalone process (for the demo, the benchmark and the real-n8n
  * end-to-end test). Usage:
  *
- *   node build/test/sandbox/cli.js [--port 8787] [--people 25] [--latency 0] [--seed 1]
- *                                  [--paging nextLink|next|offset] [--host 127.0.0.1] [--json]
+ *   node build/test/sandbox/cli.js [--port 8787] [--people 25] [--rows 3] [--big] [--latency 0]
+ *                                  [--seed 1] [--paging nextLink|next|offset] [--host 127.0.0.1] [--json]
+ *
+ * --rows: seeded rows of each published CRM entity (users, teams, lists, smart lists, appointment
+ * types and outcomes...). --big: enough to page in the editor's pickers, 2,000 people and 25 rows
+ * (the demo, the e2e and the editor; tests that count rows keep the small seed).
  *
  * The four hosts listen on consecutive ports: crm = port, universal = port+1, los = port+2,
  * calendar = port+3 (--port 0 picks free ports). --json prints one machine-readable line instead of
@@ -15,6 +19,7 @@ import { HOST_NAMES, PagingStyle, SandboxOptions, startSandbox } from './server'
 interface CliArgs {
 	port: number;
 	people: number;
+	rows: number;
 	latency: number;
 	seed: number;
 	paging: PagingStyle;
@@ -23,7 +28,10 @@ interface CliArgs {
 }
 
 const USAGE =
-	'usage: cli.js [--port 8787] [--people 25] [--latency 0] [--seed 1] [--paging nextLink|next|offset] [--host 127.0.0.1] [--json]';
+	'usage: cli.js [--port 8787] [--people 25] [--rows 3] [--big] [--latency 0] [--seed 1] [--paging nextLink|next|offset] [--host 127.0.0.1] [--json]';
+
+/** The big seed: pickers page through it (the list search reads 100 records a request). */
+const BIG = { people: 2000, rows: 25 };
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n${USAGE}\n`);
@@ -34,6 +42,7 @@ function parseArgs(argv: string[]): CliArgs {
 	const args: CliArgs = {
 		port: 8787,
 		people: 25,
+		rows: 3,
 		latency: 0,
 		seed: 1,
 		paging: 'nextLink',
@@ -48,6 +57,11 @@ function parseArgs(argv: string[]): CliArgs {
 		}
 		if (raw === '--json') {
 			args.json = true;
+			continue;
+		}
+		if (raw === '--big') {
+			args.people = Math.max(args.people, BIG.people);
+			args.rows = Math.max(args.rows, BIG.rows);
 			continue;
 		}
 		// Accept both "--name value" and "--name=value".
@@ -67,6 +81,9 @@ function parseArgs(argv: string[]): CliArgs {
 				break;
 			case '--people':
 				args.people = num();
+				break;
+			case '--rows':
+				args.rows = num();
 				break;
 			case '--latency':
 				args.latency = num();
@@ -97,6 +114,7 @@ async function main(): Promise<void> {
 	});
 	const sandbox = await startSandbox({
 		people: args.people,
+		crmRows: args.rows,
 		latencyMs: args.latency,
 		seed: args.seed,
 		paging: args.paging,
@@ -128,7 +146,7 @@ async function main(): Promise<void> {
 			`  JWT client secret:  ${sandbox.jwtSecret}`,
 			'  JWT user/tenant ID: any non-empty string',
 			`  Credential ID:      ${sandbox.defaultCredentialId}   (also known: ${sandbox.credentialIds.slice(1).join(', ') || 'none'})`,
-			`  Seeded:             ${args.people} people under ${sandbox.defaultCredentialId}; borrower b-1 and webhook w-1 under every credential`,
+			`  Seeded:             ${args.people} people under ${sandbox.defaultCredentialId}; ${args.rows} of each CRM record (users, teams, lists...), borrower b-1 and webhook w-1 under every credential`,
 			`  Paging: ${args.paging}; latency: ${args.latency} ms; seed: ${args.seed}`,
 			`  Webhook signing secret: ${sandbox.signingSecret}   (the client secret)`,
 			...CONTROL_USAGE.map((line) => `  ${line}`),

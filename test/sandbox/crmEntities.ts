@@ -21,6 +21,8 @@ import {
 export interface EntityEnvironment {
 	records: Records;
 	urls: Record<HostName, string>;
+	/** Seeded rows of each entity without a count of its own; 3 unless given. */
+	crmRows?: number;
 	/** One page of a list in the sandbox's paging style (routes.ts). */
 	paged(
 		request: ApiRequest,
@@ -136,7 +138,7 @@ export class EntityApi {
 		let table = connection.entities.get(def.path);
 		if (!table) {
 			table = { rows: new Map(), created: 0 };
-			for (let n = 1; n <= (def.seedCount ?? 3); n++) {
+			for (let n = 1; n <= (def.seedCount ?? this.env.crmRows ?? 3); n++) {
 				const record = seedRecord(def, n);
 				table.rows.set(record.id as string, record);
 			}

@@ -45,7 +45,9 @@ export const CRM_ENTITIES: readonly EntityDef[] = [
 			'participatingOfficeIds:stringArray password',
 		(n) => ({
 			firstName: ['Alex', 'Bo', 'Cy'][n % 3],
-			lastName: 'Agent',
+			// The big seed's further users get names of their own, so a picker can tell them apart.
+			lastName:
+				n <= 3 ? 'Agent' : ['Agent', 'Baker', 'Cruz', 'Dunn', 'Ellis', 'Ford', 'Grant'][n % 7],
 			email: `agent${n}@example.test`,
 			phone: `+1555000000${n}`,
 			role: 'Agent',

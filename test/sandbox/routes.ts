@@ -71,6 +71,8 @@ export interface ApiEnvironment {
 	urls: Record<HostName, string>;
 	paging(): PagingStyle;
 	maxPageSize: number;
+	/** Seeded rows of each published CRM entity (SandboxOptions.crmRows). */
+	crmRows?: number;
 	/** Key of the HMAC that makes `next` cursors unforgeable. */
 	cursorKey: string;
 }
@@ -133,6 +135,7 @@ export class Api {
 		this.entities = new EntityApi({
 			records: env.records,
 			urls: env.urls,
+			crmRows: env.crmRows,
 			paged: (...args) => this.pagedList(...args),
 		});
 	}

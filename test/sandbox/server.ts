@@ -100,6 +100,7 @@ class SandboxServer implements Sandbox, ControlTarget {
 			urls: this.urls,
 			paging: () => this.paging,
 			maxPageSize: options.maxPageSize ?? 100,
+			crmRows: options.crmRows,
 			cursorKey: `sandbox-cursor-${seed}`,
 		});
 	}

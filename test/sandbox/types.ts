@@ -24,6 +24,12 @@ export interface SandboxOptions {
 	credentialIds?: string[];
 	/** People seeded under the FIRST credential id only. */
 	people?: number;
+	/**
+	 * Seeded rows of each published CRM entity without a count of its own (users, teams, lists, smart
+	 * lists, appointment types and outcomes, notes...): 3 unless given. The big seed (cli.ts --big)
+	 * has enough to page in the editor's pickers.
+	 */
+	crmRows?: number;
 	seed?: number;
 	latencyMs?: number;
 	paging?: PagingStyle;

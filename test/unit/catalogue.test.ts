@@ -88,8 +88,17 @@ describe('a catalogue entry alone', () => {
 			required: true,
 			displayOptions: { show: { resource: ['scratchNote'], operation: ['get'] } },
 		});
+		// Version 2's Options (the node-wide settings folded in) follows version 1's.
 		const names = scratch.operations.getAll.description.map((property) => property.name);
-		expect(names).toEqual(['returnAll', 'limit', 'pageAtATime', 'cursor', 'simplify', 'options']);
+		expect(names).toEqual([
+			'returnAll',
+			'limit',
+			'pageAtATime',
+			'cursor',
+			'simplify',
+			'options',
+			'options',
+		]);
 	});
 
 	test('an operation no entity file knows gets no option (the index test above would name it)', () => {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
-import { runsAsTool } from './request';
+import { readSetting, runsAsTool } from './request';
 
 /**
  * What a record operation outputs (decisions.md, "The node as an AI tool"): the fields asked for, the
@@ -25,8 +25,13 @@ export interface OutputChoice {
 	asTool: boolean;
 }
 
-function readFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string[] | undefined {
-	const label = 'Output › Fields to Return';
+function readFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	raw: unknown,
+	group: string,
+): string[] | undefined {
+	const label = `${group} › Fields to Return`;
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
 	if (!list || list.some((name) => typeof name !== 'string')) {
@@ -55,14 +60,14 @@ export function readOutput(
 	simplify?: boolean,
 ): OutputChoice {
 	const asTool = runsAsTool(ctx);
-	const given = ctx.getNodeParameter('output', itemIndex, {}) as IDataObject;
-	const output = given && typeof given === 'object' ? given : {};
+	const { value: given, label } = readSetting(ctx, 'output', itemIndex);
+	const output = (given && typeof given === 'object' ? given : {}) as IDataObject;
 	const form = output.form ?? 'auto';
 	if (form !== 'auto' && form !== 'compact' && form !== 'full') {
-		throw inputError(ctx, itemIndex, 'Output › Form', 'must be auto, compact or full');
+		throw inputError(ctx, itemIndex, `${label} › Form`, 'must be auto, compact or full');
 	}
 	const compact = simplify ?? (form === 'compact' || (form === 'auto' && asTool));
-	return { fields: readFields(ctx, itemIndex, output.fields), compact, asTool };
+	return { fields: readFields(ctx, itemIndex, output.fields, label), compact, asTool };
 }
 
 /** One record as chosen: only the named fields that it has, and without `original` when compact. */

@@ -3,12 +3,15 @@ import { ApplicationError } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/catalogue';
 import type { PathSegment } from '../../shared/service';
+import { locatorValue } from '../helpers/kinds/locator';
 import { toNumber } from '../helpers/kinds/number';
 import { optionalText, requireId } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
 import type { Connection, RequestSettings, ServiceRequest, ServiceRun } from '../transport';
 import { serviceRequest } from '../transport';
-import { credentialIdOverride, REQUEST_BOUNDS } from './common.descriptions';
+import { REQUEST_BOUNDS } from './common.descriptions';
+import { SETTINGS } from './settings';
+import { hasForms } from './version';
 
 /**
  * What an operation's requests share: the run's settings (Request Options), the item's connection
@@ -36,6 +39,31 @@ export function runsAsTool(ctx: Pick<IExecuteFunctions, 'getNode'> & Partial<IEx
 
 const MEBIBYTE = 1024 * 1024;
 
+/** The node-wide settings: version 1's own parameters, each a key or keys of version 2's Options. */
+type Setting = 'credentialId' | 'output' | 'requestOptions';
+
+/**
+ * A node-wide setting of an item, the one reader of both versions: version 1's parameter (Connection
+ * ID's text, Output's and Request Options' collections), or version 2's one Options collection, which
+ * holds the same keys (common.descriptions.ts `settingsProperty`). `label` names its group in errors.
+ */
+export function readSetting(
+	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
+	setting: Setting,
+	itemIndex: number,
+): { value: unknown; label: string } {
+	if (!hasForms(ctx.getNode())) {
+		const label = setting === 'output' ? 'Output' : 'Request Options';
+		return {
+			value: ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {}),
+			label,
+		};
+	}
+	const options = (ctx.getNodeParameter(SETTINGS, itemIndex, {}) ?? {}) as IDataObject;
+	const value = setting === 'credentialId' ? (options.credentialId ?? '') : options;
+	return { value, label: 'Options' };
+}
+
 /**
  * The Request Options of a run, read once for the first item (an expression sees that item), each
  * checked against the bounds the editor shows, so an expression cannot ask for 100,000 attempts or a
@@ -45,14 +73,15 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 	settings: RequestSettings;
 	concurrency: number;
 } {
-	const given = (ctx.getNodeParameter('requestOptions', 0, {}) ?? {}) as IDataObject;
+	const setting = readSetting(ctx, 'requestOptions', 0);
+	const given = (setting.value ?? {}) as IDataObject;
 	const value = {} as Record<keyof typeof REQUEST_BOUNDS, number>;
 	for (const [name, bound] of Object.entries(REQUEST_BOUNDS)) {
 		const raw = given[name];
 		const key = name as keyof typeof REQUEST_BOUNDS;
 		value[key] = bound.default;
 		if (raw === undefined || raw === null || raw === '') continue;
-		const field = `Request Options › ${bound.label}`;
+		const field = `${setting.label} › ${bound.label}`;
 		const number = toNumber(ctx, 0, field, raw);
 		if (bound.whole && !Number.isInteger(number))
 			throw inputError(ctx, 0, field, `must be a whole number, got ${number}`);
@@ -82,8 +111,12 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 
 /** The item's connection: its Connection ID, or the credential's default when that is empty. */
 export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connection {
-	const given = ctx.getNodeParameter(credentialIdOverride.name, itemIndex, '');
-	const credentialId = optionalText(ctx, itemIndex, 'Connection ID', given);
+	const given = readSetting(ctx, 'credentialId', itemIndex).value;
+	return connectionFrom(optionalText(ctx, itemIndex, 'Connection ID', given));
+}
+
+/** The connection a Connection ID names; the credential's default when there is none. */
+export function connectionFrom(credentialId: string | undefined): Connection {
 	// The one place a Connection is made from a parameter (transport/request.ts brands the type).
 	return (credentialId === undefined ? {} : { credentialId }) as Connection;
 }
@@ -102,7 +135,7 @@ export function readId(
 	itemIndex: number,
 	id: { label: string; name: string },
 ): RecordId {
-	const given: unknown = ctx.getNodeParameter(id.name, itemIndex, '');
+	const given: unknown = locatorValue(ctx.getNodeParameter(id.name, itemIndex, ''));
 	const text = requireId(ctx, itemIndex, id.label, given);
 	return { id: text, field: id.label, value: typeof given === 'number' ? given : text };
 }

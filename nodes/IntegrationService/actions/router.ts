@@ -4,18 +4,32 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
 import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './resources';
+import { settingsProperty } from './settings';
 import { argumentsBehind } from './toolArguments';
 import type { OperationModule } from './types';
+import { FROM_VERSION_2, ONLY_VERSION_1 } from './version';
 
-/** The node's own properties besides the operations' (IntegrationService.node.ts). */
-const NODE_WIDE_PROPERTIES = [credentialIdOverride, outputProperty, requestOptions];
+/**
+ * The node's own properties besides the operations' (IntegrationService.node.ts): version 1's three,
+ * version 2's one Options collection (Get Many holds its own, with the same settings: getAll.ts).
+ */
+export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
+	...updateDisplayOptions({ show: ONLY_VERSION_1 }, [
+		credentialIdOverride,
+		outputProperty,
+		requestOptions,
+	]),
+	...updateDisplayOptions({ show: FROM_VERSION_2, hide: { operation: ['getAll'] } }, [
+		settingsProperty(),
+	]),
+];
 
 /** The operation's module, found in its resource's table (resources.ts, from the catalogue). */
 export function operationModule(resource: string, operation: string): OperationModule | undefined {

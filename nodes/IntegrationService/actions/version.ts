@@ -1,4 +1,5 @@
-import type { IDisplayOptions, INode } from 'n8n-workflow';
+import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 /**
  * Version 2 offers the forms in the user's words (records picked from lists, the fields that matter
@@ -16,4 +17,25 @@ export const FROM_VERSION_2: IDisplayOptions['show'] = {
 /** Whether the node runs with version 2's forms. */
 export function hasForms(node: INode): boolean {
 	return node.typeVersion >= FORM_VERSION;
+}
+
+/**
+ * An operation's properties in each version: a property both show alike is listed once; one that
+ * differs is listed as version 1's, shown only there, then version 2's, shown from there on (the same
+ * name, so one reader serves both). Lists of different lengths are split whole.
+ */
+export function versioned(
+	version1: INodeProperties[],
+	version2: INodeProperties[],
+): INodeProperties[] {
+	const only1 = (properties: INodeProperties[]) =>
+		updateDisplayOptions({ show: ONLY_VERSION_1 }, properties);
+	const from2 = (properties: INodeProperties[]) =>
+		updateDisplayOptions({ show: FROM_VERSION_2 }, properties);
+	if (version1.length !== version2.length) return [...only1(version1), ...from2(version2)];
+	return version1.flatMap((property, at) =>
+		JSON.stringify(property) === JSON.stringify(version2[at])
+			? [property]
+			: [...only1([property]), ...from2([version2[at]])],
+	);
 }

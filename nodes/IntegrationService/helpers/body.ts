@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { FieldSpec } from '../../shared/catalogue';
 import { jsonObjectOf, jsonOf } from '../../shared/service';
 import { FIELDS, KINDS } from './kinds';
+import { locatorValue } from './kinds/locator';
 import { inputError, refuseUnknownKeys } from './validation';
 
 /**
@@ -38,6 +39,8 @@ export interface BodyForm {
 	group?: { kind: keyof typeof GROUPS; fields: readonly FieldSpec[]; description?: string };
 	/** Offer Mapping Mode (Map Automatically, Record (JSON)) beside the form. */
 	mappingModes?: boolean;
+	/** A field that names another record is a locator (version 2; kinds/locator.ts). */
+	locators?: boolean;
 }
 
 /** A list's "(JSON)" companion takes the whole list as one value (decisions.md, "A list of objects as one value"). */
@@ -90,7 +93,7 @@ function formValue(
 	given: (name: string) => unknown,
 ): unknown {
 	const label = `${scope}${spec.label}`;
-	const raw = given(spec.name);
+	const raw = spec.refersTo ? locatorValue(given(spec.name)) : given(spec.name);
 	const kind = KINDS[spec.type];
 	if (!kind.list) return kind.read({ ctx, itemIndex, label }, spec, raw, FIELDS);
 	const companion = `${scope}${companionOf(spec).label}`;

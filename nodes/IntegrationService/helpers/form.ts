@@ -6,13 +6,17 @@ import { fieldsFor } from '../../shared/catalogue';
 import type { BodyForm } from './body';
 import { bodyFields, companionOf, GROUPS, MAPPING_MODE, RECORD } from './body';
 import { FIELDS, KINDS } from './kinds';
+import { referenceProperty } from './kinds/locator';
 
 /** The editor properties of a body form, built from its fields' kinds (body.ts reads them). */
 
-/** A field's properties: its own, and a list's companion that takes the whole list as one value. */
-export function fieldProperties(fields: readonly FieldSpec[]): INodeProperties[] {
+/**
+ * A field's properties: its own (with `locators`, a reference to another record as a locator), and a
+ * list's companion that takes the whole list as one value.
+ */
+export function fieldProperties(fields: readonly FieldSpec[], locators = false): INodeProperties[] {
 	return fields.flatMap((spec) => {
-		const property = FIELDS.property(spec);
+		const property = locators && spec.refersTo ? referenceProperty(spec) : FIELDS.property(spec);
 		if (!KINDS[spec.type].list) return [property];
 		const { name, label } = companionOf(spec);
 		const companion: INodeProperties = {
@@ -28,7 +32,7 @@ export function fieldProperties(fields: readonly FieldSpec[]): INodeProperties[]
 
 /** The form's own properties: its fields, then its group (a collection the user adds fields to). */
 function formFields(form: BodyForm): INodeProperties[] {
-	const properties = fieldProperties(form.fields);
+	const properties = fieldProperties(form.fields, form.locators);
 	if (!form.group) return properties;
 	const update = form.group.kind === 'update';
 	const group: INodeProperties = {
@@ -40,7 +44,7 @@ function formFields(form: BodyForm): INodeProperties[] {
 		description: update
 			? 'The fields to change; add at least one. Fields you do not add are not sent and stay as they are.'
 			: form.group.description,
-		options: fieldProperties(form.group.fields),
+		options: fieldProperties(form.group.fields, form.locators),
 	};
 	return [...properties, group];
 }
@@ -132,22 +136,38 @@ export const JSON_BODY: FieldSpec = {
 /**
  * The body form of a catalogue entry's Create (required fields and `createFirst` on their own, the
  * rest in Additional Fields) or Update (every field in Update Fields, in the order of their labels).
+ * Version 2's (`forms`) picks references from lists, and its Create shows the entry's `upFront`
+ * fields on the form too, after the required ones, in the entry's order.
  */
-export function catalogueForm(resource: ResourceSpec, operation: 'create' | 'update'): BodyForm {
+export function catalogueForm(
+	resource: ResourceSpec,
+	operation: 'create' | 'update',
+	forms = false,
+): BodyForm {
 	if (resource.jsonBody) return { fields: [JSON_BODY] };
 	const fields = fieldsFor(resource, operation);
+	const locators = forms && fields.some((spec) => spec.refersTo) ? { locators: true } : {};
 	if (operation === 'update') {
 		const byLabel = [...fields].sort((a, b) => a.label.localeCompare(b.label, 'en'));
-		return { fields: [], group: { kind: 'update', fields: byLabel }, mappingModes: true };
+		return {
+			fields: [],
+			group: { kind: 'update', fields: byLabel },
+			mappingModes: true,
+			...locators,
+		};
 	}
-	const first = (spec: FieldSpec) =>
-		spec.required === true || (resource.createFirst ?? []).includes(spec.name);
-	const rest = fields.filter((spec) => !first(spec));
+	const chosen = [...(resource.createFirst ?? []), ...(forms ? (resource.upFront ?? []) : [])];
+	const isFirst = (spec: FieldSpec) => spec.required === true || chosen.includes(spec.name);
+	const order = (spec: FieldSpec) => (spec.required ? -1 : chosen.indexOf(spec.name));
+	const first = fields.filter(isFirst);
+	const rest = fields.filter((spec) => !isFirst(spec));
 	return {
-		fields: fields.filter(first),
+		// Version 1 keeps the label order; version 2 the required ones, then the entry's order.
+		fields: forms ? [...first].sort((a, b) => order(a) - order(b)) : first,
 		...(rest.length
 			? { group: { kind: 'additional', fields: rest, description: resource.additionalHint } }
 			: {}),
 		mappingModes: true,
+		...locators,
 	};
 }

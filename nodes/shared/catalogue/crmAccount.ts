@@ -68,14 +68,19 @@ export const userResource = crmResource('users', 'A user (agent) of the connecte
 	text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
 ]);
 
-export const teamResource = crmResource('teams', 'A team of agents in the connected CRM', [
-	text('address', 'Address', "The team's street address"),
-	text('city', 'City', "The team's city"),
-	text('email', 'Email', "The team's email address"),
-	text('name', 'Name', "The team's name", { required: true }),
-	text('phone', 'Phone', "The team's phone number"),
-	text('zip', 'Zip', "The team's postal code"),
-]);
+export const teamResource = crmResource(
+	'teams',
+	'A team of agents in the connected CRM',
+	[
+		text('address', 'Address', "The team's street address"),
+		text('city', 'City', "The team's city"),
+		text('email', 'Email', "The team's email address"),
+		text('name', 'Name', "The team's name", { required: true }),
+		text('phone', 'Phone', "The team's phone number"),
+		text('zip', 'Zip', "The team's postal code"),
+	],
+	{ upFront: ['email', 'phone'] },
+);
 
 export const smartListResource = crmResource(
 	'smart-lists',
@@ -130,8 +135,11 @@ export const smartListResource = crmResource(
 			'Who sees the list, as a JSON object with userIds and teamIds, e.g. {"userIds": ["u_1"], "teamIds": []}',
 		),
 		text('sortBy', 'Sort By', 'Name of the column the list is sorted by'),
-		text('userId', 'User ID', 'ID, in the connected CRM, of the user (agent) who owns the list'),
+		text('userId', 'User ID', 'ID, in the connected CRM, of the user (agent) who owns the list', {
+			refersTo: 'user',
+		}),
 	],
+	{ upFront: ['description', 'userId'] },
 );
 
 /** The people of List › Add People and Remove People. */
@@ -140,7 +148,7 @@ const listPeopleField = field(
 	'Person IDs',
 	'stringList',
 	'IDs, in the connected CRM, of the people to add to or remove from the list, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
-	{ required: true, placeholder: 'Add Person ID' },
+	{ required: true, placeholder: 'Add Person ID', refersTo: 'person' },
 );
 
 const listPeople = (add: boolean): MembersSpec => ({
@@ -163,6 +171,7 @@ export const listResource = crmResource(
 	{
 		operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'],
 		members: { addPeople: listPeople(true), removePeople: listPeople(false) },
+		upFront: ['name', 'description'],
 	},
 );
 

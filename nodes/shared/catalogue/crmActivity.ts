@@ -49,7 +49,7 @@ export const noteResource = crmResource(
 		personIdField(true, 'the note is about'),
 		field('subject', 'Subject', 'string', "The note's subject line"),
 	],
-	{ syncOptIn: 'notes' },
+	{ syncOptIn: 'notes', upFront: ['body', 'subject'] },
 );
 
 export const taskResource = crmResource(
@@ -61,6 +61,7 @@ export const taskResource = crmResource(
 			'Assigned User ID',
 			'string',
 			'ID, in the connected CRM, of the user (agent) who should do the task',
+			{ refersTo: 'user' },
 		),
 		timeField('dueDateTime', 'Due Date Time', 'When the task is due'),
 		field('isCompleted', 'Is Completed', 'boolean', 'Whether the task is done'),
@@ -75,7 +76,7 @@ export const taskResource = crmResource(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
 	],
-	{ syncOptIn: 'tasks' },
+	{ syncOptIn: 'tasks', upFront: ['name', 'dueDateTime', 'assignedUserId'] },
 );
 
 export const appointmentResource = crmResource(
@@ -87,15 +88,14 @@ export const appointmentResource = crmResource(
 			'Appointment Outcome ID',
 			'string',
 			'ID of how the appointment went (see Appointment Outcome › Get Many)',
+			{ refersTo: 'appointmentOutcome' },
 		),
 		field(
 			'appointmentTypeId',
 			'Appointment Type ID',
 			'string',
 			'ID of the kind of appointment (see Appointment Type › Get Many)',
-			{
-				required: true,
-			},
+			{ required: true, refersTo: 'appointmentType' },
 		),
 		field('description', 'Description', 'string', 'Details of the appointment'),
 		timeField('endsAt', 'Ends At', 'When the appointment ends'),
@@ -108,6 +108,7 @@ export const appointmentResource = crmResource(
 		field('title', 'Title', 'string', "The appointment's title", { required: true }),
 		userIdField('who holds the appointment'),
 	],
+	{ upFront: ['startsAt', 'endsAt', 'userId'] },
 );
 
 /** A kind of appointment or a way one ends: a name and its place in the CRM's lists. */
@@ -139,7 +140,7 @@ export const eventResource = crmResource(
 	[
 		field('description', 'Description', 'string', 'Details of the event'),
 		field('message', 'Message', 'string', 'What the person wrote or asked, if anything'),
-		field('noteId', 'Note ID', 'string', 'ID of a note the event belongs to'),
+		field('noteId', 'Note ID', 'string', 'ID of a note the event belongs to', { refersTo: 'note' }),
 		timeField('occurredAt', 'Occurred At', 'When the event happened'),
 		field('pageDuration', 'Page Duration', 'number', 'Seconds the person spent on the page'),
 		field(
@@ -161,6 +162,7 @@ export const eventResource = crmResource(
 			'Kind of event as the CRM names it (e.g. Viewed Property, Registration), passed through unchanged',
 		),
 	],
+	{ upFront: ['type', 'personId', 'occurredAt', 'description'] },
 );
 
 export const callResource = crmResource(
@@ -183,7 +185,7 @@ export const callResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number that was called'),
 		userIdField('who made or took the call'),
 	],
-	{ syncOptIn: 'calls' },
+	{ syncOptIn: 'calls', upFront: ['note', 'outcome', 'duration', 'userId'] },
 );
 
 export const textMessageResource = crmResource(
@@ -208,6 +210,7 @@ export const textMessageResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number the message went to'),
 		userIdField('who sent or received the message'),
 	],
+	{ upFront: ['toNumber', 'fromNumber', 'userId'] },
 );
 
 /** Email messages have no update and delete. */
@@ -237,7 +240,7 @@ export const emailMessageResource = crmResource(
 		field('threadId', 'Thread ID', 'string', 'ID of the conversation the email belongs to'),
 		userIdField('who sent or received the email'),
 	],
-	{ operations: ['create', 'get', 'getAll'] },
+	{ operations: ['create', 'get', 'getAll'], upFront: ['personId', 'userId'] },
 );
 
 export const CRM_ACTIVITY: readonly ResourceSpec[] = [

@@ -38,6 +38,7 @@ const borrowerResource: ResourceSpec = {
 		update: 'Change fields of a borrower in the connected loan origination system',
 	},
 	fields: BORROWER_FIELDS,
+	upFront: ['name', 'emails', 'phones', 'loanId'],
 };
 
 const documentResource: ResourceSpec = {
@@ -56,6 +57,7 @@ const documentResource: ResourceSpec = {
 		delete: 'Delete a document of the connected loan origination system',
 	},
 	fields: DOCUMENT_FIELDS,
+	upFront: ['loanId', 'borrowerId'],
 };
 
 /** A kind the connection synchronises and the trigger raises events for; no resource of the node yet. */

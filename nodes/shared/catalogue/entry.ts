@@ -22,12 +22,15 @@ export function field(
 export const personIdField = (required: boolean, what: string): FieldSpec =>
 	field('personId', 'Person ID', 'string', `ID, in the connected CRM, of the person ${what}`, {
 		placeholder: 'e.g. p_42',
+		refersTo: 'person',
 		...(required ? { required: true } : {}),
 	});
 
 /** The CRM user (agent) a record belongs to. */
 export const userIdField = (what: string): FieldSpec =>
-	field('userId', 'User ID', 'string', `ID, in the connected CRM, of the user (agent) ${what}`);
+	field('userId', 'User ID', 'string', `ID, in the connected CRM, of the user (agent) ${what}`, {
+		refersTo: 'user',
+	});
 
 /** Text that is a date and time, sent as written. */
 export const timeField = (

@@ -53,3 +53,12 @@ export function resourceSpec(value: string): ResourceSpec | undefined {
 export const CONNECTION_RESOURCES: readonly string[] = RESOURCES.filter(
 	(resource) => resource.host !== 'universal',
 ).map((resource) => resource.value);
+
+/**
+ * Whether a resource's records can be searched for a locator: it lists them (Get Many) on a host of a
+ * connected system.
+ */
+export function searchable(resource: ResourceSpec): boolean {
+	const lists = resource.operations.includes('getAll') && resource.listKey !== undefined;
+	return lists && resource.host !== 'universal' && resource.host !== 'chosen';
+}

@@ -120,6 +120,7 @@ export const loanResource: ResourceSpec = {
 	noun: { one: 'loan', many: 'loans' },
 	operations: ['create', 'get', 'getAll', 'update'],
 	fields: loanFields,
+	upFront: ['loanNumber', 'amount', 'purpose', 'type'],
 	source: `${LOS_PAGES}/loans/`,
 };
 

@@ -16,8 +16,8 @@ const losWord = (name: string, label: string, example: string) =>
 		`${label} of the document as used by the connected loan origination system; free text`,
 		{ required: true, placeholder: `e.g. ${example}` },
 	);
-const idOf = (name: string, label: string, what: string) =>
-	text(name, label, `ID of the ${what} the document belongs to`);
+const idOf = (name: string, label: string, what: string, refersTo?: string) =>
+	text(name, label, `ID of the ${what} the document belongs to`, refersTo ? { refersTo } : {});
 const flag = (name: string, label: string, description: string, initial?: boolean) =>
 	({ name, label, type: 'boolean', description, ...(initial ? { initial } : {}) }) as FieldSpec;
 const contactList = (name: 'emails' | 'phones', what: string, example: string): FieldSpec => ({
@@ -61,6 +61,7 @@ export const BORROWER_FIELDS: readonly FieldSpec[] = [
 	{
 		...text('loanId', 'Loan ID', 'ID of the loan the new borrower is linked to', {
 			placeholder: 'e.g. loan-7',
+			refersTo: 'loan',
 		}),
 		only: 'create',
 	},
@@ -109,7 +110,7 @@ export const DOCUMENT_FIELDS: readonly FieldSpec[] = [
 		required: true,
 		placeholder: 'e.g. folder-42',
 	}),
-	idOf('borrowerId', 'Borrower ID', 'borrower'),
+	idOf('borrowerId', 'Borrower ID', 'borrower', 'borrower'),
 	text(
 		'created',
 		'Created',
@@ -125,7 +126,7 @@ export const DOCUMENT_FIELDS: readonly FieldSpec[] = [
 	},
 	flag('isActive', 'Is Active', 'Whether the document is active (current) in the loan file', true),
 	flag('isSigned', 'Is Signed', 'Whether the document has been signed'),
-	idOf('loanId', 'Loan ID', 'loan'),
+	idOf('loanId', 'Loan ID', 'loan', 'loan'),
 	text('propertyId', 'Property ID', 'ID of the property the document is about'),
 	text(
 		'receivedDate',

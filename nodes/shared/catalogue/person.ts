@@ -25,6 +25,7 @@ const personFields: readonly FieldSpec[] = [
 		label: 'Assigned User ID',
 		type: 'string',
 		description: 'ID, in the connected CRM, of the user (agent) the person is assigned to',
+		refersTo: 'user',
 	},
 	{
 		name: 'averageBeds',
@@ -210,5 +211,6 @@ export const personResource: ResourceSpec = {
 	fields: personFields,
 	// A person is usually named: the names show on their own on Create.
 	createFirst: ['firstName', 'lastName'],
+	upFront: ['emails', 'phones', 'stage', 'assignedUserId'],
 	additionalHint: 'Further fields of the new person. Only the fields you add are sent.',
 };

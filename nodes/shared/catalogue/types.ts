@@ -67,6 +67,12 @@ export interface FieldSpec {
 	only?: 'create' | 'update';
 	/** `json`, required: `{}` is a value (all an external application may need), not an empty field. */
 	emptyAllowed?: boolean;
+	/**
+	 * The resource (its value) whose record the field names, e.g. `person` for a note's Person ID:
+	 * from version 2 the field is a locator that searches that resource's list (actions/listSearch.ts),
+	 * its labels taken from that resource's nouns.
+	 */
+	refersTo?: string;
 }
 
 /** The operations every entity may list; `members` operations are named by the entry. */
@@ -118,6 +124,11 @@ export interface ResourceSpec {
 	jsonBody?: boolean;
 	/** Fields Create shows on their own beside the required ones (the rest go in Additional Fields). */
 	createFirst?: readonly string[];
+	/**
+	 * The fields a user nearly always sets: from version 2 Create shows them on the form itself (after
+	 * the required ones and `createFirst`), even where the service marks them optional.
+	 */
+	upFront?: readonly string[];
 	/** Additional Fields' description on Create. */
 	additionalHint?: string;
 	/** Where the entry's description comes from: a file of the spec or the service page it cites. */

@@ -8,19 +8,21 @@ import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
 import type { OperationModule } from '../types';
+import { hasForms, versioned } from '../version';
 import { shownFor } from './texts';
 
 /**
  * Create: POST {host}/api/{path} with the body checked field by field before anything is sent; the
  * created record is the one output item. Not sent twice (the transport's rule for POST).
  */
-export function createOperation(
-	resource: ResourceSpec,
-	form: BodyForm = catalogueForm(resource, 'create'),
-): OperationModule {
+export function createOperation(resource: ResourceSpec, given?: BodyForm): OperationModule {
+	const form1 = given ?? catalogueForm(resource, 'create');
+	const form2 = given ?? catalogueForm(resource, 'create', true);
+	const properties = versioned(formProperties(form1), formProperties(form2));
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'create'), formProperties(form)),
+		description: updateDisplayOptions(shownFor(resource, 'create'), properties),
 		async execute(itemIndex, run) {
+			const form = hasForms(this.getNode()) ? form2 : form1;
 			const read = readBody(this, itemIndex, form, true);
 			// Where the service shows no fields, the one JSON object is the body.
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { readId, sendToEntity } from '../request';
 import type { OperationModule } from '../types';
-import { idOf, idProperty, shownFor } from './texts';
+import { versioned } from '../version';
+import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /**
  * Delete: DELETE {host}/api/{path}/{id}, one item `{ id, deleted: true }`. A 404 is the service saying
@@ -12,9 +13,10 @@ import { idOf, idProperty, shownFor } from './texts';
 export function deleteOperation(resource: ResourceSpec): OperationModule {
 	const id = idOf(resource);
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'delete'), [
-			idProperty(resource, 'delete'),
-		]),
+		description: updateDisplayOptions(
+			shownFor(resource, 'delete'),
+			versioned([idProperty(resource, 'delete')], [idLocator(resource, 'delete')]),
+		),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
 			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });

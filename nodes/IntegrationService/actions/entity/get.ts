@@ -4,13 +4,17 @@ import type { ResourceSpec } from '../../../shared/catalogue';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
 import type { OperationModule } from '../types';
-import { idOf, idProperty, shownFor } from './texts';
+import { versioned } from '../version';
+import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /** Get: GET {host}/api/{path}/{id}, the record as one item. */
 export function getOperation(resource: ResourceSpec): OperationModule {
 	const id = idOf(resource);
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'get'), [idProperty(resource, 'get')]),
+		description: updateDisplayOptions(
+			shownFor(resource, 'get'),
+			versioned([idProperty(resource, 'get')], [idLocator(resource, 'get')]),
+		),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
 			const choice = readOutput(this, itemIndex);

@@ -7,10 +7,23 @@ import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
+import { SETTINGS, settingsProperty } from '../settings';
 import type { OperationModule } from '../types';
+import { versioned } from '../version';
 import { nounsOf, shownFor, systemOf } from './texts';
 
+/** Version 1's properties; version 2 folds the node-wide settings into their Options. */
 function properties(resource: ResourceSpec): INodeProperties[] {
+	const version1 = propertiesOf(resource);
+	const version2 = version1.map((property) =>
+		property.name === SETTINGS
+			? settingsProperty((property.options ?? []) as INodeProperties[])
+			: property,
+	);
+	return versioned(version1, version2);
+}
+
+function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 	const { one, many } = nounsOf(resource);
 	return [
 		...listProperties,

@@ -1,10 +1,13 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { MembersSpec, ResourceSpec } from '../../../shared/catalogue';
+import { fieldProperties } from '../../helpers/form';
 import { FIELDS } from '../../helpers/kinds';
+import { locatorValue } from '../../helpers/kinds/locator';
 import { readId, sendToEntity } from '../request';
 import type { OperationModule } from '../types';
-import { idOf, idProperty, shownFor } from './texts';
+import { versioned } from '../version';
+import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /**
  * A change of a record's members (a list's people, a person's tags): the names sent to
@@ -19,13 +22,16 @@ export function membersOperation(
 	const id = idOf(resource);
 	const { field } = members;
 	return {
-		description: updateDisplayOptions(shownFor(resource, operation), [
-			idProperty(resource, members.verb),
-			FIELDS.property(field),
-		]),
+		description: updateDisplayOptions(
+			shownFor(resource, operation),
+			versioned(
+				[idProperty(resource, members.verb), FIELDS.property(field)],
+				[idLocator(resource, members.verb), ...fieldProperties([field], true)],
+			),
+		),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const raw = this.getNodeParameter(field.name, itemIndex, undefined);
+			const raw = locatorValue(this.getNodeParameter(field.name, itemIndex, undefined));
 			const names = FIELDS.read({ ctx: this, itemIndex, label: field.label }, field, raw);
 			await sendToEntity(this, itemIndex, run, resource, {
 				method: members.method,

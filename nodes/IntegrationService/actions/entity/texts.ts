@@ -2,6 +2,8 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { ApplicationError } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
+import { searchable } from '../../../shared/catalogue';
+import { locatorProperty } from '../../helpers/kinds/locator';
 import type { ServiceHost } from '../../../shared/service';
 
 /** The words and properties every entity operation builds from its catalogue entry. */
@@ -53,4 +55,19 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 		placeholder: id.placeholder,
 		description: `ID of the ${one} to ${verb}, as the Integration Service returns it in the ${one}'s "ID" field`,
 	};
+}
+
+/**
+ * Version 2's ID parameter: the record picked from the resource's list (or given by ID), where the
+ * service lists them; the text box where it does not.
+ */
+export function idLocator(resource: ResourceSpec, verb: string): INodeProperties {
+	const { one } = nounsOf(resource);
+	const id = idOf(resource);
+	if (!searchable(resource)) return idProperty(resource, verb);
+	const description = `The ${one} to ${verb}: pick it from the list, or give its ID`;
+	return locatorProperty(
+		{ displayName: id.label, name: id.name, required: true, description },
+		resource,
+	);
 }

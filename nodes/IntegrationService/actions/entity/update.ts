@@ -8,7 +8,8 @@ import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
 import type { OperationModule } from '../types';
-import { idOf, idProperty, shownFor } from './texts';
+import { hasForms, versioned } from '../version';
+import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /**
  * Update: PUT {host}/api/{path}/{id}, the ID read (and checked) first; fields not sent stay as they
@@ -17,14 +18,19 @@ import { idOf, idProperty, shownFor } from './texts';
  */
 export function updateOperation(
 	resource: ResourceSpec,
-	form: BodyForm = catalogueForm(resource, 'update'),
+	given?: BodyForm,
 	id: INodeProperties = idProperty(resource, 'change'),
 ): OperationModule {
 	const ids = { label: idOf(resource).label, name: id.name };
+	const form1 = given ?? catalogueForm(resource, 'update');
+	const form2 = given ?? catalogueForm(resource, 'update', true);
+	const id2 = given ? id : idLocator(resource, 'change');
+	const properties = versioned([id, ...formProperties(form1)], [id2, ...formProperties(form2)]);
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'update'), [id, ...formProperties(form)]),
+		description: updateDisplayOptions(shownFor(resource, 'update'), properties),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, ids);
+			const form = hasForms(this.getNode()) ? form2 : form1;
 			const read = readBody(this, itemIndex, form);
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
 			const choice = readOutput(this, itemIndex);

@@ -1,0 +1,171 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../shared/catalogue';
+import { RESOURCES, searchable } from '../../shared/catalogue';
+import { searchMethodOf } from '../helpers/kinds/locator';
+import type { RequestSettings, ServiceContext, ServiceRequest, ServiceRun } from '../transport';
+import {
+	DEFAULT_SETTINGS,
+	MAX_PAGE_SIZE,
+	newRun,
+	redactRunError,
+	serviceRequestPages,
+	startItem,
+} from '../transport';
+import { SETTINGS } from './settings';
+import { connectionFrom } from './request';
+
+/**
+ * The locators' list search (methods.listSearch), one function for every resource the catalogue
+ * lists. The service filters nothing itself, so a search reads the list page by page and keeps the
+ * records whose text holds every typed word; each call reads at most SEARCH_PAGES pages and hands n8n
+ * the list's Page at a Time cursor as its paginationToken, also when nothing matched yet.
+ */
+
+/** Requests one search call sends at most, and the matches after which it answers. */
+export const SEARCH_PAGES = 5;
+const ENOUGH = 50;
+
+/** Someone waits at the dropdown: fewer attempts and shorter waits than a run's, one bound in all. */
+const SEARCH_SETTINGS: RequestSettings = {
+	...DEFAULT_SETTINGS,
+	maxAttempts: 2,
+	maxTotalWaitMs: 5_000,
+	timeoutMs: 10_000,
+	maxItemMs: 15_000,
+};
+
+const textOf = (value: unknown) =>
+	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+/** The values of a contact list (`emails`, `phones`: `[{ value }]`) or of a plain text field. */
+function contactValues(record: IDataObject, list: string, single: string): string[] {
+	const entries = record[list];
+	const values = Array.isArray(entries)
+		? entries.map((entry) => textOf((entry as IDataObject | null)?.value ?? entry))
+		: [];
+	return [...values, textOf(record[single])].filter((value) => value !== '');
+}
+
+/** What a record is called: a name, a person's names, a title or subject, a loan's number. */
+function nameOf(record: IDataObject): string {
+	const names = [textOf(record.firstName), textOf(record.lastName)].filter(Boolean).join(' ');
+	const called = [record.name, names, record.title, record.subject, record.loanNumber];
+	return called.map(textOf).find((text) => text !== '') ?? '';
+}
+
+/** Whether every typed word is in the record's name, emails, phones (digits alone too) or ID. */
+function matches(words: string[], record: IDataObject, id: string): boolean {
+	if (words.length === 0) return true;
+	const phones = contactValues(record, 'phones', 'phone');
+	const text = [nameOf(record), ...contactValues(record, 'emails', 'email'), ...phones, id]
+		.join(' ')
+		.toLowerCase();
+	const digits = phones.map((phone) => phone.replace(/\D/g, '')).join(' ');
+	return words.every((word) => {
+		const wordDigits = word.replace(/\D/g, '');
+		return text.includes(word) || (wordDigits.length > 2 && digits.includes(wordDigits));
+	});
+}
+
+/**
+ * A record as an entry: "Ada Lovelace · ada@example.com" where it has a list of emails (a person, a
+ * borrower), its name alone otherwise; an ID that is a number is sent as its text. A record without a
+ * name is shown by what it has, else as "<Noun> <ID>"; one without an ID cannot be picked.
+ */
+function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchItems | undefined {
+	const id = textOf(record.id);
+	if (id === '') return undefined;
+	const name = nameOf(record);
+	const email = Array.isArray(record.emails) ? contactValues(record, 'emails', 'email')[0] : '';
+	const shown = [name, email].filter(Boolean).join(' · ');
+	return { name: shown || `${resource.label} ${id}`, value: id };
+}
+
+/** The Connection ID the node will use (version 2's Options); the credential's default when empty. */
+function connectionOf(ctx: ILoadOptionsFunctions) {
+	const options = ctx.getNodeParameter(SETTINGS, {}) as IDataObject | undefined;
+	const given = textOf(options?.credentialId);
+	return connectionFrom(given === '' ? undefined : given);
+}
+
+/** A failure as one line of the dropdown, with the credential's secrets taken out. */
+async function failure(ctx: ServiceContext, run: ServiceRun, error: unknown) {
+	await redactRunError(ctx, run, 0, error);
+	const message = (error as Error | undefined)?.message ?? String(error);
+	const line = message.split('\n')[0];
+	return new NodeOperationError(ctx.getNode(), `The list could not be read: ${line}`);
+}
+
+/** Records of `resource` whose text holds the typed words, from where `token` says. */
+export async function searchRecords(
+	this: ILoadOptionsFunctions,
+	resource: ResourceSpec,
+	filter = '',
+	token = '',
+): Promise<INodeListSearchResult> {
+	// The transport reads getNode, getCredentials and helpers.httpRequestWithAuthentication, which a
+	// load-options context has as an execution's does; its ServiceContext type names only the latter.
+	const ctx = this as unknown as ServiceContext;
+	const run = startItem(newRun(SEARCH_SETTINGS), 'the search time limit of 15 s');
+	const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+	const results: INodeListSearchItems[] = [];
+	const request = {
+		method: 'GET',
+		host: resource.host,
+		path: resource.path,
+		connection: connectionOf(this),
+	} as ServiceRequest;
+	let cursor = token;
+	let pages = 0;
+	let pageLength: number | undefined;
+	try {
+		// After the first call each asks for one page as long as the service's pages are.
+		while (pages < SEARCH_PAGES && results.length < ENOUGH) {
+			const read = await serviceRequestPages.call(
+				ctx,
+				0,
+				{
+					request,
+					pageSize: MAX_PAGE_SIZE,
+					maxRecords: pageLength ?? MAX_PAGE_SIZE,
+					recordsKey: resource.listKey as string,
+					batch: { cursor, field: 'Search' },
+				},
+				run,
+				(records) => {
+					pages++;
+					if (pageLength === undefined && records.length > 0) pageLength = records.length;
+					for (const record of records as IDataObject[]) {
+						const entry = entryOf(resource, record);
+						if (entry && matches(words, record, entry.value as string)) results.push(entry);
+					}
+				},
+			);
+			if (read.nextCursor === undefined) return { results };
+			cursor = read.nextCursor;
+		}
+	} catch (error) {
+		throw await failure(ctx, run, error);
+	}
+	return { results, paginationToken: cursor };
+}
+
+/** One search method per resource the catalogue lists, named as its locators name it. */
+export const LIST_SEARCH: Record<
+	string,
+	(this: ILoadOptionsFunctions, filter?: string, token?: string) => Promise<INodeListSearchResult>
+> = Object.fromEntries(
+	RESOURCES.filter(searchable).map((resource) => [
+		searchMethodOf(resource),
+		async function (this: ILoadOptionsFunctions, filter?: string, token?: string) {
+			return await searchRecords.call(this, resource, filter, token);
+		},
+	]),
+);
