@@ -1,21 +1,14 @@
 /**
  * What the Changes Trigger remembers between polls, and which records of a poll are new or updated.
- * Pure: no n8n, no clock. A record's time is compared with the service's own times only, never with
- * n8n's clock, so clock skew between the two loses nothing.
- *
- * The state is a floor and the records inside an overlap window above it:
- * - `floor`: a record whose time is below it was there before (or is older than the first poll);
- * - `recent`: each record at or above the floor, with the latest time it had, so it fires once per
- *   change and a stale copy (an older time) never fires;
- * - `known`: records that carry no time at all, by ID, with how many polls in a row did not list them.
- * A listing that misses a record (one deleted while the list was paged shifts the next one out of its
- * page) forgets nothing: window entries leave only as the floor passes them, ID-only ones after
- * MAX_MISSES polls in a row without them.
- * The floor trails the latest time a poll saw by the window, which reaches back at least as long as a
- * poll takes, so a record changed while a poll was reading is still above the next poll's floor. It
- * never moves faster than time passes on n8n's clock (a duration, skew-free), so one record dated
- * hours ahead cannot lift it over everyone else's changes: that record stays in the window until the
- * floor passes it.
+ * Pure: no n8n. A record's time is compared with the service's own times only, so clock skew between
+ * n8n and the service loses nothing; n8n's clock only measures durations (skew-free).
+ * - `floor`: a record whose time is below it was there before (or is older than the first poll). It
+ *   trails the latest time a poll saw by the window (at least as long as a poll takes: a record changed
+ *   while a poll read is still above the next floor), and never moves faster than time passes on n8n's
+ *   clock, so a record dated hours ahead stays in the window instead of lifting the floor over the rest.
+ * - `recent`: each record at or above the floor, with the latest time it had: it fires once per change,
+ *   a stale copy (an older time) never; it leaves as the floor passes it, not when a listing misses it.
+ * - `known`: records without a time, by ID, with how many polls in a row missed them (MAX_MISSES).
  */
 
 export type ChangeEvent = 'new' | 'newOrUpdated';
@@ -235,15 +228,9 @@ export class PollReading {
 	}
 }
 
-/** Bytes of a text in the saved JSON: quoted and escaped, in UTF-8. */
-export function jsonBytes(text: string): number {
-	let bytes = 0;
-	for (const char of JSON.stringify(text)) {
-		const code = char.codePointAt(0) as number;
-		bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-	}
-	return bytes;
-}
+/** Bytes of a text in the saved JSON, quoted and escaped, in UTF-8 (each %XX of its URI encoding is one). */
+export const jsonBytes = (text: string) =>
+	encodeURIComponent(JSON.stringify(text)).replace(/%[0-9A-F]{2}/g, '_').length;
 
 /** An entry's bytes: `["id",1700000000000],` and `["id",3],`. */
 const recentBytes = (id: string) => jsonBytes(id) + 20;
