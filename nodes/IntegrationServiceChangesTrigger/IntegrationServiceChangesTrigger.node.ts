@@ -16,9 +16,12 @@ import {
 	newRun,
 	redactRunError,
 	serviceRequestPages,
+	type Connection,
+	type PagingResult,
 	type ServiceContext,
+	type ServiceRun,
 } from '../IntegrationService/transport';
-import { CREDENTIAL_TYPE } from '../shared/service';
+import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
 import type { WatchedResource } from './properties';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
 import type { ChangeEvent, ChangeState } from './state';
@@ -28,6 +31,8 @@ import { MAX_AHEAD_MS, PollReading, stateFor, timeOf } from './state';
 const STATE_KEY = 'changes';
 /** How many records a manual test run returns: the latest ones, as a sample. */
 export const SAMPLE_SIZE = 5;
+/** Records per Page at a Time batch: what the pager's loop memory holds at most, whatever the list's size. */
+const BATCH_RECORDS = 10 * MAX_PAGE_SIZE;
 
 /**
  * The poll's contexts, in one place. The transport's requests and the action node's readers of
@@ -55,6 +60,54 @@ function readSetting(poll: IPollFunctions): { resource: WatchedResource; event: 
 	if (event !== 'new' && event !== 'newOrUpdated')
 		throw new NodeOperationError(poll.getNode(), 'Event: must be New or New or Updated');
 	return { resource, event };
+}
+
+/**
+ * What the state follows: the entity, the event, and where the requests go (the Connection ID, else
+ * the credential's Default Credential ID, and the host URL); another one starts over. No secret in it.
+ */
+async function settingOf(
+	poll: IPollFunctions,
+	resource: WatchedResource,
+	event: ChangeEvent,
+	connection: Connection,
+): Promise<string> {
+	const credentials = await poll.getCredentials(CREDENTIAL_TYPE);
+	const override = connection.credentialId?.trim() ?? '';
+	const connectionId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
+	const host = hostBaseUrl(credentials, resource.host);
+	return JSON.stringify([resource.value, event, connectionId, 'base' in host ? host.base : '']);
+}
+
+/**
+ * Reads the whole list batch by batch (Page at a Time), each page handed on as it arrives: memory
+ * stays flat whatever the list's size, and the pager's loop and progress checks carry across batches.
+ */
+async function readList(
+	service: ServiceContext,
+	resource: WatchedResource,
+	connection: Connection,
+	run: ServiceRun,
+	onRecords: (records: IDataObject[]) => void,
+): Promise<void> {
+	const request = { method: 'GET', host: resource.host, path: resource.path, connection } as const;
+	let cursor: string | undefined = '';
+	while (cursor !== undefined) {
+		const { nextCursor }: PagingResult = await serviceRequestPages.call(
+			service,
+			0,
+			{
+				request,
+				pageSize: MAX_PAGE_SIZE,
+				maxRecords: BATCH_RECORDS,
+				recordsKey: resource.listKey,
+				batch: { cursor, field: 'The poll' },
+			},
+			run,
+			onRecords,
+		);
+		cursor = nextCursor;
+	}
 }
 
 /** The latest few records by the event's time (records without one after them): a manual run's sample. */
@@ -97,8 +150,7 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 		const manual = this.getMode() === 'manual';
 		const startedAt = Date.now();
 		const latest = startedAt + MAX_AHEAD_MS;
-		const credential = this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
-		const of = JSON.stringify([resource.value, event, connection.credentialId ?? '', credential]);
+		const of = await settingOf(this, resource, event, connection);
 		// A manual run reads and saves no state; the active workflow's state is the node's static data.
 		const before = manual ? undefined : stateFor(this.getWorkflowStaticData('node')[STATE_KEY], of);
 		const reading = new PollReading(before, of, event, latest);
@@ -106,23 +158,13 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 		const fired: IDataObject[] = [];
 		const run = newRun(DEFAULT_SETTINGS);
 		try {
-			await serviceRequestPages.call(
-				service,
-				0,
-				{
-					request: { method: 'GET', host: resource.host, path: resource.path, connection },
-					pageSize: MAX_PAGE_SIZE,
-					recordsKey: resource.listKey,
-				},
-				run,
-				(records) => {
-					for (const record of records) {
-						if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
-						if (manual) keepLatest(fired, record, timeFor);
-						else if (reading.fires(record)) fired.push(record);
-					}
-				},
-			);
+			await readList(service, resource, connection, run, (records) => {
+				for (const record of records) {
+					if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
+					if (manual) keepLatest(fired, record, timeFor);
+					else if (reading.fires(record)) fired.push(record);
+				}
+			});
 		} catch (failure) {
 			// Every error leaves redacted: the service's words may echo a secret.
 			const error =
@@ -132,6 +174,10 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 			await redactRunError(service, run, 0, error);
 			throw error;
 		}
+		if (reading.unreadableIds > 0)
+			this.logger.warn(
+				`Integration Service Changes Trigger: ${reading.unreadableIds} ${resource.label} records skipped, their numeric ID past 2^53 (or not whole) cannot be read exactly`,
+			);
 		// Saved only now, the whole list read: a poll that failed leaves the state as it was.
 		if (!manual && !commit(this.getWorkflowStaticData('node'), before, reading, startedAt))
 			return null;
@@ -145,7 +191,8 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 
 /**
  * Saves the poll's state, unless another poll of this trigger saved since this one started (a poll
- * that outlasted the interval): that one covered the same ground, and this one's records are dropped.
+ * that outlasted the interval: that one covered the same ground, and this one's records are dropped),
+ * or the list came back empty while the state holds records (a glitch, taken for no answer).
  */
 function commit(
 	staticData: IDataObject,
@@ -155,6 +202,8 @@ function commit(
 ): boolean {
 	const saved = stateFor(staticData[STATE_KEY], reading.of);
 	if (saved?.gen !== before?.gen) return false;
-	staticData[STATE_KEY] = reading.next(Date.now() - startedAt) as unknown as IDataObject;
+	if (reading.listed === 0 && (before?.recent.length || before?.known.length)) return false;
+	const now = Date.now();
+	staticData[STATE_KEY] = reading.next(now - startedAt, now) as unknown as IDataObject;
 	return true;
 }
