@@ -365,6 +365,8 @@ export interface RunOptions {
 	cancelWhen?: Promise<unknown>;
 	/** The node under test: ours unless given (PREDEFINED_REQUEST_TYPE: as the HTTP Request node). */
 	nodeType?: string;
+	/** The node's version: 1 unless given (the version of the workflows the tests were written with). */
+	typeVersion?: number;
 	/**
 	 * The n8n credential's ID. Runs of one credential share the tenant's pace and 429 pause, so each run
 	 * gets its own ID unless a test gives one to run several executions of one tenant.
@@ -412,7 +414,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			id: 'subject',
 			name: NODE_NAME,
 			type: options.nodeType ?? NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Integration Service account' } },

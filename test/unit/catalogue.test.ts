@@ -45,6 +45,7 @@ export const SCRATCH: ResourceSpec = {
 	value: 'scratchNote',
 	label: 'Scratch Note',
 	description: 'A note in the connected CRM (test only)',
+	section: 'crm',
 	host: 'crm',
 	path: ['scratchNotes'],
 	listKey: 'scratchNotes',
@@ -89,7 +90,17 @@ describe('a catalogue entry alone', () => {
 			displayOptions: { show: { resource: ['scratchNote'], operation: ['get'] } },
 		});
 		const names = scratch.operations.getAll.description.map((property) => property.name);
-		expect(names).toEqual(['returnAll', 'limit', 'pageAtATime', 'cursor', 'simplify', 'options']);
+		// Simplify twice: version 1's and version 2's (its hint names the simple form); toolCursor: a model's.
+		expect(names).toEqual([
+			'returnAll',
+			'limit',
+			'pageAtATime',
+			'cursor',
+			'toolCursor',
+			'simplify',
+			'simplify',
+			'options',
+		]);
 	});
 
 	test('an operation no entity file knows gets no option (the index test above would name it)', () => {

@@ -1,4 +1,12 @@
-import { crmResource, field, NAME_AND_EMAIL, personIdField, timeField, userIdField } from './entry';
+import {
+	crmResource,
+	field,
+	NAME_AND_EMAIL,
+	personIdField,
+	simpleForm,
+	timeField,
+	userIdField,
+} from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /**
@@ -49,7 +57,7 @@ export const noteResource = crmResource(
 		personIdField(true, 'the note is about'),
 		field('subject', 'Subject', 'string', "The note's subject line"),
 	],
-	{ syncOptIn: 'notes' },
+	{ syncOptIn: 'notes', simple: simpleForm('subject', 'body', 'personId') },
 );
 
 export const taskResource = crmResource(
@@ -75,7 +83,10 @@ export const taskResource = crmResource(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
 	],
-	{ syncOptIn: 'tasks' },
+	{
+		syncOptIn: 'tasks',
+		simple: simpleForm('name', 'type', 'personId', 'assignedUserId', 'dueDateTime', 'isCompleted'),
+	},
 );
 
 export const appointmentResource = crmResource(
@@ -108,17 +119,23 @@ export const appointmentResource = crmResource(
 		field('title', 'Title', 'string', "The appointment's title", { required: true }),
 		userIdField('who holds the appointment'),
 	],
+	{ simple: simpleForm('title', 'personId', 'userId', 'startsAt', 'endsAt', 'location') },
 );
 
 /** A kind of appointment or a way one ends: a name and its place in the CRM's lists. */
 const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
-	crmResource(`appointment-${kind}s`, description, [
-		field('name', 'Name', 'string', `The ${kind}'s name`, {
-			required: true,
-			placeholder: `e.g. ${example}`,
-		}),
-		orderWeight(kind),
-	]);
+	crmResource(
+		`appointment-${kind}s`,
+		description,
+		[
+			field('name', 'Name', 'string', `The ${kind}'s name`, {
+				required: true,
+				placeholder: `e.g. ${example}`,
+			}),
+			orderWeight(kind),
+		],
+		{ simple: simpleForm('name', 'orderWeight') },
+	);
 
 export const [appointmentTypeResource, appointmentOutcomeResource] = [
 	appointmentKind(
@@ -161,6 +178,7 @@ export const eventResource = crmResource(
 			'Kind of event as the CRM names it (e.g. Viewed Property, Registration), passed through unchanged',
 		),
 	],
+	{ simple: simpleForm('type', 'personId', 'message', 'source', 'occurredAt') },
 );
 
 export const callResource = crmResource(
@@ -183,7 +201,10 @@ export const callResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number that was called'),
 		userIdField('who made or took the call'),
 	],
-	{ syncOptIn: 'calls' },
+	{
+		syncOptIn: 'calls',
+		simple: simpleForm('personId', 'userId', 'phone', 'isIncoming', 'outcome', 'duration'),
+	},
 );
 
 export const textMessageResource = crmResource(
@@ -208,6 +229,7 @@ export const textMessageResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number the message went to'),
 		userIdField('who sent or received the message'),
 	],
+	{ simple: simpleForm('personId', 'userId', 'message', 'isIncoming', 'status', 'sent') },
 );
 
 /** Email messages have no update and delete. */
@@ -237,7 +259,11 @@ export const emailMessageResource = crmResource(
 		field('threadId', 'Thread ID', 'string', 'ID of the conversation the email belongs to'),
 		userIdField('who sent or received the email'),
 	],
-	{ operations: ['create', 'get', 'getAll'] },
+	{
+		operations: ['create', 'get', 'getAll'],
+		readKeys: ['sent', 'received', 'isIncoming', 'isRead', 'isStarred'],
+		simple: simpleForm('personId', 'userId', 'subject', 'sender', 'isIncoming', 'sent'),
+	},
 );
 
 export const CRM_ACTIVITY: readonly ResourceSpec[] = [

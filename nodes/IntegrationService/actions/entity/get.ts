@@ -13,7 +13,7 @@ export function getOperation(resource: ResourceSpec): OperationModule {
 		description: updateDisplayOptions(shownFor(resource, 'get'), [idProperty(resource, 'get')]),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const choice = readOutput(this, itemIndex);
+			const choice = readOutput(this, itemIndex, undefined, resource.simple);
 			const record = await sendToEntity(this, itemIndex, run, resource, {
 				method: 'GET',
 				path: [segment],
