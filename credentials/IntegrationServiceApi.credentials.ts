@@ -139,6 +139,7 @@ export class IntegrationServiceApi implements ICredentialType {
 			default: '',
 			description:
 				"Verifies the X-Service-Signature of the service's webhook deliveries (Integration Service Trigger). In Client ID and Secret mode the client secret is used instead.",
+			hint: 'Needed only by the Integration Service Trigger while its Verify Signature is on (the default): without it every delivery is refused. Leave it empty for the Integration Service node and the Changes Trigger.',
 			displayOptions: { show: { authentication: ['accessToken'] } },
 		},
 		{

@@ -6,7 +6,8 @@
  * `$fromAI('record', …, 'json')`), and with Average Price set up as the editor's "let the model define
  * this parameter" writes it for a text field that holds a number. Asserted on the sandbox's request log.
  * The same workflow offers Person › Get Many left at its defaults (no Page at a Time, Limit 50), the
- * read a model gets from a tool set up without thought: one bounded page, and how big it is.
+ * read a model gets from a tool set up without thought: one bounded page, and how big it is; at
+ * version 2 (a new node's) within 8,000 characters, with a cursor argument that reads the next page.
  */
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const {
@@ -18,18 +19,21 @@ const WEBHOOK_ID = '7d1f0b6e-2c4a-4e8b-9a3d-5f6e7a8b9c0d';
 const RECORD_TOOL = 'Create person from record';
 const PRICE_TOOL = 'Create person with price';
 const DEFAULT_READ_TOOL = 'Get many people';
+const SIMPLE_READ_TOOL = 'Read people';
+/** What a model reads from Get Many at its defaults at version 2, at most (issue 41). */
+const SIMPLE_MAX_CHARS = 8000;
 /** What the node promises as a tool (docs/operations.md, "As an AI agent's tool"). */
 const TOOL_PAGE = 20;
 const TOOL_MAX_CHARS = 40000;
 
 /** The workflow: the MCP Server Trigger (Bearer) and the three tools. */
 function inputWorkflow({ packageName, credentialType, credential, mcpCredential }) {
-	const tool = (name, parameters, x) => ({
+	const tool = (name, parameters, x, typeVersion = 1) => ({
 		parameters: { resource: 'person', operation: 'create', ...parameters },
 		id: name,
 		name,
 		type: `${packageName}.integrationServiceTool`,
-		typeVersion: 1,
+		typeVersion,
 		position: [x, 200],
 		credentials: { [credentialType]: credential },
 	});
@@ -60,11 +64,14 @@ function inputWorkflow({ packageName, credentialType, credential, mcpCredential 
 				200,
 			),
 			tool(DEFAULT_READ_TOOL, { operation: 'getAll' }, 400),
+			// A node added today (version 2), left at its defaults.
+			tool(SIMPLE_READ_TOOL, { operation: 'getAll' }, 600, 2),
 		],
 		connections: {
 			[RECORD_TOOL]: toTrigger,
 			[PRICE_TOOL]: toTrigger,
 			[DEFAULT_READ_TOOL]: toTrigger,
+			[SIMPLE_READ_TOOL]: toTrigger,
 		},
 	};
 }
@@ -119,6 +126,63 @@ async function defaultRead(ctx, client) {
 			typeof page.more === 'string' &&
 			gets.length === 1,
 		`one page of ${people.length} people (at most ${TOOL_PAGE}) in ${text.length} chars (at most ${TOOL_MAX_CHARS}), more: ${JSON.stringify(page.more)}; ${gets.length} GET (${gets.map((q) => q.url || q.path).join(', ')})${result.isError ? `; ${text.slice(0, 300)}` : ''}`,
+	);
+}
+
+/** One call of a read tool: the answer's text, its page, and the GETs it made. */
+async function read(ctx, client, name, args) {
+	const before = ctx.sandbox.requests.filter((q) => q.method === 'GET').length;
+	const result = await client
+		.callTool({ name: name.replace(/ /g, '_'), arguments: args })
+		.catch((error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+	const text = textOf(result);
+	let page;
+	try {
+		page = [].concat(JSON.parse(text))[0] || {};
+	} catch {
+		page = {};
+	}
+	const people = Array.isArray(page.people) ? page.people : [];
+	const gets = ctx.sandbox.requests.filter((q) => q.method === 'GET').length - before;
+	return { result, text, page, ids: people.map((p) => p.id), gets };
+}
+
+/**
+ * Person › Get Many at its defaults at version 2: at most 8,000 characters for 20 people, and a
+ * cursor argument (optional) whose value, the answer's nextCursor, reads the next page.
+ */
+async function simpleRead(ctx, client, tools) {
+	const group = 'mcp: Person › Get Many at its defaults (version 2)';
+	const schema =
+		(tools.find((t) => t.name === SIMPLE_READ_TOOL.replace(/ /g, '_')) || {}).inputSchema || {};
+	const cursor = (schema.properties || {}).cursor || {};
+	ctx.check(
+		group,
+		cursor.type === 'string' && !(schema.required || []).includes('cursor'),
+		`the tool offers an optional cursor argument: ${JSON.stringify(cursor).slice(0, 200)}`,
+	);
+	const first = await read(ctx, client, SIMPLE_READ_TOOL, {});
+	ctx.sizes.push(
+		`${SIMPLE_READ_TOOL} (version 2 defaults, ${first.ids.length} records) ${first.text.length}`,
+	);
+	ctx.check(
+		group,
+		!first.result.isError &&
+			first.ids.length === TOOL_PAGE &&
+			first.text.length <= SIMPLE_MAX_CHARS &&
+			typeof first.page.nextCursor === 'string' &&
+			first.page.nextCursor !== '' &&
+			first.gets === 1,
+		`${first.ids.length} people in ${first.text.length} chars (at most ${SIMPLE_MAX_CHARS}), ${first.gets} GET, more: ${JSON.stringify(first.page.more)}${first.result.isError ? `; ${first.text.slice(0, 300)}` : ''}`,
+	);
+	const next = await read(ctx, client, SIMPLE_READ_TOOL, { cursor: first.page.nextCursor });
+	ctx.check(
+		group,
+		!next.result.isError &&
+			next.ids[0] === `p_${TOOL_PAGE + 1}` &&
+			next.ids.every((id) => !first.ids.includes(id)) &&
+			next.gets === 1,
+		`its cursor, passed back, reads the next page: ${JSON.stringify(next.ids)}${next.result.isError ? `; ${next.text.slice(0, 300)}` : ''}`,
 	);
 }
 
@@ -190,6 +254,7 @@ async function mcpInputScenarios(ctx) {
 			`a price as text: ${JSON.stringify(call.bodies)}`,
 		);
 		await defaultRead(ctx, client);
+		await simpleRead(ctx, client, tools);
 	} finally {
 		await client.close();
 	}

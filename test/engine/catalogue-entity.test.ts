@@ -20,6 +20,7 @@ const scratch: EntitySpec = {
 		value: 'scratchNote',
 		label: 'Scratch Note',
 		description: 'A note in the connected CRM (test only)',
+		section: 'crm',
 		host: 'crm',
 		path: ['scratchNotes'],
 		listKey: 'scratchNotes',

@@ -13,7 +13,13 @@ import { packageRoot } from '../harness/package-root';
 const { IntegrationService } = require(
 	join(packageRoot(), 'dist/nodes/IntegrationService/IntegrationService.node.js'),
 ) as {
-	IntegrationService: new () => { description: { properties: INodeProperties[] } };
+	IntegrationService: new () => {
+		description: {
+			properties: INodeProperties[];
+			version: number | number[];
+			defaultVersion?: number;
+		};
+	};
 };
 const properties = new IntegrationService().description.properties;
 
@@ -67,9 +73,13 @@ describe('node description', () => {
 		},
 	);
 
-	test('the choices of every options parameter but Operation are in alphabetical order', () => {
+	// Resource is in the catalogue's order, Person first (test/unit/simple-catalogue.test.ts).
+	test('the choices of every options parameter but Operation and Resource are in alphabetical order', () => {
 		const unsorted = all
-			.filter(({ property }) => property.type === 'options' && property.name !== 'operation')
+			.filter(
+				({ property }) =>
+					property.type === 'options' && !['operation', 'resource'].includes(property.name),
+			)
 			.filter(
 				({ property }) =>
 					!isSorted(
@@ -91,6 +101,21 @@ describe('node description', () => {
 		expect((ours.property.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
 			CUSTOM_API_CALL,
 		]);
+	});
+
+	// n8n (load-nodes-and-credentials.js injectCustomApiCallOptions, the same in 1.123.81, 2.16.1 and
+	// 2.41.1) adds its "Custom API Call" (to the HTTP Request node) to the Resource and Operation lists
+	// of a node whose defaultVersion is absent or equal to its version (a number), unless the list's last
+	// option already has that name. Ours is the only one: the node has versions [1, 2], and Custom API
+	// Call is the Resource list's last option.
+	test('n8n adds no Custom API Call of its own to the Resource list: ours is the one', () => {
+		const { version, defaultVersion } = new IntegrationService().description;
+		const injected = defaultVersion === undefined || defaultVersion === version;
+		const resource = properties.find((property) => property.name === 'resource')!;
+		const names = (resource.options as INodePropertyOptions[]).map((option) => option.name);
+		expect(names.filter((name) => name === CUSTOM_API_CALL)).toEqual([CUSTOM_API_CALL]);
+		expect(names[names.length - 1]).toBe(CUSTOM_API_CALL);
+		expect(injected).toBe(false);
 	});
 
 	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {

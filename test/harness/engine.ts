@@ -365,13 +365,13 @@ export interface RunOptions {
 	cancelWhen?: Promise<unknown>;
 	/** The node under test: ours unless given (PREDEFINED_REQUEST_TYPE: as the HTTP Request node). */
 	nodeType?: string;
+	/** The node's version: 1 unless given (the version of the workflows the tests were written with). */
+	typeVersion?: number;
 	/**
 	 * The n8n credential's ID. Runs of one credential share the tenant's pace and 429 pause, so each run
 	 * gets its own ID unless a test gives one to run several executions of one tenant.
 	 */
 	credentialId?: string;
-	/** The node's typeVersion as a saved workflow holds it; 1 unless given. */
-	typeVersion?: number;
 }
 
 export interface RunResult {

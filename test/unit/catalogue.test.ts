@@ -45,6 +45,7 @@ export const SCRATCH: ResourceSpec = {
 	value: 'scratchNote',
 	label: 'Scratch Note',
 	description: 'A note in the connected CRM (test only)',
+	section: 'crm',
 	host: 'crm',
 	path: ['scratchNotes'],
 	listKey: 'scratchNotes',
@@ -90,11 +91,14 @@ describe('a catalogue entry alone', () => {
 		});
 		// Version 2's Options (the node-wide settings folded in) follows version 1's.
 		const names = scratch.operations.getAll.description.map((property) => property.name);
+		// Simplify twice: version 1's and version 2's (its hint names the simple form); toolCursor: a model's.
 		expect(names).toEqual([
 			'returnAll',
 			'limit',
 			'pageAtATime',
 			'cursor',
+			'toolCursor',
+			'simplify',
 			'simplify',
 			'options',
 			'options',

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	boundForModel,
 	shapeRecord,
+	simpleRecord,
 	TOOL_MAX_CHARS,
 } from '../../nodes/IntegrationService/actions/output';
 
@@ -98,5 +99,44 @@ describe('shapeRecord', () => {
 		expect(
 			shapeRecord(person, { fields: ['id', 'original'], compact: true, asTool: true }),
 		).toEqual({ id: 'p_1', original: { big: true } });
+	});
+});
+
+describe('simpleRecord (version 2: the catalogue’s simple form)', () => {
+	const KEYS = ['id', 'name', { name: 'email', primaryOf: 'emails' }, 'created', 'createdAt'];
+
+	it('keeps the keys named that the record has, in their order, and no other', () => {
+		const person = { original: {}, createdAt: 't', tags: ['vip'], name: 'Ada', id: 7 };
+		const simple = simpleRecord(person, KEYS);
+		expect(simple).toEqual({ id: 7, name: 'Ada', createdAt: 't' });
+		expect(Object.keys(simple)).toEqual(['id', 'name', 'createdAt']);
+	});
+
+	it('a contact list as its primary value: isPrimary true or 1, else the first entry', () => {
+		const emails = (isPrimary: unknown) => [
+			{ value: 'first@example.test' },
+			{ value: 'primary@example.test', isPrimary },
+		];
+		expect(simpleRecord({ emails: emails(true) }, KEYS)).toEqual({ email: 'primary@example.test' });
+		expect(simpleRecord({ emails: emails(1) }, KEYS)).toEqual({ email: 'primary@example.test' });
+		expect(simpleRecord({ emails: emails(false) }, KEYS)).toEqual({ email: 'first@example.test' });
+		for (const odd of [[], null, 'a@example.test', [null, 'x'], [{ type: 'work' }]])
+			expect(simpleRecord({ emails: odd } as IDataObject, KEYS)).toEqual({});
+	});
+
+	it('a key of the prototype is never read, and an own "__proto__" is never named', () => {
+		const hostile = JSON.parse('{"__proto__": {"id": "x"}, "name": "Ada"}') as IDataObject;
+		const simple = simpleRecord(hostile, [...KEYS, '__proto__']);
+		expect(Object.getPrototypeOf(simple)).toBe(Object.prototype);
+		expect(simple.name).toBe('Ada');
+		expect(simpleRecord({}, ['toString', 'constructor'])).toEqual({});
+	});
+
+	it('shapeRecord: Fields to Return wins over the simple form, which wins over compact', () => {
+		const person = { id: 'p_1', name: 'Ada', tags: ['vip'], original: {} };
+		const choice = { compact: true, simple: ['id', 'name'], asTool: true };
+		expect(shapeRecord(person, choice)).toEqual({ id: 'p_1', name: 'Ada' });
+		expect(shapeRecord(person, { ...choice, fields: ['tags'] })).toEqual({ tags: ['vip'] });
+		expect(shapeRecord(person, { compact: false, simple: ['id'], asTool: false })).toBe(person);
 	});
 });

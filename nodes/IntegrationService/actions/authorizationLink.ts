@@ -42,7 +42,7 @@ export const { description, operations } = handWritten(
 			name: 'Create',
 			value: 'create',
 			description:
-				'Request a link that an end user opens to grant access to an external application; returns the URL and a request ID',
+				'Create an authorization link in the Integration Service: a URL an end user opens to connect an external application; returns it with a request ID',
 			action: 'Create an authorization link',
 		},
 	],

@@ -99,13 +99,14 @@ export const { description, operations } = handWritten(
 			name: 'Create',
 			value: 'create',
 			description:
-				'Connect an external application with the values it needs (user inputs); returns the new credential ID',
+				'Create a credential in the Integration Service: a connection to an external application, from the values it needs; returns its ID',
 			action: 'Create a credential',
 		},
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change which kinds of records a connection synchronises',
+			description:
+				'Update a credential in the Integration Service: which kinds of records it synchronises',
 			action: 'Update a credential',
 		},
 	],

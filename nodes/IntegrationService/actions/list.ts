@@ -5,9 +5,12 @@ import { toBoolean } from '../helpers/kinds/boolean';
 import { toWholeNumber } from '../helpers/kinds/number';
 import { optionalText } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
+import type { SimpleKey } from '../../shared/catalogue';
 import type { PageRequest, ServiceRun } from '../transport';
 import { serviceRequestPages } from '../transport';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
+import { modelSetsCursor, readToolCursor } from './toolCursor';
+import { hasForms } from './version';
 
 /**
  * The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item:
@@ -21,15 +24,15 @@ export interface ListCall {
 	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
 	/** Key of the records in a Page at a Time item (e.g. "people"). */
 	batchKey: string;
-	/** One record as output; `simplify` is the item's Simplify. */
+	/** One record as output; `simplify`: take `original` out (Simplify, but for `simple` lists). */
 	record(record: IDataObject, simplify: boolean): IDataObject;
+	/** An entity's simple form: what Simplify keeps at version 2 (the catalogue's `simple`). */
+	simple?: readonly SimpleKey[];
 	/** Simplify off without Page at a Time outputs each page as the service sent it (Custom API Call). */
 	rawPages?: boolean;
 	/** What to tell when the list is empty from its start (an entity a connection must opt in to). */
 	emptyHint?: string;
 }
-
-const FROM_AI = /\$from(AI|Ai|ai)\(/;
 
 /** What a model reads after a page when the list goes on. */
 function moreText(canContinue: boolean): string {
@@ -50,10 +53,15 @@ export async function listBody(
 	{ limit, simplify, batch: asked }: ListParameters,
 	call: ListCall,
 ): Promise<IDataObject[]> {
-	// Simplify (in call.record) decides the form of a list; Output › Fields to Return still applies.
-	const choice = readOutput(ctx, itemIndex, false);
+	// Simplify decides the form of a list; Output › Fields to Return still applies. At version 2 an
+	// entity's Simplify is its simple form (in the choice, which Fields to Return overrides); else
+	// Simplify takes `original` out of each record (call.record), as version 1 always did.
+	const simple = call.simple && hasForms(ctx.getNode()) ? call.simple : undefined;
+	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
 	const maxRecords = choice.asTool ? Math.min(limit ?? TOOL_PAGE_LIMIT, TOOL_PAGE_LIMIT) : limit;
-	const batch = choice.asTool ? (asked ?? { cursor: '', field: 'Cursor' }) : asked;
+	// A model reads one page: from the Cursor with Page at a Time, else (version 2) from its own.
+	const fromModel = () => (hasForms(ctx.getNode()) ? readToolCursor(ctx, itemIndex) : '');
+	const batch = choice.asTool ? (asked ?? { cursor: fromModel(), field: 'Cursor' }) : asked;
 	const output: IDataObject[] = [];
 	const { nextCursor } = await serviceRequestPages.call(
 		ctx,
@@ -64,7 +72,7 @@ export async function listBody(
 			if (call.rawPages && !simplify && !batch) output.push(page);
 			else
 				for (const record of records)
-					output.push(shapeRecord(call.record(record, simplify), choice));
+					output.push(shapeRecord(call.record(record, simplify && !simple), choice));
 		},
 	);
 	// Empty from its start: the workflow's author sees a hint in the output pane, a model reads it.
@@ -74,11 +82,9 @@ export async function listBody(
 	if (!batch) return output;
 	const item = batchItem(call.batchKey, output, nextCursor);
 	if (hint !== undefined && choice.asTool) item.hint = hint;
-	if (choice.asTool && nextCursor !== undefined) {
-		// The model can continue only when the author let it set the Cursor ($fromAI in it).
-		const cursor = String(ctx.getNode().parameters.cursor ?? '');
-		item.more = moreText(asked !== undefined && FROM_AI.test(cursor));
-	}
+	// The model can continue only when it sets the cursor ($fromAI in it).
+	if (choice.asTool && nextCursor !== undefined)
+		item.more = moreText(modelSetsCursor(ctx, asked !== undefined));
 	return [item];
 }
 

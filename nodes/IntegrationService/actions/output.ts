@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { SimpleKey } from '../../shared/catalogue';
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
 import { readSetting, runsAsTool } from './request';
+import { hasForms } from './version';
 
 /**
  * What a record operation outputs (decisions.md, "The node as an AI tool"): the fields asked for, the
@@ -22,6 +24,8 @@ export interface OutputChoice {
 	fields?: string[];
 	/** Leave the bulky `original` (the record as held in the external system) out. */
 	compact: boolean;
+	/** The compact form is the entity's simple one (version 2): only these keys. */
+	simple?: readonly SimpleKey[];
 	asTool: boolean;
 }
 
@@ -52,12 +56,14 @@ function readFields(
 
 /**
  * The item's output choice. Form "auto" is full in a workflow (as before) and compact for a model;
- * Get Many keeps its Simplify (`simplify` given), which decides the form there.
+ * Get Many keeps its Simplify (`simplify` given), which decides the form there. At version 2 the
+ * compact form of an entity is its simple one (`simple`, the catalogue's).
  */
 export function readOutput(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	simplify?: boolean,
+	simple?: readonly SimpleKey[],
 ): OutputChoice {
 	const asTool = runsAsTool(ctx);
 	const { value: given, label } = readSetting(ctx, 'output', itemIndex);
@@ -67,13 +73,48 @@ export function readOutput(
 		throw inputError(ctx, itemIndex, `${label} › Form`, 'must be auto, compact or full');
 	}
 	const compact = simplify ?? (form === 'compact' || (form === 'auto' && asTool));
-	return { fields: readFields(ctx, itemIndex, output.fields, label), compact, asTool };
+	const fields = readFields(ctx, itemIndex, output.fields, label);
+	if (compact && simple && hasForms(ctx.getNode())) return { fields, compact, simple, asTool };
+	return { fields, compact, asTool };
 }
 
-/** One record as chosen: only the named fields that it has, and without `original` when compact. */
+/** The record's own value of a key, or undefined (never one of its prototype's). */
+const own = (record: IDataObject, key: string): unknown =>
+	Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+
+/** The value of a contact list's primary entry (`isPrimary` true or 1), else of its first. */
+function primaryValue(list: unknown): unknown {
+	if (!Array.isArray(list)) return undefined;
+	const entries = list.filter(
+		(entry): entry is IDataObject =>
+			entry !== null && typeof entry === 'object' && !Array.isArray(entry),
+	);
+	const chosen = entries.find((entry) => entry.isPrimary === true || entry.isPrimary === 1);
+	return own(chosen ?? entries[0] ?? {}, 'value');
+}
+
+/** A record's simple form: the keys named that it has, in their order, a contact list as one value. */
+export function simpleRecord(record: IDataObject, keys: readonly SimpleKey[]): IDataObject {
+	const result: IDataObject = {};
+	for (const key of keys) {
+		const [name, value] =
+			typeof key === 'string'
+				? [key, own(record, key)]
+				: [key.name, primaryValue(own(record, key.primaryOf))];
+		if (value !== undefined)
+			Object.defineProperty(result, name, { value, enumerable: true, writable: true });
+	}
+	return result;
+}
+
+/**
+ * One record as chosen: only the named fields that it has; else, when compact, its simple form
+ * (version 2) or the record without `original`.
+ */
 export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObject {
 	// Every field kept: the record as it is, with no look at its keys (a list outputs thousands).
 	if (!choice.fields && !choice.compact) return record;
+	if (!choice.fields && choice.simple) return simpleRecord(record, choice.simple);
 	const keep = (key: string) =>
 		choice.fields ? choice.fields.includes(key) : !(choice.compact && key === 'original');
 	if (Object.keys(record).every(keep)) return record;

@@ -45,7 +45,7 @@ export const { description, operations } = handWritten(
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change the URL, event or filters of a calendar webhook registration',
+			description: 'Update a calendar webhook in the connected calendar: its URL, event or filters',
 			action: 'Update a calendar webhook',
 		},
 	],

@@ -1,4 +1,4 @@
-import { crmResource, field } from './entry';
+import { crmResource, field, simpleForm } from './entry';
 import type { FieldSpec, MembersSpec, ResourceSpec } from './types';
 
 /**
@@ -10,63 +10,73 @@ import type { FieldSpec, MembersSpec, ResourceSpec } from './types';
 const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
 	field(name, label, 'string', description, extra);
 
-export const userResource = crmResource('users', 'A user (agent) of the connected CRM', [
-	field(
-		'address',
-		'Address',
-		'json',
-		'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
-		{ required: true, only: 'create' },
-	),
-	text('email', 'Email', "The user's email address", {
-		required: true,
-		placeholder: 'e.g. ann@example.com',
-	}),
-	text('firstName', 'First Name', "The user's first name", { required: true }),
-	text('lastName', 'Last Name', "The user's last name", { required: true }),
-	field(
-		'participatingOfficeIds',
-		'Participating Office IDs',
-		'stringList',
-		'IDs of the offices the user works in, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
-		{ placeholder: 'Add Office ID' },
-	),
-	text(
-		'password',
-		'Password',
-		"The user's first password in the CRM. Create only; never shown in the output.",
-		{ only: 'create', writeOnly: true },
-	),
-	text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
-		required: true,
-	}),
-	text(
-		'role',
-		'Role',
-		"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
-		{
+export const userResource = crmResource(
+	'users',
+	'A user (agent) of the connected CRM',
+	[
+		field(
+			'address',
+			'Address',
+			'json',
+			'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
+			{ required: true, only: 'create' },
+		),
+		text('email', 'Email', "The user's email address", {
 			required: true,
-		},
-	),
-	text(
-		'status',
-		'Status',
-		"The user's status as the CRM names it (e.g. Active), passed through unchanged",
-		{
+			placeholder: 'e.g. ann@example.com',
+		}),
+		text('firstName', 'First Name', "The user's first name", { required: true }),
+		text('lastName', 'Last Name', "The user's last name", { required: true }),
+		field(
+			'participatingOfficeIds',
+			'Participating Office IDs',
+			'stringList',
+			'IDs of the offices the user works in, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
+			{ placeholder: 'Add Office ID' },
+		),
+		text(
+			'password',
+			'Password',
+			"The user's first password in the CRM. Create only; never shown in the output.",
+			{ only: 'create', writeOnly: true },
+		),
+		text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
 			required: true,
-		},
-	),
-	text(
-		'timezone',
-		'Timezone',
-		"The user's time zone (an IANA name such as America/Chicago is typical)",
-	),
-	text('type', 'Type', 'Kind of user as the CRM names it, passed through unchanged. Create only.', {
-		required: true,
-		only: 'create',
-	}),
-	text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
-]);
+		}),
+		text(
+			'role',
+			'Role',
+			"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
+			{
+				required: true,
+			},
+		),
+		text(
+			'status',
+			'Status',
+			"The user's status as the CRM names it (e.g. Active), passed through unchanged",
+			{
+				required: true,
+			},
+		),
+		text(
+			'timezone',
+			'Timezone',
+			"The user's time zone (an IANA name such as America/Chicago is typical)",
+		),
+		text(
+			'type',
+			'Type',
+			'Kind of user as the CRM names it, passed through unchanged. Create only.',
+			{
+				required: true,
+				only: 'create',
+			},
+		),
+		text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
+	],
+	{ simple: simpleForm('firstName', 'lastName', 'email', 'phone', 'role', 'status') },
+);
 
 export const teamResource = crmResource(
 	'teams',
@@ -79,7 +89,7 @@ export const teamResource = crmResource(
 		text('phone', 'Phone', "The team's phone number"),
 		text('zip', 'Zip', "The team's postal code"),
 	],
-	{ upFront: ['email', 'phone'] },
+	{ simple: simpleForm('name', 'email', 'phone'), upFront: ['email', 'phone'] },
 );
 
 export const smartListResource = crmResource(
@@ -139,7 +149,10 @@ export const smartListResource = crmResource(
 			refersTo: 'user',
 		}),
 	],
-	{ upFront: ['description', 'userId'] },
+	{
+		simple: simpleForm('name', 'description', 'userId', 'shared'),
+		upFront: ['description', 'userId'],
+	},
 );
 
 /** The people of List › Add People and Remove People. */
@@ -172,6 +185,7 @@ export const listResource = crmResource(
 		operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'],
 		members: { addPeople: listPeople(true), removePeople: listPeople(false) },
 		upFront: ['name', 'description'],
+		simple: simpleForm('name', 'description', 'isFavorite'),
 	},
 );
 
@@ -180,7 +194,11 @@ export const customFieldResource = crmResource(
 	'customFields',
 	'A field the connected CRM adds to its records',
 	undefined,
-	{ jsonBody: true },
+	{
+		jsonBody: true,
+		readKeys: ['name', 'label', 'type'],
+		simple: simpleForm('name', 'label', 'type'),
+	},
 );
 
 export const CRM_ACCOUNT: readonly ResourceSpec[] = [

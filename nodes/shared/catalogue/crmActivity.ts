@@ -1,4 +1,12 @@
-import { crmResource, field, NAME_AND_EMAIL, personIdField, timeField, userIdField } from './entry';
+import {
+	crmResource,
+	field,
+	NAME_AND_EMAIL,
+	personIdField,
+	simpleForm,
+	timeField,
+	userIdField,
+} from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /**
@@ -49,7 +57,11 @@ export const noteResource = crmResource(
 		personIdField(true, 'the note is about'),
 		field('subject', 'Subject', 'string', "The note's subject line"),
 	],
-	{ syncOptIn: 'notes', upFront: ['body', 'subject'] },
+	{
+		syncOptIn: 'notes',
+		simple: simpleForm('subject', 'body', 'personId'),
+		upFront: ['body', 'subject'],
+	},
 );
 
 export const taskResource = crmResource(
@@ -76,7 +88,11 @@ export const taskResource = crmResource(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
 	],
-	{ syncOptIn: 'tasks', upFront: ['name', 'dueDateTime', 'assignedUserId'] },
+	{
+		syncOptIn: 'tasks',
+		simple: simpleForm('name', 'type', 'personId', 'assignedUserId', 'dueDateTime', 'isCompleted'),
+		upFront: ['name', 'dueDateTime', 'assignedUserId'],
+	},
 );
 
 export const appointmentResource = crmResource(
@@ -108,18 +124,26 @@ export const appointmentResource = crmResource(
 		field('title', 'Title', 'string', "The appointment's title", { required: true }),
 		userIdField('who holds the appointment'),
 	],
-	{ upFront: ['startsAt', 'endsAt', 'userId'] },
+	{
+		simple: simpleForm('title', 'personId', 'userId', 'startsAt', 'endsAt', 'location'),
+		upFront: ['startsAt', 'endsAt', 'userId'],
+	},
 );
 
 /** A kind of appointment or a way one ends: a name and its place in the CRM's lists. */
 const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
-	crmResource(`appointment-${kind}s`, description, [
-		field('name', 'Name', 'string', `The ${kind}'s name`, {
-			required: true,
-			placeholder: `e.g. ${example}`,
-		}),
-		orderWeight(kind),
-	]);
+	crmResource(
+		`appointment-${kind}s`,
+		description,
+		[
+			field('name', 'Name', 'string', `The ${kind}'s name`, {
+				required: true,
+				placeholder: `e.g. ${example}`,
+			}),
+			orderWeight(kind),
+		],
+		{ simple: simpleForm('name', 'orderWeight') },
+	);
 
 export const [appointmentTypeResource, appointmentOutcomeResource] = [
 	appointmentKind(
@@ -162,7 +186,10 @@ export const eventResource = crmResource(
 			'Kind of event as the CRM names it (e.g. Viewed Property, Registration), passed through unchanged',
 		),
 	],
-	{ upFront: ['type', 'personId', 'occurredAt', 'description'] },
+	{
+		simple: simpleForm('type', 'personId', 'message', 'source', 'occurredAt'),
+		upFront: ['type', 'personId', 'occurredAt', 'description'],
+	},
 );
 
 export const callResource = crmResource(
@@ -185,7 +212,11 @@ export const callResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number that was called'),
 		userIdField('who made or took the call'),
 	],
-	{ syncOptIn: 'calls', upFront: ['note', 'outcome', 'duration', 'userId'] },
+	{
+		syncOptIn: 'calls',
+		simple: simpleForm('personId', 'userId', 'phone', 'isIncoming', 'outcome', 'duration'),
+		upFront: ['note', 'outcome', 'duration', 'userId'],
+	},
 );
 
 export const textMessageResource = crmResource(
@@ -210,7 +241,10 @@ export const textMessageResource = crmResource(
 		phoneNumber('toNumber', 'To Number', 'Number the message went to'),
 		userIdField('who sent or received the message'),
 	],
-	{ upFront: ['toNumber', 'fromNumber', 'userId'] },
+	{
+		simple: simpleForm('personId', 'userId', 'message', 'isIncoming', 'status', 'sent'),
+		upFront: ['toNumber', 'fromNumber', 'userId'],
+	},
 );
 
 /** Email messages have no update and delete. */
@@ -240,7 +274,12 @@ export const emailMessageResource = crmResource(
 		field('threadId', 'Thread ID', 'string', 'ID of the conversation the email belongs to'),
 		userIdField('who sent or received the email'),
 	],
-	{ operations: ['create', 'get', 'getAll'], upFront: ['personId', 'userId'] },
+	{
+		operations: ['create', 'get', 'getAll'],
+		readKeys: ['sent', 'received', 'isIncoming', 'isRead', 'isStarred'],
+		simple: simpleForm('personId', 'userId', 'subject', 'sender', 'isIncoming', 'sent'),
+		upFront: ['personId', 'userId'],
+	},
 );
 
 export const CRM_ACTIVITY: readonly ResourceSpec[] = [

@@ -1,4 +1,4 @@
-import { crmResource, field } from './entry';
+import { crmResource, field, simpleForm } from './entry';
 
 /**
  * The CRM host's webhooks, as crm-endpoints.md publishes them: `GET`/`POST /api/webhooks` and
@@ -36,5 +36,8 @@ export const crmWebhookResource = crmResource(
 		id: { label: 'CRM Webhook ID', name: 'crmWebhookId', placeholder: 'e.g. wh-1' },
 		noun: { one: 'webhook', many: 'webhooks' },
 		operations: ['create', 'delete', 'getAll', 'update'],
+		section: 'administration',
+		readKeys: ['status'],
+		simple: simpleForm('event', 'url', 'status'),
 	},
 );

@@ -20,6 +20,7 @@ import { crmWebhookResource } from './crmWebhook';
 import { calendarEventResource, calendarResource, DOCUMENT_ID, loanResource } from './loanFile';
 import { BORROWER_FIELDS, DOCUMENT_FIELDS } from './losRecords';
 import { personResource } from './person';
+import { primary, simpleForm } from './entry';
 import type { EntitySpec, ResourceSpec } from './types';
 
 const borrowerResource: ResourceSpec = {
@@ -31,14 +32,12 @@ const borrowerResource: ResourceSpec = {
 	listKey: 'borrowers',
 	id: { label: 'Borrower ID', name: 'borrowerId', placeholder: 'e.g. b-1' },
 	noun: { one: 'borrower', many: 'borrowers' },
+	section: 'loanAndCalendar',
 	operations: ['create', 'delete', 'get', 'getAll', 'update'],
 	defaultOperation: 'update',
-	operationTexts: {
-		delete: 'Delete a borrower of the connected loan origination system',
-		update: 'Change fields of a borrower in the connected loan origination system',
-	},
 	fields: BORROWER_FIELDS,
 	upFront: ['name', 'emails', 'phones', 'loanId'],
+	simple: simpleForm('name', 'type', primary('email', 'emails'), primary('phone', 'phones')),
 };
 
 const documentResource: ResourceSpec = {
@@ -50,14 +49,12 @@ const documentResource: ResourceSpec = {
 	listKey: 'documents',
 	id: DOCUMENT_ID,
 	noun: { one: 'document', many: 'documents' },
+	section: 'loanAndCalendar',
 	operations: ['create', 'delete', 'get', 'getAll', 'update'],
 	defaultOperation: 'create',
-	operationTexts: {
-		create: 'Add a document to a loan file in the connected loan origination system',
-		delete: 'Delete a document of the connected loan origination system',
-	},
 	fields: DOCUMENT_FIELDS,
 	upFront: ['loanId', 'borrowerId'],
+	simple: simpleForm('name', 'category', 'type', 'status', 'loanId', 'borrowerId'),
 };
 
 /** A kind the connection synchronises and the trigger raises events for; no resource of the node yet. */

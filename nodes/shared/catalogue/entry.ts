@@ -1,4 +1,4 @@
-import type { FieldSpec, FieldType, ResourceSpec } from './types';
+import type { FieldSpec, FieldType, ResourceSpec, SimpleKey } from './types';
 
 /** How the family files write their entries: fields, CRM resources, and what an operation sends. */
 
@@ -6,6 +6,31 @@ import type { FieldSpec, FieldType, ResourceSpec } from './types';
 export const CRUD = ['create', 'delete', 'get', 'getAll', 'update'] as const;
 
 export const CRM_SOURCE = 'crm-endpoints.md';
+
+/**
+ * When a record was created and last changed: `created`/`updated` on some connected systems,
+ * `createdAt`/`updatedAt` on others. Simplify keeps whichever the record has.
+ */
+const RECORD_TIMES = ['created', 'updated', 'createdAt', 'updatedAt'] as const;
+
+/** The keys every record of the service may carry (spec 2.1 to 2.5), its body fields aside. */
+export const RECORD_KEYS: readonly string[] = [
+	'id',
+	...RECORD_TIMES,
+	'serviceUpdated',
+	'originalIds',
+	'original',
+];
+
+/** An entry's `simple`: its ID, the keys given, then its times. */
+export const simpleForm = (...keys: readonly SimpleKey[]): readonly SimpleKey[] => [
+	'id',
+	...keys,
+	...RECORD_TIMES,
+];
+
+/** The primary entry's value of a contact list, under a key of its own (`email` of `emails`). */
+export const primary = (name: string, primaryOf: string): SimpleKey => ({ name, primaryOf });
 
 /** A field from its wire name, label, type and description (`required`: on create). */
 export function field(
@@ -87,6 +112,7 @@ export function crmResource(
 			placeholder: `e.g. ${one.replace(/ /g, '-')}-1`,
 		},
 		noun: { one, many: `${one}s` },
+		section: 'crm',
 		operations: CRUD,
 		...(fields ? { fields } : {}),
 		source: CRM_SOURCE,

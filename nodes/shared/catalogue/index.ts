@@ -1,6 +1,6 @@
 import { ENTITIES } from './entities';
 import { SERVICE_RESOURCES } from './services';
-import type { ResourceSpec } from './types';
+import { SECTIONS, type ResourceSpec } from './types';
 
 /**
  * One catalogue of the service's entities (decisions.md, "One catalogue"): everything the node, the
@@ -14,15 +14,25 @@ export type {
 	FieldType,
 	MembersSpec,
 	ResourceSpec,
+	Section,
+	SimpleKey,
 } from './types';
-export { fieldsFor } from './entry';
+export { SECTIONS } from './types';
+export { fieldsFor, RECORD_KEYS } from './entry';
 export { ENTITIES, SERVICE_RESOURCES };
 
-/** The node's resources, in the order of their labels (the Resource option's order). */
+/**
+ * The node's resources in the Resource option's order (and so the Actions panel's): by section
+ * (types.ts SECTIONS: Person first, Custom API Call last), within a section by label.
+ */
 export const RESOURCES: readonly ResourceSpec[] = [
 	...ENTITIES.flatMap((entity) => (entity.resource ? [entity.resource] : [])),
 	...SERVICE_RESOURCES,
-].sort((a, b) => a.label.localeCompare(b.label, 'en'));
+].sort(
+	(a, b) =>
+		SECTIONS.indexOf(a.section) - SECTIONS.indexOf(b.section) ||
+		a.label.localeCompare(b.label, 'en'),
+);
 
 /** The entity kinds a connection synchronises (the credential's Entities to Sync flags). */
 export const SYNC_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.syncFlag).map(

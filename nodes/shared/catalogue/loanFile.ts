@@ -1,5 +1,5 @@
 import { BORROWER_FIELDS } from './losRecords';
-import { field, timeField } from './entry';
+import { field, simpleForm, timeField } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /**
@@ -118,9 +118,20 @@ export const loanResource: ResourceSpec = {
 	listKey: 'loans',
 	id: { label: 'Loan ID', name: 'loanId', placeholder: 'e.g. loan-1' },
 	noun: { one: 'loan', many: 'loans' },
+	section: 'loanAndCalendar',
 	operations: ['create', 'get', 'getAll', 'update'],
 	fields: loanFields,
 	upFront: ['loanNumber', 'amount', 'purpose', 'type'],
+	readKeys: ['borrowerId'],
+	simple: simpleForm(
+		'loanNumber',
+		'amount',
+		'purpose',
+		'stage',
+		'status',
+		'borrowerId',
+		'assignedUserId',
+	),
 	source: `${LOS_PAGES}/loans/`,
 };
 
@@ -132,7 +143,10 @@ export const calendarResource: ResourceSpec = {
 	path: ['calendars'],
 	listKey: 'calendars',
 	noun: { one: 'calendar', many: 'calendars' },
+	section: 'loanAndCalendar',
 	operations: ['getAll'],
+	readKeys: ['name', 'description', 'timezone', 'isPrimary'],
+	simple: simpleForm('name', 'description', 'timezone', 'isPrimary'),
 	source: `${CALENDAR_PAGES}/calendars/list-calendars`,
 };
 
@@ -144,7 +158,10 @@ export const calendarEventResource: ResourceSpec = {
 	path: ['calendarEvents'],
 	listKey: 'calendarEvents',
 	noun: { one: 'calendar event', many: 'calendar events' },
+	section: 'loanAndCalendar',
 	operations: ['getAll'],
+	readKeys: ['calendarId', 'title', 'start', 'end', 'location', 'status'],
+	simple: simpleForm('title', 'calendarId', 'start', 'end', 'location', 'status'),
 	source: `${CALENDAR_PAGES}/calendar-events/list-calendarevents`,
 };
 

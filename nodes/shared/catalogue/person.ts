@@ -1,4 +1,5 @@
 import { personTags } from './crmAccount';
+import { primary, simpleForm } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /**
@@ -190,6 +191,7 @@ export const personResource: ResourceSpec = {
 	value: 'person',
 	label: 'Person',
 	description: 'A contact in the connected CRM',
+	section: 'main',
 	host: 'crm',
 	path: ['people'],
 	listKey: 'people',
@@ -198,17 +200,21 @@ export const personResource: ResourceSpec = {
 	operations: ['addTags', 'create', 'delete', 'get', 'getAll', 'removeTags', 'update'],
 	defaultOperation: 'create',
 	operationTexts: {
-		addTags: 'Add tags to a person (CRM contact); tags the person has stay',
-		create: 'Create a person (CRM contact) in the connected CRM',
-		delete: 'Delete a person (CRM contact) of the connected CRM',
-		get: 'Get one person (CRM contact) of the connected CRM by its ID',
-		getAll: 'List people (CRM contacts) of the connected CRM, page by page',
-		removeTags: 'Remove tags from a person (CRM contact); other tags stay',
-		update:
-			'Change fields of a person (CRM contact) in the connected CRM; fields you do not send stay as they are',
+		addTags: 'Add tags to a person in the connected CRM; tags the person has stay',
+		removeTags: 'Remove tags from a person in the connected CRM; other tags stay',
 	},
 	members: { addTags: personTags(true), removeTags: personTags(false) },
 	fields: personFields,
+	readKeys: ['name'],
+	simple: simpleForm(
+		'name',
+		'firstName',
+		'lastName',
+		primary('email', 'emails'),
+		primary('phone', 'phones'),
+		'stage',
+		'assignedUserId',
+	),
 	// A person is usually named: the names show on their own on Create.
 	createFirst: ['firstName', 'lastName'],
 	upFront: ['emails', 'phones', 'stage', 'assignedUserId'],

@@ -95,6 +95,28 @@ export interface MembersSpec {
 	field: FieldSpec;
 }
 
+/**
+ * Where the Resource list and the Actions panel show a resource, in this order: the main record
+ * (Person), the CRM's records, the loan file's and the calendar's, the administration of the service
+ * (authorization links, credentials, webhooks), and last Custom API Call (where n8n shows its own).
+ * Within a section, by label.
+ */
+export const SECTIONS = [
+	'main',
+	'crm',
+	'loanAndCalendar',
+	'administration',
+	'anyEndpoint',
+] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/**
+ * A record key Simplify keeps (version 2): the key as the record has it, or the value of the primary
+ * entry (`isPrimary` true or 1, else the first) of a contact list (`emails`, `phones`) under a key of
+ * its own, e.g. `{ name: 'email', primaryOf: 'emails' }`.
+ */
+export type SimpleKey = string | { name: string; primaryOf: string };
+
 /** Where the node offers an entity (or a service function) as a resource. */
 export interface ResourceSpec {
 	/** The Resource option's value (and the router's key). */
@@ -102,6 +124,7 @@ export interface ResourceSpec {
 	label: string;
 	/** The Resource option's description. */
 	description: string;
+	section: Section;
 	/** The host every request of the resource goes to; `chosen` when the user picks it per item. */
 	host: ServiceHost | 'chosen';
 	/** Path segments after /api of the list (and, followed by the ID, of one record). */
@@ -135,6 +158,17 @@ export interface ResourceSpec {
 	source?: string;
 	/** The body fields, in the order of their labels. */
 	fields?: readonly FieldSpec[];
+	/**
+	 * Keys its records carry besides the body fields and every record's (RECORD_KEYS, entry.ts), as
+	 * its source shows them (e.g. a person's `name`): the keys `simple` may name.
+	 */
+	readKeys?: readonly string[];
+	/**
+	 * The fields a user reads (about ten: ID, name, email, phone, stage, owner, dates), in output
+	 * order: what Simplify keeps at version 2, and what a model reads by default. Every entity with
+	 * Get Many names them; a key a record does not have is left out.
+	 */
+	simple?: readonly SimpleKey[];
 	/**
 	 * The Entities to Sync flag (spec 2.3) a connection must have turned on before the service lists
 	 * these records: its reads are empty until then (the service's example: notes, tasks, calls).

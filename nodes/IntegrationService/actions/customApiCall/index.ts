@@ -14,7 +14,7 @@ export const { description, operations } = handWritten(
 			name: 'Custom API Call',
 			value: 'send',
 			description:
-				'Call any endpoint of the service (loans, notes, tasks, appointments…) with the credential, retries, paging and safety rules of the other operations',
+				'Send a request to any endpoint of the Integration Service, with the connection, retries, paging and safety rules of the other operations (unlike a plain HTTP request)',
 			action: 'Send a request to any endpoint',
 		},
 	],

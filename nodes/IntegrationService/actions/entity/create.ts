@@ -26,7 +26,7 @@ export function createOperation(resource: ResourceSpec, given?: BodyForm): Opera
 			const read = readBody(this, itemIndex, form, true);
 			// Where the service shows no fields, the one JSON object is the body.
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
-			const choice = readOutput(this, itemIndex);
+			const choice = readOutput(this, itemIndex, undefined, resource.simple);
 			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body });
 			return [shapeRecord(record, choice)];
 		},

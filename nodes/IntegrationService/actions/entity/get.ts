@@ -17,7 +17,7 @@ export function getOperation(resource: ResourceSpec): OperationModule {
 		),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const choice = readOutput(this, itemIndex);
+			const choice = readOutput(this, itemIndex, undefined, resource.simple);
 			const record = await sendToEntity(this, itemIndex, run, resource, {
 				method: 'GET',
 				path: [segment],

@@ -8,9 +8,26 @@ import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../c
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
 import { SETTINGS, settingsProperty } from '../settings';
+import { toolCursorProperty } from '../toolCursor';
 import type { OperationModule } from '../types';
-import { versioned } from '../version';
+import { FROM_VERSION_2, ONLY_VERSION_1, versioned } from '../version';
 import { nounsOf, shownFor, systemOf } from './texts';
+
+const simplifyProperty: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
+
+/** The keys of the entity's simple form, as its Simplify hint names them. */
+function simpleNames(resource: ResourceSpec): string {
+	const names = (resource.simple ?? []).map((key) =>
+		typeof key === 'string' ? key : `${key.name} (the primary of ${key.primaryOf})`,
+	);
+	return names.length === 0 ? 'every field but "original"' : names.join(', ');
+}
 
 /** Version 1's properties; version 2 folds the node-wide settings into their Options. */
 function properties(resource: ResourceSpec): INodeProperties[] {
@@ -27,13 +44,16 @@ function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 	const { one, many } = nounsOf(resource);
 	return [
 		...listProperties,
+		toolCursorProperty,
 		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			description: 'Whether to return a simplified version of the response instead of the raw data',
+			...simplifyProperty,
 			hint: `On: each ${one} without its bulky "original" record (the data as held in the external system). Off: each ${one} exactly as the service returns it.`,
+			displayOptions: { show: ONLY_VERSION_1 },
+		},
+		{
+			...simplifyProperty,
+			hint: `On: the fields of each ${one} a user reads: ${simpleNames(resource)}. Off: each ${one} exactly as the service returns it.`,
+			displayOptions: { show: FROM_VERSION_2 },
 		},
 		{
 			displayName: 'Options',
@@ -98,6 +118,7 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
 				emptyHint: optInHint(resource),
+				simple: resource.simple,
 				record: (record, simplify) => {
 					if (record === null || typeof record !== 'object' || Array.isArray(record)) {
 						const message = `The service's answer lists a ${one} that is not an object`;

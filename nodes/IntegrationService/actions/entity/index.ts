@@ -10,7 +10,11 @@ import { membersOperation } from './members';
 import { nounsOf, systemOf, withArticle } from './texts';
 import { updateOperation } from './update';
 
-/** The entity operations, each with its option's name and sentence. */
+/**
+ * The entity operations, each with its option's name, description and action. The descriptions
+ * share one style: the verb, the record, where it is ("a note in the connected CRM"), then only what
+ * a user would not expect.
+ */
 const OPERATIONS: Record<
 	string,
 	{
@@ -18,13 +22,27 @@ const OPERATIONS: Record<
 		option(resource: ResourceSpec): { name: string; description: string; action: string };
 	}
 > = {
-	create: { module: createOperation, option: (r) => write('Create', `Create ${anOne(r)}`) },
-	delete: { module: deleteOperation, option: (r) => write('Delete', `Delete ${anOne(r)}`) },
+	create: {
+		module: createOperation,
+		option: (r) => ({
+			name: 'Create',
+			description: `Create ${anOne(r)} in the ${systemOf(r)}`,
+			action: `Create ${anOne(r)}`,
+		}),
+	},
+	delete: {
+		module: deleteOperation,
+		option: (r) => ({
+			name: 'Delete',
+			description: `Delete ${anOne(r)} from the ${systemOf(r)}`,
+			action: `Delete ${anOne(r)}`,
+		}),
+	},
 	get: {
 		module: getOperation,
 		option: (r) => ({
 			name: 'Get',
-			description: `Get one ${nounsOf(r).one} of the ${systemOf(r)} by its ID`,
+			description: `Get ${anOne(r)} from the ${systemOf(r)} by its ID`,
 			action: `Get ${anOne(r)}`,
 		}),
 	},
@@ -32,31 +50,34 @@ const OPERATIONS: Record<
 		module: getAllOperation,
 		option: (r) => ({
 			name: 'Get Many',
-			description: `List ${nounsOf(r).many} of the ${systemOf(r)}, page by page`,
+			description: `Get many ${nounsOf(r).many} from the ${systemOf(r)}, page by page`,
 			action: `Get many ${nounsOf(r).many}`,
 		}),
 	},
 	update: {
 		module: (r) => updateOperation(r),
-		option: (r) => write('Update', `Update ${anOne(r)}`),
+		option: (r) => ({
+			name: 'Update',
+			description: `Update ${anOne(r)} in the ${systemOf(r)}; fields not set stay as they are`,
+			action: `Update ${anOne(r)}`,
+		}),
 	},
 };
 
 const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
-const write = (name: string, sentence: string) => ({
-	name,
-	description: sentence,
-	action: sentence,
-});
 
 /** An operation of the entry: an entity operation, or one of its members operations. */
 function operationOf(resource: ResourceSpec, value: string) {
 	const members = resource.members?.[value];
 	if (members) {
-		const sentence = `${members.verb[0].toUpperCase()}${members.verb.slice(1)} ${anOne(resource)}`;
+		const action = `${members.verb[0].toUpperCase()}${members.verb.slice(1)} ${anOne(resource)}`;
 		return {
 			module: membersOperation(resource, value, members),
-			option: write(members.label, sentence),
+			option: {
+				name: members.label,
+				description: `${action} in the ${systemOf(resource)}`,
+				action,
+			},
 		};
 	}
 	const operation = OPERATIONS[value];

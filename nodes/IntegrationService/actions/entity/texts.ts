@@ -26,9 +26,9 @@ export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 	return resource.noun ?? { one, many: `${one}s` };
 }
 
-/** "a note", "an appointment": the noun with its indefinite article. */
+/** "a note", "an appointment", "a user": the noun with its indefinite article (no noun here starts with a vowel-sounding u). */
 export function withArticle(noun: string): string {
-	return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+	return `${/^[aeio]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
 /** Where an operation's own fields show. */

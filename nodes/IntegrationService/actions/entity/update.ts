@@ -33,7 +33,7 @@ export function updateOperation(
 			const form = hasForms(this.getNode()) ? form2 : form1;
 			const read = readBody(this, itemIndex, form);
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
-			const choice = readOutput(this, itemIndex);
+			const choice = readOutput(this, itemIndex, undefined, resource.simple);
 			const record = await sendToEntity(this, itemIndex, run, resource, {
 				method: 'PUT',
 				path: [segment],
