@@ -7,6 +7,7 @@ import { optionalText } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
 import type { PageRequest, ServiceRun } from '../transport';
 import { serviceRequestPages } from '../transport';
+import { filteredPages } from './filteredList';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 
 /**
@@ -27,6 +28,8 @@ export interface ListCall {
 	rawPages?: boolean;
 	/** What to tell when the list is empty from its start (an entity a connection must opt in to). */
 	emptyHint?: string;
+	/** Filters: the records to output (filteredList.ts); a Limit counts only those. */
+	keep?(record: IDataObject): boolean;
 }
 
 const FROM_AI = /\$from(AI|Ai|ai)\(/;
@@ -55,18 +58,28 @@ export async function listBody(
 	const maxRecords = choice.asTool ? Math.min(limit ?? TOOL_PAGE_LIMIT, TOOL_PAGE_LIMIT) : limit;
 	const batch = choice.asTool ? (asked ?? { cursor: '', field: 'Cursor' }) : asked;
 	const output: IDataObject[] = [];
-	const { nextCursor } = await serviceRequestPages.call(
-		ctx,
-		itemIndex,
-		{ ...call.page, maxRecords, batch },
-		run,
-		(records, page) => {
-			if (call.rawPages && !simplify && !batch) output.push(page);
-			else
-				for (const record of records)
-					output.push(shapeRecord(call.record(record, simplify), choice));
-		},
-	);
+	const onRecords = (records: IDataObject[]) => {
+		for (const record of records) output.push(shapeRecord(call.record(record, simplify), choice));
+	};
+	const { keep } = call;
+	const { nextCursor } = keep
+		? await filteredPages(
+				ctx,
+				itemIndex,
+				run,
+				{ page: call.page, keep, limit: maxRecords, batch },
+				onRecords,
+			)
+		: await serviceRequestPages.call(
+				ctx,
+				itemIndex,
+				{ ...call.page, maxRecords, batch },
+				run,
+				(records, page) => {
+					if (call.rawPages && !simplify && !batch) output.push(page);
+					else onRecords(records);
+				},
+			);
 	// Empty from its start: the workflow's author sees a hint in the output pane, a model reads it.
 	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
 	if (hint !== undefined && !choice.asTool)

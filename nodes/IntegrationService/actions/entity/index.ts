@@ -7,17 +7,18 @@ import { deleteOperation } from './delete';
 import { getOperation } from './get';
 import { getAllOperation } from './getAll';
 import { membersOperation } from './members';
+import { findOperation } from '../person/find';
+import { upsertOperation } from '../person/upsert';
 import { nounsOf, systemOf, withArticle } from './texts';
 import { updateOperation } from './update';
 
+interface EntityOperation {
+	module(resource: ResourceSpec): OperationModule;
+	option(resource: ResourceSpec): { name: string; description: string; action: string };
+}
+
 /** The entity operations, each with its option's name and sentence. */
-const OPERATIONS: Record<
-	string,
-	{
-		module(resource: ResourceSpec): OperationModule;
-		option(resource: ResourceSpec): { name: string; description: string; action: string };
-	}
-> = {
+const OPERATIONS: Record<string, EntityOperation> = {
 	create: { module: createOperation, option: (r) => write('Create', `Create ${anOne(r)}`) },
 	delete: { module: deleteOperation, option: (r) => write('Delete', `Delete ${anOne(r)}`) },
 	get: {
@@ -42,6 +43,20 @@ const OPERATIONS: Record<
 	},
 };
 
+/** Operations of one entity only, whose API makes them special (the service cannot search people). */
+const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
+	person: {
+		find: {
+			module: findOperation,
+			option: () => write('Find', 'Find people by email, phone or name'),
+		},
+		upsert: {
+			module: upsertOperation,
+			option: () => write('Create or Update', 'Create or update a person'),
+		},
+	},
+};
+
 const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
 const write = (name: string, sentence: string) => ({
 	name,
@@ -59,7 +74,11 @@ function operationOf(resource: ResourceSpec, value: string) {
 			option: write(members.label, sentence),
 		};
 	}
-	const operation = OPERATIONS[value];
+	const own = OWN_OPERATIONS[resource.value];
+	const operation =
+		own !== undefined && Object.prototype.hasOwnProperty.call(own, value)
+			? own[value]
+			: OPERATIONS[value];
 	return operation
 		? { module: operation.module(resource), option: operation.option(resource) }
 		: undefined;
