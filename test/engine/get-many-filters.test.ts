@@ -15,8 +15,12 @@ useSandbox((started) => (sandbox = started), { people: 120 });
 async function run(parameters: INodeParameters) {
 	return await runNode({ parameters, credentials: sandboxCredentials(sandbox) });
 }
-const condition = (field: string, operator: string, value = '') => ({ field, operator, value });
-const filters = (...conditions: IDataObject[]) => ({ conditions });
+const condition = (field: string, operator: string, value = ''): INodeParameters => ({
+	field,
+	operator,
+	value,
+});
+const filters = (...conditions: INodeParameters[]): INodeParameters => ({ conditions });
 
 const people = () => sandbox.people();
 const stageOf = (n: number) => people()[n].stage as string;

@@ -8,7 +8,6 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
 import { sandboxCredentials, useSandbox } from '../harness/fixtures';
-import { callAsTool } from '../harness/tool';
 import { LOOKALIKES } from '../sandbox/lookalikes';
 import type { Sandbox } from '../sandbox/server';
 
@@ -44,7 +43,7 @@ const wire = () => others().map((r) => `${r.method} ${r.url}`);
 /** 250 seeded + 9 lookalikes in pages of 100. */
 const PAGES = 3;
 
-const find = (findBy: string, value: string, options: IDataObject = {}): INodeParameters => ({
+const find = (findBy: string, value: string, options: INodeParameters = {}): INodeParameters => ({
 	operation: 'find',
 	findBy,
 	[findBy]: value,
