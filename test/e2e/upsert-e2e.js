@@ -171,21 +171,19 @@ async function scenario({ inst, sandbox, userFolder }) {
 		['execute', `--id=${WORKFLOW_ID}`, '--rawOutput'],
 		{ timeoutMs: 600_000 },
 	);
+	// Judged by its exit and the wire: `n8n execute --rawOutput` prints every node's items and exits at
+	// once, so the output of a run this size reaches the pipe cut short and is no evidence either way.
 	const run = L.parseRawOutput(r.stdout);
 	const resultData = run && (run.resultData || (run.data && run.data.resultData));
-	const nodeRun = resultData && resultData.runData && resultData.runData[UPSERT_NODE];
-	const last = nodeRun && nodeRun[nodeRun.length - 1];
-	const items = (last && last.data && last.data.main && last.data.main[0]) || [];
-	const error = (resultData && resultData.error) || (last && last.error);
+	const error = resultData && resultData.error;
 	if (
 		!check(
 			GROUP,
 			(r.code === 0 || (r.code === null && run !== undefined)) && !error,
-			`n8n execute succeeded in ${(r.ms / 1000).toFixed(1)} s${error ? `: ${error.message}` : ''}`,
+			`n8n execute succeeded in ${(r.ms / 1000).toFixed(1)} s, start-up included${error ? `: ${error.message}` : ''}`,
 		)
 	)
 		console.log((r.stdout + '\n' + r.stderr).trim().split('\n').slice(-25).join('\n'));
-	check(GROUP, items.length === rows.length, `${items.length} items out of ${rows.length} rows`);
 
 	const requests = sandbox.requests;
 	const lists = requests.filter((q) => q.method === 'GET' && q.path === '/api/people');
@@ -213,17 +211,12 @@ async function scenario({ inst, sandbox, userFolder }) {
 		sandbox.people().length === PEOPLE + NEW && twice.length === 0,
 		`nothing created twice: ${sandbox.people().length} people, each new email one person${twice.length ? `; not once: ${twice.slice(0, 5).join(' ')}` : ''}`,
 	);
-	check(
-		GROUP,
-		items.filter((item) => item.json.isNew === true).length === NEW,
-		`isNew on ${items.filter((item) => item.json.isNew === true).length} items`,
-	);
-	const wallMs = last ? last.executionTime : r.ms;
-	const floorMs = (requests.length / MAX_RPS) * 1000;
-	const span = requests.length
+	// The node's wall time as the service saw it: its first request to its last (answered at once).
+	const wallMs = requests.length
 		? requests[requests.length - 1].receivedAt - requests[0].receivedAt
 		: 0;
-	const note = `Create or Update of ${rows.length} rows against ${PEOPLE} people: ${requests.length} requests, node wall time ${(wallMs / 1000).toFixed(1)} s (first to last request ${(span / 1000).toFixed(1)} s); paced floor ${requests.length} ÷ ${MAX_RPS}/s = ${(floorMs / 1000).toFixed(1)} s; ratio ${(wallMs / floorMs).toFixed(3)}`;
+	const floorMs = (requests.length / MAX_RPS) * 1000;
+	const note = `Create or Update of ${rows.length} rows against ${PEOPLE} people: ${requests.length} requests in ${(wallMs / 1000).toFixed(1)} s (first to last request); paced floor ${requests.length} ÷ ${MAX_RPS}/s = ${(floorMs / 1000).toFixed(1)} s; ratio ${(wallMs / floorMs).toFixed(3)}`;
 	check(GROUP, wallMs > 0, note);
 }
 

@@ -89,7 +89,15 @@ describe('a catalogue entry alone', () => {
 			displayOptions: { show: { resource: ['scratchNote'], operation: ['get'] } },
 		});
 		const names = scratch.operations.getAll.description.map((property) => property.name);
-		expect(names).toEqual(['returnAll', 'limit', 'pageAtATime', 'cursor', 'simplify', 'options']);
+		expect(names).toEqual([
+			'returnAll',
+			'limit',
+			'pageAtATime',
+			'cursor',
+			'filters',
+			'simplify',
+			'options',
+		]);
 	});
 
 	test('an operation no entity file knows gets no option (the index test above would name it)', () => {

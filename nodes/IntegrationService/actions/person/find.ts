@@ -73,8 +73,8 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 50,
-				description:
-					'Max number of results to return. The people list is read only until this many people match.',
+				description: 'Max number of results to return',
+				hint: 'The people list is read only until this many people match',
 			},
 			{
 				displayName: 'Output',
@@ -95,12 +95,12 @@ const properties: INodeProperties[] = [
 				name: 'whenNone',
 				type: 'options',
 				options: [
+					{ name: 'Fail the Item', value: 'error' },
 					{
 						name: 'Output Nothing',
 						value: 'empty',
 						description: 'No item (with One Item With the Matches: an item with no people)',
 					},
-					{ name: 'Fail the Item', value: 'error' },
 				],
 				default: 'empty',
 			},

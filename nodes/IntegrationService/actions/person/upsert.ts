@@ -33,7 +33,9 @@ const ownProperties: INodeProperties[] = [
 		displayName: 'Match By',
 		name: 'matchBy',
 		type: 'options',
-		options: Object.entries(ORDERS).map(([value, { name }]) => ({ name, value })),
+		options: Object.entries(ORDERS)
+			.map(([value, { name }]) => ({ name, value }))
+			.sort((a, b) => a.name.localeCompare(b.name, 'en')),
 		default: 'emailThenPhone',
 		description:
 			'How an existing person is recognised, from the fields below: the first that finds anyone decides. One person found is updated, none is created, several fail the item and name them. Emails match trimmed and in any case; phones on their last ten digits (a country code in front does not count).',
@@ -156,15 +158,14 @@ async function upsertRow(
 					qs: row.qs,
 					body: row.body,
 				};
-		let record: IDataObject;
-		try {
-			record = await sendToEntity(ctx, itemIndex, run, resource, call);
-		} catch (error) {
-			// A create that may have reached the service: the person may exist, unseen by the index.
+		const sending = sendToEntity(ctx, itemIndex, run, resource, call);
+		// A create that may have reached the service: the person may exist, unseen by the index. Seen
+		// before this item's claims are released (reactions run in the order they were added).
+		sending.catch((error: unknown) => {
 			const context = (error as { context?: IDataObject }).context;
 			if (isNew && context?.mayHaveBeenProcessed === true) index.markUnsure(row.claims, itemIndex);
-			throw error;
-		}
+		});
+		const record = await sending;
 		const id = isNew ? personIdOf(record) : decision.id;
 		if (id === undefined) index.markUnsure(row.claims, itemIndex);
 		else index.remember(id, writtenKeys(record, row));
