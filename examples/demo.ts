@@ -56,6 +56,46 @@ const steps: Step[] = [
 		},
 	},
 	{
+		title:
+			'Person › Create or Update (a web-form lead and its resubmission: one person made, then updated)',
+		items: [
+			{ first: 'Lin', last: 'Lead', email: 'lin.lead@example.com' },
+			{ first: 'Lin', last: 'Lead', email: ' LIN.LEAD@Example.com', phone: '+1 555 010 0199' },
+		],
+		parameters: {
+			resource: 'person',
+			operation: 'upsert',
+			matchBy: 'emailThenPhone',
+			firstName: '={{ $json.first }}',
+			lastName: '={{ $json.last }}',
+			additionalFields: {
+				emailsJson: '={{ [{ value: $json.email }] }}',
+				phonesJson: '={{ $json.phone ? [{ value: $json.phone }] : [] }}',
+				tags: ['web-form'],
+			},
+			options: { mergeTags: true },
+		},
+	},
+	{
+		title: 'Person › Find (by email, in any case: the people list is read once for the run)',
+		parameters: {
+			resource: 'person',
+			operation: 'find',
+			findBy: 'email',
+			email: 'ADA@example.com ',
+			options: { output: 'oneItem' },
+		},
+	},
+	{
+		title: 'Person › Get Many with Filters (clients, first 3)',
+		parameters: {
+			resource: 'person',
+			operation: 'getAll',
+			limit: 3,
+			filters: { conditions: [{ field: 'stage', operator: 'equals', value: 'client' }] },
+		},
+	},
+	{
 		title: 'Custom API Call (GET {los}/api/loans, first 3)',
 		parameters: {
 			resource: 'customApiCall',

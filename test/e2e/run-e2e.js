@@ -110,6 +110,20 @@ const EXPECTATIONS = {
 		minRequests: 4,
 		maxRequests: 4,
 	},
+	// Person › Create or Update over three web-form rows (the third resubmits the first's email in another
+	// case), then Person › Find: each node scans the 25 people once (one page), then one request per item.
+	'web-form-lead-upsert.json': {
+		requests: [
+			['GET', 'crm', '/api/people'],
+			['POST', 'crm', '/api/people'],
+			['PUT', 'crm', /^\/api\/people\/[^/]+$/],
+			['GET', 'crm', /^\/api\/people\/[^/]+$/],
+		],
+		minItems: 3,
+		minRequests: 8,
+		maxRequests: 8,
+		verify: (runData) => upsertedOnce(runData, 'Create or update person'),
+	},
 	// n8n's HTTP Request node with our credential as Predefined Credential Type, once per mode: the sandbox
 	// answers only a valid token (and checks a signed one's signature), so success proves both.
 	// A sub-workflow per batch of 5,000 over 12,000 people: the batches must be contiguous and cover the
@@ -485,6 +499,22 @@ async function executeAndCheck(inst, env, sb, w) {
  * Every person exactly once across the batches of a page-at-a-time loop: each run of `node` returned
  * { count, firstId, lastId, done }; the ids p_1..p_total must follow on from batch to batch.
  */
+/** The resubmitted lead updated the person its first row created: created, created, updated, one ID. */
+function upsertedOnce(runData, node) {
+	const items = (runData[node] || []).flatMap((run) =>
+		run.data && run.data.main && run.data.main[0] ? run.data.main[0].map((item) => item.json) : [],
+	);
+	const isNew = items.map((item) => item.isNew);
+	const ok =
+		JSON.stringify(isNew) === '[true,true,false]' &&
+		items[0].id === items[2].id &&
+		items[0].id !== items[1].id;
+	return [
+		ok,
+		`Create or Update: isNew ${JSON.stringify(isNew)}, IDs ${items.map((i) => i.id).join(', ')}`,
+	];
+}
+
 function exportedOnce(runData, node, total) {
 	const batches = (runData[node] || []).map((run) =>
 		run.data && run.data.main && run.data.main[0] && run.data.main[0][0]

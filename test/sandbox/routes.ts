@@ -269,6 +269,11 @@ export class Api {
 		const at = nowIso();
 		const changes: JsonObject = { ...request.body };
 		delete changes.rating; // accepted, never returned (spec 2.1)
+		// mergeTags=true adds the tags sent to the person's; otherwise they replace them.
+		if (request.query.mergeTags === 'true' && Array.isArray(changes.tags)) {
+			const had = Array.isArray(person.tags) ? (person.tags as string[]) : [];
+			changes.tags = [...had, ...(changes.tags as string[]).filter((tag) => !had.includes(tag))];
+		}
 		const updated: JsonObject = {
 			...person,
 			...changes,

@@ -98,6 +98,7 @@ describe('a catalogue entry alone', () => {
 			'pageAtATime',
 			'cursor',
 			'toolCursor',
+			'filters',
 			'simplify',
 			'simplify',
 			'options',

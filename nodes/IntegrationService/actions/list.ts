@@ -8,6 +8,7 @@ import { inputError } from '../helpers/validation';
 import type { SimpleKey } from '../../shared/catalogue';
 import type { PageRequest, ServiceRun } from '../transport';
 import { serviceRequestPages } from '../transport';
+import { filteredPages } from './filteredList';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 import { modelSetsCursor, readToolCursor } from './toolCursor';
 import { hasForms } from './version';
@@ -32,6 +33,8 @@ export interface ListCall {
 	rawPages?: boolean;
 	/** What to tell when the list is empty from its start (an entity a connection must opt in to). */
 	emptyHint?: string;
+	/** Filters: the records to output (filteredList.ts); a Limit counts only those. */
+	keep?(record: IDataObject): boolean;
 }
 
 /** What a model reads after a page when the list goes on. */
@@ -63,18 +66,29 @@ export async function listBody(
 	const fromModel = () => (hasForms(ctx.getNode()) ? readToolCursor(ctx, itemIndex) : '');
 	const batch = choice.asTool ? (asked ?? { cursor: fromModel(), field: 'Cursor' }) : asked;
 	const output: IDataObject[] = [];
-	const { nextCursor } = await serviceRequestPages.call(
-		ctx,
-		itemIndex,
-		{ ...call.page, maxRecords, batch },
-		run,
-		(records, page) => {
-			if (call.rawPages && !simplify && !batch) output.push(page);
-			else
-				for (const record of records)
-					output.push(shapeRecord(call.record(record, simplify && !simple), choice));
-		},
-	);
+	const onRecords = (records: IDataObject[]) => {
+		for (const record of records)
+			output.push(shapeRecord(call.record(record, simplify && !simple), choice));
+	};
+	const { keep } = call;
+	const { nextCursor } = keep
+		? await filteredPages(
+				ctx,
+				itemIndex,
+				run,
+				{ page: call.page, keep, limit: maxRecords, batch },
+				onRecords,
+			)
+		: await serviceRequestPages.call(
+				ctx,
+				itemIndex,
+				{ ...call.page, maxRecords, batch },
+				run,
+				(records, page) => {
+					if (call.rawPages && !simplify && !batch) output.push(page);
+					else onRecords(records);
+				},
+			);
 	// Empty from its start: the workflow's author sees a hint in the output pane, a model reads it.
 	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
 	if (hint !== undefined && !choice.asTool)

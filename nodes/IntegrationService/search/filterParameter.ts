@@ -33,8 +33,8 @@ function fieldOptions(resource: ResourceSpec): INodePropertyOptions[] {
 	const own = (resource.fields ?? [])
 		.filter((field) => FILTERABLE.includes(field.type) && !field.writeOnly)
 		.map((field) => ({ name: field.label, value: field.name }));
-	const byName = [...RECORD_FIELDS, ...own].sort((a, b) => a.name.localeCompare(b.name));
-	return [...byName, { name: 'Other (Type Its Name)', value: OTHER_FIELD }];
+	const other = { name: 'Other (Type Its Name)', value: OTHER_FIELD };
+	return [...RECORD_FIELDS, ...own, other].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The Filters of an entity's Get Many: conditions every record output meets. */

@@ -30,6 +30,8 @@ export class PeopleIndex {
 	private readonly written = new Map<PersonId, PersonKeys>();
 	/** The write under way per claimed key (exclusive). */
 	private readonly writing = new Map<string, Promise<unknown>>();
+	/** Claimed keys whose create has an unknown outcome, with the item that sent it: never created again this run. */
+	private readonly unsure = new Map<string, number>();
 	/** Where the scan goes on: '' its start, undefined once the list has ended. */
 	private cursor: string | undefined = '';
 	/** The page being read, by whichever item asked first; the others wait for it. */
@@ -78,6 +80,23 @@ export class PeopleIndex {
 	remember(id: PersonId, keys: PersonKeys): void {
 		this.written.set(id, keys);
 		for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+	}
+
+	/**
+	 * A create of these claims whose outcome is unknown (it timed out, the connection dropped): the
+	 * person may exist, and the index cannot know it, so later rows with one of these keys are refused.
+	 */
+	markUnsure(claims: readonly string[], itemIndex: number): void {
+		for (const claim of claims) if (!this.unsure.has(claim)) this.unsure.set(claim, itemIndex);
+	}
+
+	/** The first of these claims an unknown create holds, and the item that sent it. */
+	unsureOf(claims: readonly string[]): { claim: string; itemIndex: number } | undefined {
+		for (const claim of claims) {
+			const itemIndex = this.unsure.get(claim);
+			if (itemIndex !== undefined) return { claim, itemIndex };
+		}
+		return undefined;
 	}
 
 	/** A person this run deleted: found by no key any more. */

@@ -1,8 +1,11 @@
 import type { IDataObject, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { toWholeNumber } from '../../helpers/kinds/number';
+import { filtersProperty, readFilters } from '../../search/filterParameter';
+import type { FilterCondition } from '../../search/filters';
+import { recordFilter } from '../../search/filters';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
@@ -45,6 +48,7 @@ function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 	return [
 		...listProperties,
 		toolCursorProperty,
+		filtersProperty(resource),
 		{
 			...simplifyProperty,
 			hint: `On: each ${one} without its bulky "original" record (the data as held in the external system). Off: each ${one} exactly as the service returns it.`,
@@ -86,6 +90,13 @@ export function optInHint(resource: ResourceSpec): string | undefined {
 	return `No ${many} came back. The service lists ${many} only for a connection that syncs them: if this connection should have some, turn on entitiesToSync.${resource.syncOptIn} for it (Credential › Update, Entities to Sync).`;
 }
 
+/** The Filters' record check; a record that is no object is kept, for the list's own check to name it. */
+function keepFor(conditions: FilterCondition[]): (record: IDataObject) => boolean {
+	const meetsAll = recordFilter(conditions);
+	return (record) =>
+		record === null || typeof record !== 'object' || Array.isArray(record) || meetsAll(record);
+}
+
 /** Get Many: GET {host}/api/{path}, page by page (spec 3), its records as items. */
 export function getAllOperation(resource: ResourceSpec): OperationModule {
 	const { one } = nounsOf(resource);
@@ -113,11 +124,16 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 				options.queryParameters,
 				PAGING_PARAMETERS,
 			);
+			const filters = readFilters(this.getNodeParameter('filters', itemIndex, {}));
+			if ('problem' in filters)
+				throw new NodeOperationError(this.getNode(), filters.problem, { itemIndex });
 			const request = entityRequest(this, itemIndex, resource, { method: 'GET', qs });
 			return await listBody(this, itemIndex, run, list, {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
-				emptyHint: optInHint(resource),
+				// With Filters, an empty answer says nothing of the connection's opt-in.
+				emptyHint: filters.conditions.length === 0 ? optInHint(resource) : undefined,
+				...(filters.conditions.length === 0 ? {} : { keep: keepFor(filters.conditions) }),
 				simple: resource.simple,
 				record: (record, simplify) => {
 					if (record === null || typeof record !== 'object' || Array.isArray(record)) {

@@ -6,6 +6,8 @@ import { createOperation } from './create';
 import { deleteOperation } from './delete';
 import { getOperation } from './get';
 import { getAllOperation } from './getAll';
+import { findOperation } from '../person/find';
+import { upsertOperation } from '../person/upsert';
 import { membersOperation } from './members';
 import { nounsOf, systemOf, withArticle } from './texts';
 import { updateOperation } from './update';
@@ -15,13 +17,12 @@ import { updateOperation } from './update';
  * share one style: the verb, the record, where it is ("a note in the connected CRM"), then only what
  * a user would not expect.
  */
-const OPERATIONS: Record<
-	string,
-	{
-		module(resource: ResourceSpec): OperationModule;
-		option(resource: ResourceSpec): { name: string; description: string; action: string };
-	}
-> = {
+interface EntityOperation {
+	module(resource: ResourceSpec): OperationModule;
+	option(resource: ResourceSpec): { name: string; description: string; action: string };
+}
+
+const OPERATIONS: Record<string, EntityOperation> = {
 	create: {
 		module: createOperation,
 		option: (r) => ({
@@ -64,6 +65,29 @@ const OPERATIONS: Record<
 	},
 };
 
+/** Operations of one entity only, whose API makes them special (the service cannot search people). */
+const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
+	person: {
+		find: {
+			module: findOperation,
+			option: () => ({
+				name: 'Find',
+				description: 'Find people in the connected CRM by email, phone or name',
+				action: 'Find people',
+			}),
+		},
+		upsert: {
+			module: upsertOperation,
+			option: () => ({
+				name: 'Create or Update',
+				description:
+					'Update the person with this email or phone in the connected CRM, or create one',
+				action: 'Create or update a person',
+			}),
+		},
+	},
+};
+
 const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
 
 /** An operation of the entry: an entity operation, or one of its members operations. */
@@ -80,7 +104,11 @@ function operationOf(resource: ResourceSpec, value: string) {
 			},
 		};
 	}
-	const operation = OPERATIONS[value];
+	const own = OWN_OPERATIONS[resource.value];
+	const operation =
+		own !== undefined && Object.prototype.hasOwnProperty.call(own, value)
+			? own[value]
+			: OPERATIONS[value];
 	return operation
 		? { module: operation.module(resource), option: operation.option(resource) }
 		: undefined;

@@ -1,0 +1,165 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ResourceSpec } from '../../../shared/catalogue';
+import { toWholeNumber } from '../../helpers/kinds/number';
+import { optionalText } from '../../helpers/kinds/text';
+import { inputError } from '../../helpers/validation';
+import type { MatchKind } from '../../search/matchKeys';
+import { KEY_OF } from '../../search/matchKeys';
+import { shownFor } from '../entity/texts';
+import { readOutput, shapeRecord } from '../output';
+import { sendToEntity } from '../request';
+import type { OperationModule } from '../types';
+import { costNotice, peopleSearch } from './search';
+
+/** How each kind of key is asked for, and how it matches (search/matchKeys.ts). */
+const ASKED: Record<MatchKind, { label: string; placeholder: string; description: string }> = {
+	email: {
+		label: 'Email',
+		placeholder: 'e.g. ada@example.com',
+		description: 'Matched trimmed and in any case, against every email of each person',
+	},
+	phone: {
+		label: 'Phone',
+		placeholder: 'e.g. +1 555 010 0001',
+		description:
+			'Matched on its digits, against every phone of each person: the last ten when it has ten or more (so a country code or a trunk 0 in front does not count), else all of them; an extension does not count',
+	},
+	name: {
+		label: 'Name',
+		placeholder: 'e.g. Ada Lovelace',
+		description: 'The whole name, in any case: first and last name, or the name the CRM shows',
+	},
+};
+
+/** A model reads these fields of each match unless Fields to Return names others (a few hundred characters). */
+const TOOL_FIELDS = ['id', 'name', 'emails', 'phones', 'stage', 'assignedUserId', 'updated'];
+
+const properties: INodeProperties[] = [
+	costNotice('one request per person found (a Get)'),
+	{
+		displayName: 'Find By',
+		name: 'findBy',
+		type: 'options',
+		options: (['email', 'name', 'phone'] as const).map((kind) => ({
+			name: ASKED[kind].label,
+			value: kind,
+		})),
+		default: 'email',
+	},
+	...(['email', 'phone', 'name'] as const).map(
+		(kind): INodeProperties => ({
+			displayName: ASKED[kind].label,
+			name: kind,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: ASKED[kind].placeholder,
+			description: ASKED[kind].description,
+			displayOptions: { show: { findBy: [kind] } },
+		}),
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Limit',
+				name: 'limit',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 50,
+				description: 'Max number of results to return',
+				hint: 'The people list is read only until this many people match',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{ name: 'One Item per Match', value: 'eachMatch' },
+					{
+						name: 'One Item With the Matches',
+						value: 'oneItem',
+						description: 'One item: the people found under "people", and their "count"',
+					},
+				],
+				default: 'eachMatch',
+			},
+			{
+				displayName: 'When Nothing Matches',
+				name: 'whenNone',
+				type: 'options',
+				options: [
+					{ name: 'Fail the Item', value: 'error' },
+					{
+						name: 'Output Nothing',
+						value: 'empty',
+						description: 'No item (with One Item With the Matches: an item with no people)',
+					},
+				],
+				default: 'empty',
+			},
+		],
+	},
+];
+
+/** The kind and the key asked for, checked before anything is sent. */
+function readKey(ctx: IExecuteFunctions, itemIndex: number): { kind: MatchKind; key: string } {
+	const kind = ctx.getNodeParameter('findBy', itemIndex, 'email') as MatchKind;
+	if (!Object.prototype.hasOwnProperty.call(ASKED, kind))
+		throw inputError(ctx, itemIndex, 'Find By', 'must be email, phone or name');
+	const { label } = ASKED[kind];
+	const given = optionalText(ctx, itemIndex, label, ctx.getNodeParameter(kind, itemIndex, ''));
+	const key = KEY_OF[kind](given);
+	if (key !== undefined) return { kind, key };
+	const problem =
+		given === undefined || given.trim() === ''
+			? 'is empty: there is nothing to find by'
+			: 'has fewer than 7 digits: no phone number to match on';
+	throw inputError(ctx, itemIndex, label, problem);
+}
+
+function readOptions(ctx: IExecuteFunctions, itemIndex: number) {
+	const options = (ctx.getNodeParameter('options', itemIndex, {}) ?? {}) as IDataObject;
+	const limit =
+		options.limit === undefined || options.limit === ''
+			? 50
+			: toWholeNumber(ctx, itemIndex, 'Options › Limit', options.limit, 1);
+	return {
+		limit,
+		oneItem: options.output === 'oneItem',
+		failWhenNone: options.whenNone === 'error',
+	};
+}
+
+/**
+ * Find: the people whose email, phone or name matches, from the run's people index (read once per
+ * run, only as far as a Limit needs), each then read whole by its ID.
+ */
+export function findOperation(resource: ResourceSpec): OperationModule {
+	return {
+		description: updateDisplayOptions(shownFor(resource, 'find'), properties),
+		async execute(itemIndex, run) {
+			const { kind, key } = readKey(this, itemIndex);
+			const { limit, oneItem, failWhenNone } = readOptions(this, itemIndex);
+			const asked = readOutput(this, itemIndex);
+			const choice = asked.asTool && !asked.fields ? { ...asked, fields: TOOL_FIELDS } : asked;
+			const { index, pages } = peopleSearch(this, itemIndex, run);
+			const ids = (await index.find(pages, kind, [key], limit)).slice(0, limit);
+			if (ids.length === 0 && failWhenNone)
+				throw new NodeOperationError(this.getNode(), `No person has this ${kind}`, { itemIndex });
+			const people: IDataObject[] = [];
+			for (const id of ids) {
+				const path = [{ id: String(id), field: 'Person ID' }];
+				const person = await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path });
+				people.push(shapeRecord(person, choice));
+			}
+			return oneItem ? [{ people, count: people.length }] : people;
+		},
+	};
+}
