@@ -293,7 +293,9 @@ export async function expectFaultOutcome(
 		// A retry never adds a record: POST creates once, GET and PUT create nothing.
 		expect(sandbox.count(operation.kind)).toBe(before + (operation.method === 'POST' ? 1 : 0));
 	} else {
-		// A write that may have reached the service is never sent twice.
+		// A write that may have reached the service is never sent twice. On a busy machine the one request
+		// may reach the sandbox only after the node gave up: wait for it, then count.
+		await eventually(() => sandbox.requests.length >= 1, 10_000);
 		expect(sandbox.requests).toHaveLength(1);
 		expect(result.items).toHaveLength(0);
 		expect(result.error?.message).toMatch(fault.postError!);
