@@ -69,7 +69,7 @@ let calls = 0;
 /** Calls the node as a tool once, with `args` as the tool call's arguments (what $fromAI reads). */
 export async function callAsTool(
 	via: 'mcp' | 'agent',
-	options: Pick<RunOptions, 'parameters' | 'credentials'> & {
+	options: Pick<RunOptions, 'parameters' | 'credentials' | 'typeVersion'> & {
 		/** MCP only: the n8n credential's id, to share one tenant (its pace and 429 pause) between calls. */
 		credentialId?: string;
 	},
@@ -107,7 +107,7 @@ export async function callAsTool(
 			id: 'tool',
 			name: 'Integration Service Tool',
 			type: TOOL_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 200],
 			parameters: options.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Integration Service account' } },
