@@ -10,6 +10,8 @@
  *   person-create.png    the Person > Create form
  *   person-create-map-automatically.png   Person > Create with Mapping Mode "Map Automatically"
  *   credential-form.png  the credential form of "Integration Service API"
+ *   picker-search.png    Note > Create, Person's list open and searching (picker-editor-check.js)
+ *   note-create.png      Note > Create with a person picked and the Body typed (picker-editor-check.js)
  *   trigger-events.png   the trigger's Event Names list open (trigger-editor-check.js)
  *
  * Used by run-e2e.js; can also run alone against a kept user folder:
@@ -21,6 +23,7 @@ const path = require('node:path');
 const L = require('./lib');
 const { credentialTestChecks } = require('./app-checks');
 const { triggerEventsCheck } = require('./trigger-editor-check');
+const { pickerChecks } = require('./picker-editor-check');
 
 const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
@@ -134,7 +137,7 @@ function optionsInView(page) {
 	);
 }
 
-async function uiChecks({ inst, base, check, screenshotsDir, main }) {
+async function uiChecks({ inst, base, sb, check, screenshotsDir, main }) {
 	const { chromium } = loadPlaywright(inst);
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
 	fs.mkdirSync(screenshotsDir, { recursive: true });
@@ -476,6 +479,17 @@ async function uiChecks({ inst, base, check, screenshotsDir, main }) {
 			await page.waitForTimeout(800);
 			await shot('credential-form.png', `credential form of "${CREDENTIAL_DISPLAY_NAME}"`);
 		});
+		// Pickers in workflows of their own, saved and run (then the trigger's, last).
+		await pickerChecks({
+			page,
+			base,
+			sb,
+			step,
+			shot,
+			check,
+			dismissPopups,
+			pageLoadMs: PAGE_LOAD_MS,
+		});
 		// Last: it leaves the workflow above for a new one.
 		await triggerEventsCheck({
 			page,
@@ -519,7 +533,7 @@ async function editorCheck({ inst, env, log, check, screenshotsDir, children, sb
 		// n8n's credential test, as on every version of the matrix (app-checks.js).
 		if (sb && credentials)
 			await credentialTestChecks({ base: n8n.base, cookie, sb, check, credentials });
-		await uiChecks({ inst, base: n8n.base, cookie, check, log, screenshotsDir, main });
+		await uiChecks({ inst, base: n8n.base, sb, cookie, check, log, screenshotsDir, main });
 	} catch (e) {
 		check('editor', false, `editor check: ${e.message}`);
 		log(`n8n output (last lines):\n${n8n.output().slice(-3000)}`);
