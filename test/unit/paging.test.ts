@@ -18,7 +18,7 @@ import {
 	serviceRequest,
 	serviceRequestPages,
 } from '../../nodes/IntegrationService/transport';
-import type { PagingState } from '../../nodes/IntegrationService/transport/pageSteps';
+import type { PagingState } from '../../nodes/IntegrationService/transport/nextPage';
 import {
 	announcedBound,
 	boundBroken,
@@ -30,7 +30,7 @@ import {
 	positionInPage,
 	requestFor,
 	takePage,
-} from '../../nodes/IntegrationService/transport/pageSteps';
+} from '../../nodes/IntegrationService/transport/nextPage';
 import { LIST_NEXT_STEP } from '../../nodes/IntegrationService/transport/paging';
 import type { Scripted } from './fakes';
 import { credentials, fakeServiceContext } from './fakes';

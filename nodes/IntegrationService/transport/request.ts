@@ -25,13 +25,7 @@ import type { RequestSettings, ServiceRun } from './run';
 import { DEFAULT_SETTINGS } from './run';
 import { redact, redactError, secretForms, withSecrets } from './secrets';
 
-/**
- * A node run (`newRun`, one item's deadline `startItem`, `stopRun`) and one request of it, made ready
- * before anything is sent: its host and URL (a link only on the host's origin), its headers (the
- * token, the Connection ID), its body and its tenant; retry.ts then sends it.
- */
-
-// The run
+/** A node run, and one request of it made ready before anything is sent; retry.ts sends it. */
 
 export function newRun(
 	settings: Readonly<RequestSettings> = DEFAULT_SETTINGS,
@@ -40,7 +34,6 @@ export function newRun(
 	return { settings, asTool, state: { stop: new AbortController() } };
 }
 
-/** Why a run stopped early; requests not yet sent are then never sent. */
 class RunStopped extends Error {}
 
 /** Ends the run: every wait ends now, and nothing more is sent. */
@@ -49,9 +42,8 @@ export function stopRun(run: ServiceRun, reason: string): void {
 }
 
 /**
- * The run as one item's operation sees it, its deadline counted from now: a caller that waits for the
- * answer (an MCP client, a webhook sender) must not be outlived by its requests. The settings, the
- * credential and the stop signal stay shared with the run.
+ * The run as one item's operation sees it, with its deadline from now: a caller that waits for the
+ * answer (an MCP client, a webhook sender) must not be outlived by its requests.
  */
 export function startItem(run: ServiceRun, bound?: string, now = Date.now()): ServiceRun {
 	const { maxItemMs } = run.settings;
@@ -60,19 +52,11 @@ export function startItem(run: ServiceRun, bound?: string, now = Date.now()): Se
 	return { ...run, deadline: { at: now + maxItemMs, bound: named } };
 }
 
-/** The credential for this run, loaded on first use and then reused for every item and page (the same promise). */
-export function runCredentials(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	itemIndex: number,
-): Promise<IDataObject> {
+/** The run's credential, loaded on first use; a failed load is not kept, so the next item tries again. */
+export function runCredentials(ctx: ServiceContext, run: ServiceRun, itemIndex: number) {
 	if (!run.state.credentials) {
-		const loading = (ctx as IExecuteFunctions).getCredentials(
-			CREDENTIAL_TYPE,
-			itemIndex,
-		) as Promise<IDataObject>;
+		const loading = (ctx as IExecuteFunctions).getCredentials(CREDENTIAL_TYPE, itemIndex);
 		run.state.credentials = loading;
-		// A failed load (e.g. a credential expression) is not kept: the next item tries again.
 		loading.catch(() => {
 			if (run.state.credentials === loading) run.state.credentials = undefined;
 		});
@@ -80,7 +64,7 @@ export function runCredentials(
 	return run.state.credentials;
 }
 
-/** The credential's secrets in every form, made once per loaded credential of the run. */
+/** The credential's secrets in every form, made once per loaded credential. */
 export function runForms(run: ServiceRun, credentials: IDataObject): readonly string[] {
 	if (run.state.forms?.of !== credentials)
 		run.state.forms = { of: credentials, forms: secretForms(credentials) };
@@ -88,9 +72,8 @@ export function runForms(run: ServiceRun, credentials: IDataObject): readonly st
 }
 
 /**
- * Takes the run's credential secrets out of an error about to leave the node, an input error thrown
- * before anything was sent included (a secret pasted into a field comes back in the message that
- * names the bad value). A credential that cannot load leaves bearer tokens and JWTs to be taken out.
+ * Takes the credential's secrets out of an error leaving the node, an input error included (a secret
+ * pasted into a field comes back in the message). Without a credential, bearer tokens and JWTs go.
  */
 export async function redactRunError(
 	ctx: ServiceContext,
@@ -102,19 +85,17 @@ export async function redactRunError(
 	try {
 		forms = runForms(run, await runCredentials(ctx, run, itemIndex));
 	} catch {
-		// The failure to load is its own error elsewhere; this error still loses every JWT and bearer token.
+		// The failed load is its own error elsewhere.
 	}
 	redactError(error, forms);
 }
-
-// One request
 
 declare const readFromItem: unique symbol;
 
 /**
  * Which connection (X-Service-Credential-Id) a request uses: the item's Connection ID, or the
- * credential's default when it is empty. Branded so that no object literal passes for one: the node's
- * `connectionOf` (actions/parameters.ts) reads it from the item, CREDENTIAL_DEFAULT is the default's.
+ * credential's default when empty. Branded so that no object literal passes for one: the node's
+ * `connectionOf` reads it from the item, CREDENTIAL_DEFAULT is the default's.
  */
 export type Connection = { readonly credentialId?: string } & { readonly [readFromItem]: true };
 
@@ -127,19 +108,15 @@ interface RequestParts {
 	path: readonly PathSegment[];
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Values of the body that must never leave the node (a user's password): redacted like the credential's secrets. */
+	/** Values of the body that must never leave the node (a user's password): redacted like secrets. */
 	writeOnly?: readonly string[];
-	/** A create of a new record: the noun of what it makes. As a tool, the same create again within two minutes is not sent (repeats.ts). */
+	/** A create: the noun of what it makes. As a tool, the same create within two minutes is not sent again. */
 	creates?: string;
-	/** A URL the service gave (a list's nextLink, an event's uri), absolute or relative to `relativeTo`; only ever called on the host's origin. */
+	/** A URL the service gave (a nextLink, an event's uri), absolute or relative; only called on the host's origin. */
 	link?: { url: string; relativeTo: string; what: string };
 }
 
-/**
- * A request to the CRM, LOS or calendar host cannot be written without its `connection`: forgetting
- * it fails the build instead of silently using the credential's default (decisions.md). Universal
- * requests never send one.
- */
+/** A request to the CRM, LOS or calendar host cannot be written without its `connection`. */
 export type ServiceRequest = RequestParts &
 	(
 		| { host: Exclude<ServiceHost, 'universal'>; connection: Connection }
@@ -151,38 +128,33 @@ export function connectionIdOf(request: ServiceRequest): string {
 	return request.connection?.credentialId ?? '';
 }
 
-/** The URL to call and its origin (the tenant's), or why it must not be called (before anything is sent). */
-function targetUrl(
-	credentials: IDataObject,
-	request: ServiceRequest,
-): { url: string; origin: string } | { refused: string } {
+/** The URL to call, or why it must not be called. */
+function targetUrl(credentials: IDataObject, request: ServiceRequest) {
 	const host = hostBaseUrl(credentials, request.host);
 	if ('refused' in host) return host;
-	const target = request.link
-		? sameOriginUrl(request.link.url, request.link.relativeTo, host.base)
+	const { link } = request;
+	const target = link
+		? sameOriginUrl(link.url, link.relativeTo, host.base)
 		: endpointUrl(host.base, request.path);
 	if ('url' in target) return { url: target.url, origin: new URL(host.base).origin };
-	if (!request.link) return target;
+	if (!link) return target;
 	return {
-		refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token`,
+		refused: `The service pointed to ${link.what} on another origin (${target.refused}); it is not followed with your token`,
 	};
 }
 
-/** X-Service-Credential-Id for hosts that take it (the item's override, else the credential's default), or why not. */
-function connectionHeader(
-	credentials: IDataObject,
-	request: ServiceRequest,
-): string | { refused: string } | undefined {
+/** X-Service-Credential-Id for hosts that take it, or why it cannot be sent. */
+function connectionHeader(credentials: IDataObject, request: ServiceRequest) {
 	if (!HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return undefined;
-	const override = request.connection?.credentialId ?? '';
-	const value = override.trim() !== '' ? override : String(credentials.credentialId ?? '');
-	// Checked before trimming: the HTTP client would silently strip or alter it and send another ID.
+	const override = connectionIdOf(request);
+	const own = override.trim() !== '';
+	const value = own ? override : String(credentials.credentialId ?? '');
+	// Checked before trimming: the HTTP client would alter it and send another ID.
 	const problem = headerValueProblem(value);
-	if (problem !== undefined) {
-		const field =
-			override.trim() !== '' ? 'Connection ID' : "The credential's Default Credential ID";
-		return { refused: `${field}: ${problem}` };
-	}
+	if (problem !== undefined)
+		return {
+			refused: `${own ? 'Connection ID' : "The credential's Default Credential ID"}: ${problem}`,
+		};
 	if (value.trim() === '')
 		return {
 			refused:
@@ -219,7 +191,7 @@ async function prepared(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		// The body is read by attempt.ts, as a stream: bounded in size and time, and parsed as JSON.
+		// Read by attempt.ts as a stream: bounded in size and time.
 		encoding: 'stream',
 		json: false,
 	};
@@ -227,7 +199,6 @@ async function prepared(
 		headers['Content-Type'] = 'application/json';
 		options.body = JSON.stringify(request.body);
 	}
-	// The tenant a request counts against (pace.ts): the n8n credential, the Connection ID, the origin.
 	if (run.state.credentialKey === undefined) {
 		const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 		run.state.credentialKey = credential?.id ?? credential?.name ?? '';
@@ -237,10 +208,7 @@ async function prepared(
 	return { itemIndex, method, host, url: target.url, options, tenant, forms, credentials };
 }
 
-/**
- * The one function every request goes through: host selection, header rules, path encoding, then
- * (retry.ts) pacing, retries with backoff, deadlines, size bounds and error shaping.
- */
+/** The one function every request goes through: made ready here, then paced, retried and bounded (retry.ts). */
 export async function serviceRequest(
 	this: ServiceContext,
 	itemIndex: number,

@@ -1,19 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * A secret echoed back by accident (a gateway quoting the Authorization header, an error page that
- * shows the request) is taken out of what leaves the node. A service that wants to leak a token
- * already holds it; what we stop is the echo. So a secret is looked for in the forms an echo writes
- * it in, exactly: as it is, URL-encoded (encodeURIComponent and form encoding), JSON-escaped,
- * HTML-escaped, in base64 and base64url, and a JWT's payload and signature on their own. Errors also
- * lose any `Bearer` value and any JWT, known or not.
+ * A secret echoed back by accident (a gateway quoting the Authorization header) is taken out of what
+ * leaves the node, in the forms an echo writes it in; a service that wants to leak it holds it anyway.
  */
 
 export const PLACEHOLDER = '[redacted]';
 /** Shorter values would blank out ordinary words; real tokens and secrets are far longer. */
 export const MIN_SECRET_LENGTH = 4;
 
-/** The credential fields that hold a secret. */
 const SECRET_FIELDS = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken'];
 
 /** A signed JWT: its header is the same for every token of an algorithm, so it identifies nothing. */
@@ -52,10 +47,7 @@ function formsOfSecret(secret: string): string[] {
 	];
 }
 
-/**
- * Every form of these secrets (each raw and trimmed, a JWT's parts too), longest first, so no part
- * of a longer form is left behind. A lone UTF-16 surrogate has no URL form: the rest still count.
- */
+/** Every form of these secrets (raw and trimmed, a JWT's parts too), longest first: no part of a longer one is left. */
 export function formsOf(secrets: readonly string[]): string[] {
 	const values = new Set<string>();
 	for (const secret of secrets) {
@@ -68,37 +60,29 @@ export function formsOf(secrets: readonly string[]): string[] {
 	const forms = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_SECRET_LENGTH) continue;
-		let written: string[];
+		let written = [value];
 		try {
 			written = formsOfSecret(value);
 		} catch {
-			written = [value];
+			// A lone UTF-16 surrogate has no URL form.
 		}
 		for (const form of written) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
 	}
 	return [...forms].sort(longestFirst);
 }
 
-/** The secrets of a loaded credential in every form (a run loads it once; request.ts keeps them). */
+/** The secrets of a loaded credential in every form. */
 export function secretForms(credentials: IDataObject): readonly string[] {
-	const secrets: string[] = [];
-	for (const field of SECRET_FIELDS) {
-		const value = credentials[field];
-		if (typeof value === 'string') secrets.push(value);
-	}
-	return formsOf(secrets);
+	const secrets = SECRET_FIELDS.map((field) => credentials[field]);
+	return formsOf(secrets.filter((value): value is string => typeof value === 'string'));
 }
 
-/**
- * The forms with those of more secrets added: the token an attempt sent (a new JWT each second in
- * Client ID and Secret mode), a request's write-only values (a user's password).
- */
+/** The forms with those of more secrets added: the token an attempt sent, a request's write-only values. */
 export function withSecrets(
 	forms: readonly string[],
 	secrets: readonly string[],
 ): readonly string[] {
-	const unknown: string[] = [];
-	for (const secret of secrets) if (!forms.includes(secret)) unknown.push(secret);
+	const unknown = secrets.filter((secret) => !forms.includes(secret));
 	const added = unknown.length > 0 ? formsOf(unknown) : unknown;
 	if (added.length === 0) return forms;
 	return [...new Set([...forms, ...added])].sort(longestFirst);
@@ -116,20 +100,14 @@ export function redactForms(text: string, forms: readonly string[]): string {
 const ANY_JWT = /eyJ[A-Za-z0-9_-]*(?:\.|%2[Ee])[A-Za-z0-9_-]+(?:\.|%2[Ee])[A-Za-z0-9_-]*/g;
 const BEARER = /(Bearer)(?:\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi;
 
-/**
- * For messages: every form of the known secrets, any bearer token and any JWT replaced. Runs on the
- * whole text before anything shortens it, so a cut never leaves part of a secret behind.
- */
+/** For messages: every form of the known secrets, any bearer token and any JWT replaced. */
 export function redact(text: string, forms: readonly string[]): string {
 	return redactForms(text, forms)
 		.replace(BEARER, `$1 ${PLACEHOLDER}`)
 		.replace(ANY_JWT, PLACEHOLDER);
 }
 
-/**
- * A value an input message shows is cut after 100 characters with `…` (helpers/validation.ts): a
- * secret that straddles the cut is no whole form, so the start of a form just before a `…` goes too.
- */
+/** An input message cuts a long value with `…`: the start of a form just before one goes too. */
 function withoutCutSecrets(text: string, forms: readonly string[]): string {
 	if (!text.includes('…')) return text;
 	return text.replace(/([^…]*)…/g, (whole, before: string) => {
@@ -141,13 +119,10 @@ function withoutCutSecrets(text: string, forms: readonly string[]): string {
 	});
 }
 
-/** How deep an error's causes are followed: n8n wraps once or twice, a hostile cycle is cut. */
+/** n8n wraps an error once or twice; a cycle of causes is cut. */
 const MAX_CAUSES = 4;
 
-/**
- * Takes every secret out of an error in place: its message, description, stack, n8n's list of
- * messages and each of its causes (n8n keeps the error it wrapped as `cause`).
- */
+/** Takes every secret out of an error in place: message, description, stack, n8n's messages, causes. */
 export function redactError(error: unknown, forms: readonly string[], depth = 0): void {
 	if (!error || typeof error !== 'object' || depth > MAX_CAUSES) return;
 	const fields = error as Record<
@@ -186,9 +161,8 @@ function redactValue(value: unknown, forms: readonly string[]): unknown {
 }
 
 /**
- * A successful answer with every form of the known secrets taken out of its strings, keys included;
- * a service's own JWTs are data. The raw text is searched first (each form as JSON writes it, also
- * with `\/` or ASCII only): an answer that holds none, nearly all, is returned as it is, not copied.
+ * A successful answer without the known secrets' forms, keys included (a service's own JWTs are data).
+ * The raw text is searched first, as JSON writes each form: an answer without one is not copied.
  */
 export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
 	for (const form of forms) {
