@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * Page at a Time: where a list continues, carried between runs as an opaque string. A cursor is user
- * input: decoding takes only the exact shape encoded here.
- */
+/** Page at a Time: where a list continues, as an opaque string; it is input, so only our exact shape decodes. */
 
-/** What to send for the page a list continues with. */
 export type PagePosition = { offset: number } | { next: string } | { link: string };
 
 /** Brent's cycle check: a checkpoint's digest (none before the first), steps since it, and its power of two. */
@@ -15,18 +11,14 @@ export interface LoopCheck {
 	power: number;
 }
 
+/** `skip`: records of the page at `at` returned already; `seen`: the latest next-page cursors' digests. */
 export interface ListPosition {
-	/** Digest of the list (method, host URL, path, query, Connection ID): refused on any other. */
 	list: string;
 	at: PagePosition;
-	/** Records of the page at `at` already returned. */
 	skip: number;
-	/** Records the service sent for this list so far, and the total it announced first. */
 	sent: number;
 	announced?: number;
-	/** Digests of the latest next-page cursors: a short loop is caught at once. */
 	seen: string[];
-	/** Brent's check over the next-page cursors: a loop of any length, across batches. */
 	loop: LoopCheck;
 	/** Digest of the ids of the last page read, and Brent's check over those digests. */
 	lastPage?: string;
@@ -34,11 +26,9 @@ export interface ListPosition {
 }
 
 const PREFIX = 'isc1.';
-/** The longest cursor taken back. */
 export const MAX_CURSOR_LENGTH = 16_384;
-/** The longest link or `next` carried: with 64 digests, in base64, it stays under MAX_CURSOR_LENGTH. */
+/** The longest link or `next` carried: with SEEN_KEPT digests, in base64, under MAX_CURSOR_LENGTH. */
 export const MAX_TEXT = 8192;
-/** How many next-page cursors a cursor remembers; a longer loop is caught by `loop`. */
 export const SEEN_KEPT = 64;
 const DIGEST = /^[0-9a-f]{14}$/;
 const KEYS = ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'loop', 'lastPage', 'pageLoop'];
@@ -146,28 +136,21 @@ export function decodeCursor(
 	return { position: value as unknown as ListPosition };
 }
 
-/** What stops a loop, in this run and (carried by the cursor) across batches. */
-export interface LoopMemory {
-	/** Counts one more next-page cursor; stops paging when it was seen before. */
-	add(key: string): void;
-	/**
-	 * Stops paging when every record of a page (all with ids) was seen on an earlier page of this run,
-	 * or, reading batch by batch, when the pages' ids repeat the batch before's last page or loop.
-	 */
-	progress(records: IDataObject[], firstOfBatch: boolean): void;
-	/** What a cursor carries of it. */
-	carried(): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'>;
-}
+export type LoopMemory = ReturnType<typeof newLoopMemory>;
 
 const FIRST_CHECK: LoopCheck = { steps: 0, power: 1 };
 const SAME_RECORDS =
 	'the service returned the same records again (it does not move to the next page)';
 
+/**
+ * What stops a loop, in this run and (carried by the cursor) across batches: a next-page cursor seen
+ * before, a page whose records were all seen before, pages whose ids repeat.
+ */
 export function newLoopMemory(
 	resume: ListPosition | undefined,
 	batch: boolean,
 	stop: (why: string) => never,
-): LoopMemory {
+) {
 	const seen = new Set<string>();
 	const seenIds = new Set<string>();
 	let carried = [...(resume?.seen ?? [])];
@@ -175,7 +158,7 @@ export function newLoopMemory(
 	let lastPage = resume?.lastPage;
 	let pageCheck = resume?.pageLoop ?? FIRST_CHECK;
 	return {
-		add(key) {
+		add(key: string) {
 			const keyDigest = digest(key);
 			const step = loopStep(check, keyDigest);
 			if (seen.has(key) || carried.includes(keyDigest) || step === 'loop')
@@ -184,7 +167,7 @@ export function newLoopMemory(
 			check = step;
 			if (batch) carried = [...carried, keyDigest].slice(-SEEN_KEPT);
 		},
-		progress(records, firstOfBatch) {
+		progress(records: IDataObject[], firstOfBatch: boolean) {
 			const ids: string[] = [];
 			for (const record of records) {
 				const id = record?.id;
@@ -202,7 +185,7 @@ export function newLoopMemory(
 			lastPage = pageDigest;
 			pageCheck = step;
 		},
-		carried: () => ({
+		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => ({
 			seen: carried,
 			loop: check,
 			...(lastPage === undefined ? {} : { lastPage }),

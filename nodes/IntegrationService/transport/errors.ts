@@ -4,22 +4,20 @@ import type { ServiceHost } from '../../shared/service';
 import { HOST_FIELDS } from '../../shared/service';
 import { redact } from './secrets';
 
-/**
- * What a failed attempt means: whether it may be retried or may have been processed, its message in
- * the service's words (secrets taken out first), and the next step a model reads.
- */
+/** What a failed attempt means, in the service's words, and the next step a model reads. */
 
+/**
+ * `mayHaveBeenProcessed`: a write that is not repeated and says so; `processed`: a 2xx write whose
+ * answer could not be read (its message says so); `gaveUp`: why retrying stopped early.
+ */
 export interface AttemptFailure {
 	status?: number;
 	message: string;
 	description?: string;
 	retryable: boolean;
 	retryAfterMs?: number;
-	/** A write that failed this way may have been processed: not repeated, and the message says so. */
 	mayHaveBeenProcessed?: boolean;
-	/** Why retrying stopped before Max Attempts. */
 	gaveUp?: string;
-	/** A write answered 2xx whose answer could not be read: its message says it was processed. */
 	processed?: boolean;
 }
 
@@ -38,7 +36,7 @@ export function isIdempotent(method: IHttpRequestMethods): boolean {
 	return isRead(method) || method === 'PUT';
 }
 
-/** A failure after which the request may or may not have been processed: repeated only where harmless. */
+/** The request may or may not have been processed: repeated only where harmless. */
 export function uncertainFailure(
 	method: IHttpRequestMethods,
 	message: string,
@@ -50,7 +48,7 @@ export function uncertainFailure(
 
 const MAX_ERROR_TEXT = 300;
 
-/** Secrets are taken out before the text is shortened: a cut never leaves part of one. */
+/** Secrets go before the text is cut: a cut never leaves part of one. */
 export function shorten(text: string, secretForms: readonly string[]): string {
 	const plain = redact(text, secretForms).replace(/\s+/g, ' ').trim();
 	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
@@ -63,7 +61,7 @@ export function looksLikeHtml(text: string, contentType = ''): boolean {
 	);
 }
 
-/** A proxy's or gateway's error page as one line: its title, then its visible text. */
+/** A gateway's error page as one line: its title, then its visible text. */
 export function htmlText(html: string): string {
 	const strip = (part: string) =>
 		part
@@ -148,7 +146,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** An answer with an error status, in the service's words. */
 export function statusFailure(
 	status: number,
 	body: string,
@@ -204,7 +201,7 @@ function findErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/** The Timeout passed; a code stays in the description (n8n rewrites messages that name one). */
+/** A network code stays in the description: n8n rewrites messages that name one. */
 export function timeoutFailure(
 	method: IHttpRequestMethods,
 	timeoutMs: number,
@@ -217,7 +214,6 @@ export function timeoutFailure(
 	});
 }
 
-/** A thrown error of the request helper or of reading the body, classified. */
 export function thrownFailure(
 	error: unknown,
 	method: IHttpRequestMethods,

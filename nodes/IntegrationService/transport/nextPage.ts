@@ -1,7 +1,4 @@
-/**
- * The pager's steps between two pages (paging.ts), pure: which page to ask for and how many records,
- * what of a page is taken and counted, the endless-list bounds, and which page continues the list.
- */
+/** The pager's steps between two pages (paging.ts), pure: which page, how many records, the bounds. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameListUrl } from '../../shared/service';
@@ -20,41 +17,33 @@ export function announcedBound(total: number, pageSize: number): number {
 	return total + Math.max(pageSize, Math.ceil(total / 10));
 }
 
-/** Where a list starts and what it is, with the credential this run uses. */
+/** Where a list starts (its path: every link that continues it names it) and what it is; `base` when usable. */
 export interface ListStart {
-	/** The first page's URL; '' when the host URL cannot be used. */
 	firstUrl: string;
-	/** Its path, which every link that continues the list must name, and the path's last segment. */
 	listPath: string;
 	listName?: string;
-	/** The host's base URL, unless the credential's is unusable (serviceRequest then says why). */
 	base?: string;
-	/** The list's identity in its cursors. */
 	listId: string;
-	/** The credential's secrets in every form. */
 	forms: readonly string[];
 }
 
-/** How much of the list paging wants. */
 export interface ListAmount {
-	/** How many records at most; undefined means all. */
 	maxRecords?: number;
 	pageSize: number;
 }
 
-/** Where paging is in a list. */
+/**
+ * Where paging is: records handed on (`received`), sent by the service in this run (what memory
+ * counts) and over every batch (what a total bounds); the page to ask for (none: the list's own
+ * link), its records returned already and its URL, which a relative nextLink is read against.
+ */
 export interface PagingState {
-	/** Records handed on (a Limit's share). */
 	received: number;
-	/** Records the service sent in this run (what memory counts), and over every batch (what a total bounds). */
 	sent: number;
 	sentOverall: number;
-	/** The total the list's first page announced. */
 	announced?: number;
-	/** The page to ask for (undefined: the list's own link as it is) and its records already returned. */
 	at: PagePosition | undefined;
 	skip: number;
-	/** The URL of that page: a relative nextLink is read against it. */
 	pageUrl: string;
 }
 
@@ -82,7 +71,6 @@ export function pageLimit(list: ListAmount, state: PagingState): number {
 	return Math.min(list.pageSize, remaining + state.skip);
 }
 
-/** The request for a page. */
 export function requestFor(
 	request: ServiceRequest,
 	start: ListStart,
@@ -161,10 +149,7 @@ export function decodedOnce(text: string): string {
 	}
 }
 
-/**
- * A link without its fragment and every query parameter that holds a secret (as written or decoded,
- * or redacted already): the token goes in the Authorization header only, never in a URL or a cursor.
- */
+/** A link without its fragment and any query parameter holding a secret: the token goes in a header only. */
 export function withoutSecrets(link: string, forms: readonly string[]): string {
 	if (!URL.canParse(link)) return link;
 	const url = new URL(link);

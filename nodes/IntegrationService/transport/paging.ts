@@ -25,25 +25,25 @@ import type { ServiceRun } from './run';
 
 export { announcedBound, MAX_RECORDS, MAX_UNANNOUNCED_RECORDS } from './nextPage';
 
-/** Finds the records in a page, given the last segment of the list's path (recordsOf). */
+/** Finds a page's records, given the last segment of the list's path (recordsOf). */
 export type RecordsFinder = (page: IDataObject, listName: string | undefined) => unknown;
 
+/**
+ * A list request without paging parameters (with `link`: a list the service named, paged by nextLink
+ * only); `maxRecords` undefined means all; `batch` (Page at a Time) starts where `cursor` says ('' =
+ * the start), and `field` names it in errors.
+ */
 export interface PageRequest {
-	/** The list request without paging parameters; with `link`, a list the service named (followed by nextLink only). */
 	request: ServiceRequest;
-	/** How many records at most; undefined means all. */
 	maxRecords?: number;
 	pageSize: number;
-	/** Key of the records array in each page (e.g. "people"), or how to find the records in a page. */
 	recordsKey: string | RecordsFinder;
-	/** Page at a Time: start where `cursor` says ('' = the start); `field` names it in errors. */
 	batch?: { cursor: string; field: string };
 }
 
+/** `nextCursor`: Page at a Time's next batch; undefined when the list has ended. */
 export interface PagingResult {
-	/** Records handed to onPage. */
 	received: number;
-	/** Page at a Time: the cursor of the next batch; undefined when the list has ended. */
 	nextCursor?: string;
 }
 
@@ -54,7 +54,6 @@ export const LIST_NEXT_STEP =
 /** Services of this kind cap a page at 100 records; the page size asked for by default. */
 export const MAX_PAGE_SIZE = 100;
 
-/** Where the list starts, its path, name and identity, with the credential this run uses. */
 function listStart(credentials: IDataObject, request: ServiceRequest, run: ServiceRun): ListStart {
 	const host = hostBaseUrl(credentials, request.host);
 	const base = 'base' in host ? host.base : undefined;
@@ -68,27 +67,20 @@ function listStart(credentials: IDataObject, request: ServiceRequest, run: Servi
 	const last = request.link
 		? decodedOnce(listPath.slice(listPath.lastIndexOf('/') + 1))
 		: request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id)).pop();
-	const override = connectionIdOf(request).trim();
-	const connectionId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
-	const listId = listDigest(request, base ?? '', connectionId);
+	const listId = listDigest(request, base ?? '', connectionIdOf(request, credentials).trim());
 	const forms = runForms(run, credentials);
 	return { firstUrl, listPath, listName: last === '' ? undefined : last, base, listId, forms };
 }
 
 /**
- * Return All, a Limit or Page at a Time over a list: follow nextLink (on the host's origin and the
- * list's own path), else the `next` cursor, else offsets; stop on an empty page, no cursor, or the
- * total reached. Paging always ends: a page with no record not seen before, a cursor seen before
- * (Brent's check, a loop of any length), an offset the service did not move to, or an endless-list
- * bound stops it with an error. A failed page is retried by serviceRequest; an answer that is no page
- * of a list (recordsOf) is one record. A batch starts where its cursor says and returns the next one.
+ * A list page by page (nextLink, else `next`, else offsets) until it ends. Paging always ends: a
+ * repeated cursor or page, an offset the service did not move to, or an endless-list bound stops it.
  */
 export async function serviceRequestPages(
 	this: ServiceContext,
 	itemIndex: number,
 	list: PageRequest,
 	run: ServiceRun,
-	/** Each page's records (a Limit's share of them) and the page as the service sent it. */
 	onPage: (records: IDataObject[], page: IDataObject) => void,
 ): Promise<PagingResult> {
 	const { stop, refuse, refuseAfterReads, failAfterReads } = pagingErrors(this, itemIndex);
@@ -149,7 +141,7 @@ export async function serviceRequestPages(
 
 type Position = { at: PagePosition; skip: number };
 
-/** A later page refused (400, 404…): the values were good for the first page, so the model is not told to correct them. */
+/** A later page refused (400, 404…): the values were good for the first page. */
 function laterPageRefused(error: unknown, pages: number): never {
 	const { httpCode, context } = error as { httpCode?: string; context?: IDataObject };
 	const status = Number(httpCode);
@@ -159,7 +151,7 @@ function laterPageRefused(error: unknown, pages: number): never {
 	throw error;
 }
 
-/** How paging fails: `refuse` a cursor before anything is sent, the rest after pages were read (only GETs). */
+/** `refuse`: a cursor, before anything is sent; the rest after pages were read (only GETs). */
 function pagingErrors(ctx: ServiceContext, itemIndex: number) {
 	const afterReads = (error: NodeApiError | NodeOperationError): never => {
 		error.context.nextStep = LIST_NEXT_STEP;
@@ -214,10 +206,9 @@ export function listDigest(request: ServiceRequest, base: string, connectionId: 
 }
 
 /**
- * The records of an answer whose list key is not known beforehand (an event's `uri`, a Custom API
- * Call), given the list path's last segment. An answer is a page of a list when it has `_metadata`, a
- * list under that name, or nothing but one of the catalogue's lists: its records are under that name,
- * else a catalogue list, else its first list. Anything else is one record, returned as it is.
+ * The records of an answer whose list key is not known beforehand: a page (with `_metadata`, a list
+ * named as the path ends, or only a catalogue list) has them under that name, a catalogue key or its
+ * first list; anything else is one record, returned as it is.
  */
 export function recordsOf(
 	answer: IDataObject,

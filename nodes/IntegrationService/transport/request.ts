@@ -1,20 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods as Method } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PathSegment, ServiceHost } from '../../shared/service';
-import {
-	CREDENTIAL_TYPE,
-	endpointUrl,
-	headerValueProblem,
-	hostBaseUrl,
-	HOSTS_WITH_CREDENTIAL_ID,
-	sameOriginUrl,
-} from '../../shared/service';
+import * as service from '../../shared/service';
 import type { ServiceContext } from './attempt';
 import { formatSeconds } from './errors';
 import { tenantKey } from './pace';
@@ -26,7 +14,6 @@ import { DEFAULT_SETTINGS } from './run';
 import { redact, redactError, secretForms, withSecrets } from './secrets';
 
 /** A node run, and one request of it made ready before anything is sent; retry.ts sends it. */
-
 export function newRun(
 	settings: Readonly<RequestSettings> = DEFAULT_SETTINGS,
 	asTool = false,
@@ -35,7 +22,6 @@ export function newRun(
 }
 
 class RunStopped extends Error {}
-
 /** Ends the run: every wait ends now, and nothing more is sent. */
 export function stopRun(run: ServiceRun, reason: string): void {
 	if (!run.state.stop.signal.aborted) run.state.stop.abort(new RunStopped(reason));
@@ -55,7 +41,7 @@ export function startItem(run: ServiceRun, bound?: string, now = Date.now()): Se
 /** The run's credential, loaded on first use; a failed load is not kept, so the next item tries again. */
 export function runCredentials(ctx: ServiceContext, run: ServiceRun, itemIndex: number) {
 	if (!run.state.credentials) {
-		const loading = (ctx as IExecuteFunctions).getCredentials(CREDENTIAL_TYPE, itemIndex);
+		const loading = (ctx as IExecuteFunctions).getCredentials(service.CREDENTIAL_TYPE, itemIndex);
 		run.state.credentials = loading;
 		loading.catch(() => {
 			if (run.state.credentials === loading) run.state.credentials = undefined;
@@ -71,10 +57,7 @@ export function runForms(run: ServiceRun, credentials: IDataObject): readonly st
 	return run.state.forms.forms;
 }
 
-/**
- * Takes the credential's secrets out of an error leaving the node, an input error included (a secret
- * pasted into a field comes back in the message). Without a credential, bearer tokens and JWTs go.
- */
+/** Takes the credential's secrets out of an error leaving the node, an input error included. */
 export async function redactRunError(
 	ctx: ServiceContext,
 	run: ServiceRun,
@@ -91,28 +74,27 @@ export async function redactRunError(
 }
 
 declare const readFromItem: unique symbol;
-
 /**
- * Which connection (X-Service-Credential-Id) a request uses: the item's Connection ID, or the
- * credential's default when empty. Branded so that no object literal passes for one: the node's
- * `connectionOf` reads it from the item, CREDENTIAL_DEFAULT is the default's.
+ * The item's Connection ID (X-Service-Credential-Id), or the credential's default when empty; branded
+ * so that no object literal passes for one: only the node's `connectionOf` and CREDENTIAL_DEFAULT.
  */
 export type Connection = { readonly credentialId?: string } & { readonly [readFromItem]: true };
 
 /** The credential's Default Credential ID: for requests with no Connection ID to read (the trigger's). */
 export const CREDENTIAL_DEFAULT = {} as Connection;
 
+/**
+ * `path`: segments after /api, each sent as one segment; `writeOnly`: body values redacted like
+ * secrets (a password); `creates`: the noun a create makes (repeats.ts); `link`: a URL the service
+ * gave, called only on the host's origin.
+ */
 interface RequestParts {
-	method: IHttpRequestMethods;
-	/** Path segments after /api; each is sent as exactly one segment, whatever it contains. */
+	method: Method;
 	path: readonly PathSegment[];
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Values of the body that must never leave the node (a user's password): redacted like secrets. */
 	writeOnly?: readonly string[];
-	/** A create: the noun of what it makes. As a tool, the same create within two minutes is not sent again. */
 	creates?: string;
-	/** A URL the service gave (a nextLink, an event's uri), absolute or relative; only called on the host's origin. */
 	link?: { url: string; relativeTo: string; what: string };
 }
 
@@ -123,19 +105,20 @@ export type ServiceRequest = RequestParts &
 		| { host: 'universal'; connection?: Connection }
 	);
 
-/** The Connection ID the request names; '' for the credential's default. */
-export function connectionIdOf(request: ServiceRequest): string {
-	return request.connection?.credentialId ?? '';
+/** The Connection ID sent: the request's, else the credential's default. */
+export function connectionIdOf(request: ServiceRequest, credentials: IDataObject): string {
+	const own = request.connection?.credentialId ?? '';
+	return own.trim() !== '' ? own : String(credentials.credentialId ?? '');
 }
 
 /** The URL to call, or why it must not be called. */
 function targetUrl(credentials: IDataObject, request: ServiceRequest) {
-	const host = hostBaseUrl(credentials, request.host);
+	const host = service.hostBaseUrl(credentials, request.host);
 	if ('refused' in host) return host;
 	const { link } = request;
 	const target = link
-		? sameOriginUrl(link.url, link.relativeTo, host.base)
-		: endpointUrl(host.base, request.path);
+		? service.sameOriginUrl(link.url, link.relativeTo, host.base)
+		: service.endpointUrl(host.base, request.path);
 	if ('url' in target) return { url: target.url, origin: new URL(host.base).origin };
 	if (!link) return target;
 	return {
@@ -143,24 +126,19 @@ function targetUrl(credentials: IDataObject, request: ServiceRequest) {
 	};
 }
 
-/** X-Service-Credential-Id for hosts that take it, or why it cannot be sent. */
+/** X-Service-Credential-Id for hosts that take it (`value`), or why it cannot be sent. */
 function connectionHeader(credentials: IDataObject, request: ServiceRequest) {
-	if (!HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return undefined;
-	const override = connectionIdOf(request);
-	const own = override.trim() !== '';
-	const value = own ? override : String(credentials.credentialId ?? '');
+	if (!service.HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return undefined;
+	const value = connectionIdOf(request, credentials);
 	// Checked before trimming: the HTTP client would alter it and send another ID.
-	const problem = headerValueProblem(value);
-	if (problem !== undefined)
-		return {
-			refused: `${own ? 'Connection ID' : "The credential's Default Credential ID"}: ${problem}`,
-		};
-	if (value.trim() === '')
-		return {
-			refused:
-				'Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node',
-		};
-	return value.trim();
+	const problem = service.headerValueProblem(value);
+	const own = request.connection?.credentialId?.trim();
+	const field = own ? 'Connection ID' : "The credential's Default Credential ID";
+	if (problem !== undefined) return { refused: `${field}: ${problem}` };
+	if (value.trim() !== '') return { value: value.trim() };
+	return {
+		refused: `Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node`,
+	};
 }
 
 /** What every attempt of a request sends: the checked URL, headers and options, and its tenant. */
@@ -173,17 +151,13 @@ async function prepared(
 	const credentials = await runCredentials(ctx, run, itemIndex);
 	const forms = withSecrets(runForms(run, credentials), request.writeOnly ?? []);
 	const target = targetUrl(credentials, request);
-	const connection = connectionHeader(credentials, request);
-	const refused =
-		'refused' in target ? target : typeof connection === 'object' ? connection : undefined;
-	if (refused !== undefined || !('url' in target))
-		throw new NodeOperationError(ctx.getNode(), redact(refused?.refused ?? '', forms), {
-			itemIndex,
-		});
-	const connectionId = typeof connection === 'string' ? connection : undefined;
+	const connectionId = connectionHeader(credentials, request);
+	const refused = 'refused' in target ? target.refused : connectionId?.refused;
+	if (refused !== undefined || 'refused' in target)
+		throw new NodeOperationError(ctx.getNode(), redact(refused ?? '', forms), { itemIndex });
 	const headers: IDataObject = { Accept: 'application/json' };
-	if (connectionId !== undefined) headers['X-Service-Credential-Id'] = connectionId;
-	const options: IHttpRequestOptions = {
+	if (connectionId) headers['X-Service-Credential-Id'] = connectionId.value;
+	const options: PreparedRequest['options'] = {
 		method: request.method,
 		url: target.url,
 		headers,
@@ -200,10 +174,10 @@ async function prepared(
 		options.body = JSON.stringify(request.body);
 	}
 	if (run.state.credentialKey === undefined) {
-		const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		const credential = ctx.getNode().credentials?.[service.CREDENTIAL_TYPE];
 		run.state.credentialKey = credential?.id ?? credential?.name ?? '';
 	}
-	const tenant = tenantKey(run.state.credentialKey, connectionId, target.origin);
+	const tenant = tenantKey(run.state.credentialKey, connectionId?.value, target.origin);
 	const { method, host } = request;
 	return { itemIndex, method, host, url: target.url, options, tenant, forms, credentials };
 }

@@ -20,12 +20,11 @@ import type { ServiceRun } from './run';
 import { redact, withSecrets } from './secrets';
 
 /**
- * The retry loop of one request around the attempt: wait (backoff, Retry-After, the tenant's 429
- * pause), start when the tenant's pace lets it, attempt, decide; give up on Max Attempts, the Max Total
- * Retry Wait, the item's deadline or a failure that must not be repeated.
+ * One request's loop around the attempt: wait, start when the tenant's pace lets it, attempt, decide;
+ * give up on Max Attempts, the Max Total Retry Wait, the deadline or a failure not to repeat.
  */
 
-/** A request as every attempt sends it (request.ts). */
+/** A request as every attempt sends it (request.ts): `forms` of its secrets, `credentials` to sign with. */
 export interface PreparedRequest {
 	itemIndex: number;
 	method: IHttpRequestMethods;
@@ -33,17 +32,13 @@ export interface PreparedRequest {
 	url: string;
 	options: IHttpRequestOptions;
 	tenant: string;
-	/** The credential's secrets and the request's write-only values, in every form. */
 	forms: readonly string[];
-	/** Each attempt signs its own token with it. */
 	credentials: IDataObject;
 }
 
-/** The time left before the item's deadline (Infinity without one). */
 const timeLeft = (run: ServiceRun) =>
 	run.deadline === undefined ? Infinity : run.deadline.at - Date.now();
 
-/** Why the run must not send anything more, if it must not. */
 function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
 	if (cancelSignal(ctx)?.aborted) return 'the execution was stopped';
 	const { signal } = run.state.stop;
@@ -62,17 +57,16 @@ async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promis
 	}
 }
 
+/** `overdue`: why nothing was sent; `sentForms`: the secrets' forms with every token sent. */
 interface Tries {
 	attempts: number;
 	waitedMs: number;
 	failure?: AttemptFailure;
-	/** Why nothing was sent: the item's deadline passed before the first attempt. */
 	overdue?: string;
-	/** Every token this request sent, with the credential's secrets. */
 	sentForms: readonly string[];
 }
 
-/** The item's deadline passed or is too near for an attempt: the last failure says so, or why nothing was sent. */
+/** The item's deadline passed or is too near: the last failure says so, or why nothing was sent. */
 function pastDeadline(tries: Tries, run: ServiceRun): false {
 	const bound = run.deadline?.bound ?? 'the deadline';
 	const why =
@@ -124,7 +118,7 @@ async function waitBefore(
 	return waited;
 }
 
-/** Starts the request once the tenant's pace lets it (its slot, then the cap in any second). */
+/** Starts the request once the tenant's pace lets it: its slot, then the cap in any second. */
 async function startPaced(ctx: ServiceContext, run: ServiceRun, tenant: string) {
 	const cap = run.settings.maxRequestsPerSecond;
 	for (let waitMs = pace.reserveSlot(tenant, cap); ; ) {
@@ -140,7 +134,7 @@ async function startPaced(ctx: ServiceContext, run: ServiceRun, tenant: string) 
 	}
 }
 
-/** The token an attempt sends (a fresh JWT in Client ID and Secret mode) and the credential that sends it. */
+/** The token an attempt sends (a fresh JWT in Client ID and Secret mode), and its credential. */
 function signed(ctx: ServiceContext, prepared: PreparedRequest) {
 	const credentials = prepared.credentials as ICredentialDataDecryptedObject;
 	const { itemIndex } = prepared;
@@ -161,7 +155,7 @@ function signed(ctx: ServiceContext, prepared: PreparedRequest) {
 	};
 }
 
-/** Sends a prepared request with retries, backoff, pace and deadlines: its record, or the error it ended with. */
+/** A prepared request's record, or the error it ended with. */
 export async function sendWithRetries(
 	ctx: ServiceContext,
 	prepared: PreparedRequest,
@@ -208,7 +202,7 @@ export async function sendWithRetries(
 	throw failedRequest(ctx, prepared, tries, stoppedReason(ctx, run) ?? tries.overdue);
 }
 
-/** The error a failed request ends with: what happened, how often it was tried, whether it may have been processed. */
+/** What happened, how often it was tried, and whether it may have been processed. */
 function failedRequest(
 	ctx: ServiceContext,
 	prepared: PreparedRequest,
