@@ -1,4 +1,4 @@
-/** The pager's steps between two pages (paging.ts), pure: which page, how many records, the bounds. */
+/** The pager's steps between two pages (paging.ts): which page, how many records, the bounds. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameListUrl } from '../../shared/service';
@@ -27,50 +27,29 @@ export interface ListStart {
 	forms: readonly string[];
 }
 
-export interface ListAmount {
-	maxRecords?: number;
-	pageSize: number;
-}
-
 /**
- * Where paging is: records handed on (`received`), sent by the service in this run (what memory
- * counts) and over every batch (what a total bounds); the page to ask for (none: the list's own
- * link), its records returned already and its URL, which a relative nextLink is read against.
+ * One list being read: where it starts, the page to ask for (none: the list's own link) with its
+ * records returned already and its URL (a relative nextLink is read against it), and the records
+ * handed on (`received`), sent in this run (what memory bounds) and over every batch (what a total
+ * bounds).
  */
-export interface PagingState {
+export interface Paging {
+	start: ListStart;
+	pageSize: number;
+	maxRecords?: number;
+	loops: LoopMemory;
+	stop: (why: string) => never;
+	refuse: (message: string) => never;
+	at: PagePosition | undefined;
+	skip: number;
+	pageUrl: string;
 	received: number;
 	sent: number;
 	sentOverall: number;
 	announced?: number;
-	at: PagePosition | undefined;
-	skip: number;
-	pageUrl: string;
 }
 
-/** Paging at the list's start, or where a Page at a Time cursor says. */
-export function firstState(
-	start: ListStart,
-	resume: ListPosition | undefined,
-	named: boolean,
-): PagingState {
-	return {
-		received: 0,
-		sent: 0,
-		sentOverall: resume?.sent ?? 0,
-		announced: resume?.announced,
-		at: resume?.at ?? (named ? undefined : { offset: 0 }),
-		skip: resume?.skip ?? 0,
-		pageUrl: resume && 'link' in resume.at ? resume.at.link : start.firstUrl,
-	};
-}
-
-/** How many records to ask the next page for: a page, or what a Limit still needs plus those to skip. */
-export function pageLimit(list: ListAmount, state: PagingState): number {
-	const remaining =
-		list.maxRecords === undefined ? list.pageSize : list.maxRecords - state.received;
-	return Math.min(list.pageSize, remaining + state.skip);
-}
-
+/** The request for a page. */
 export function requestFor(
 	request: ServiceRequest,
 	start: ListStart,
@@ -85,25 +64,18 @@ export function requestFor(
 }
 
 /** Counts a page: the first total announced, the records not returned before, and a Limit's share. */
-export function takePage(
-	list: ListAmount,
-	state: PagingState,
-	records: unknown[],
-	meta: IDataObject,
-): { fresh: unknown[]; take: unknown[]; state: PagingState; broken?: string } {
-	const announced =
-		state.announced === undefined && typeof meta.total === 'number' && meta.total >= 0
-			? meta.total
-			: state.announced;
-	const fresh = state.skip > 0 ? records.slice(state.skip) : records;
-	const sent = state.sent + fresh.length;
-	const sentOverall = state.sentOverall + fresh.length;
-	const counts = { announced, sent, sentOverall, before: state.sentOverall };
-	const broken = boundBroken(counts, list.pageSize);
-	const take =
-		list.maxRecords === undefined ? fresh : fresh.slice(0, list.maxRecords - state.received);
-	const received = state.received + take.length;
-	return { fresh, take, broken, state: { ...state, announced, sent, sentOverall, received } };
+export function takePage(paging: Paging, records: unknown[], meta: IDataObject) {
+	const { skip, received, sentOverall, maxRecords } = paging;
+	if (paging.announced === undefined && typeof meta.total === 'number' && meta.total >= 0)
+		paging.announced = meta.total;
+	const fresh = skip > 0 ? records.slice(skip) : records;
+	paging.sent += fresh.length;
+	paging.sentOverall += fresh.length;
+	const take = maxRecords === undefined ? fresh : fresh.slice(0, maxRecords - received);
+	paging.received += take.length;
+	const { announced, sent } = paging;
+	const counts = { announced, sent, sentOverall: paging.sentOverall, before: sentOverall };
+	return { fresh, take, broken: boundBroken(counts, paging.pageSize) };
 }
 
 /** The first endless-list bound broken: past the announced total, past memory, past an unannounced list. */
@@ -119,21 +91,6 @@ export function boundBroken(
 	if (announced === undefined && sentOverall > MAX_UNANNOUNCED_RECORDS)
 		return `the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`;
 	return undefined;
-}
-
-export function limitReached(list: ListAmount, state: PagingState): boolean {
-	return list.maxRecords !== undefined && state.received >= list.maxRecords;
-}
-
-/** Where a batch that ends inside a page continues: past the offset, or the same page with more to skip. */
-export function positionInPage(
-	at: PagePosition,
-	skip: number,
-	taken: number,
-): { at: PagePosition; skip: number } {
-	return 'offset' in at
-		? { at: { offset: at.offset + taken }, skip: 0 }
-		: { at, skip: skip + taken };
 }
 
 /** The URL a link names; the link itself when it is no URL (serviceRequest refuses it). */
@@ -191,20 +148,8 @@ const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? 
  * The page after this one: the service's nextLink (a page of this list, without secrets), else its
  * `next` cursor, else the next offset; undefined when the list has no more pages.
  */
-export function pageAfter(
-	page: {
-		start: ListStart;
-		meta: IDataObject;
-		at: PagePosition | undefined;
-		pageUrl: string;
-		count: number;
-		limit: number;
-	},
-	loops: LoopMemory,
-	stop: (why: string) => never,
-	refuse: (message: string) => never,
-): PagePosition | undefined {
-	const { start, meta, at, pageUrl, count, limit } = page;
+export function pageAfter(paging: Paging, meta: IDataObject, count: number, limit: number) {
+	const { start, at, pageUrl, loops, stop } = paging;
 	const written = textOf(meta.nextLink);
 	const next = textOf(meta.next);
 	if (written !== undefined) {
@@ -213,7 +158,7 @@ export function pageAfter(
 		// Another origin is refused by serviceRequest when the link is followed.
 		const target = start.base && sameListUrl(written, pageUrl, start.base, start.listPath);
 		if (target && 'otherList' in target)
-			refuse(
+			paging.refuse(
 				`The service pointed to a next page of another list (${target.otherList}); it is not followed`,
 			);
 		const link = withoutSecrets(new URL(written, pageUrl).href, start.forms);

@@ -4,21 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { LIST_KEYS } from '../../shared/catalogue';
 import { endpointUrl, hostBaseUrl } from '../../shared/service';
 import type { ServiceContext } from './attempt';
-import type { LoopMemory, PagePosition } from './cursor';
+import type { PagePosition } from './cursor';
 import { digest, encodeCursor, MAX_TEXT, newLoopMemory } from './cursor';
-import type { ListStart, PagingState } from './nextPage';
-import {
-	absolute,
-	decodedOnce,
-	firstState,
-	limitReached,
-	pageAfter,
-	pageLimit,
-	positionInPage,
-	requestFor,
-	resumeAt,
-	takePage,
-} from './nextPage';
+import type { ListStart, Paging } from './nextPage';
+import { absolute, decodedOnce, pageAfter, requestFor, resumeAt, takePage } from './nextPage';
 import type { ServiceRequest } from './request';
 import { connectionIdOf, runCredentials, runForms, serviceRequest } from './request';
 import type { ServiceRun } from './run';
@@ -84,62 +73,66 @@ export async function serviceRequestPages(
 	onPage: (records: IDataObject[], page: IDataObject) => void,
 ): Promise<PagingResult> {
 	const { stop, refuse, refuseAfterReads, failAfterReads } = pagingErrors(this, itemIndex);
-	const { batch } = list;
+	const { batch, maxRecords, pageSize, recordsKey } = list;
 	const start = listStart(await runCredentials(this, run, itemIndex), list.request, run);
 	const resume = batch && batch.cursor !== '' ? resumeAt(start, batch, refuse) : undefined;
-	const loops = newLoopMemory(resume, Boolean(batch), stop);
-	const cursorFor = (state: PagingState, position: Position, sent: number) =>
-		batch ? cursorOf(start, state, position, sent, loops, stop) : undefined;
-	let state = firstState(start, resume, Boolean(list.request.link));
+	const paging: Paging = {
+		start,
+		pageSize,
+		maxRecords,
+		loops: newLoopMemory(resume, Boolean(batch), stop),
+		stop,
+		refuse: refuseAfterReads,
+		received: 0,
+		sent: 0,
+		at: resume?.at ?? (list.request.link ? undefined : { offset: 0 }),
+		skip: resume?.skip ?? 0,
+		pageUrl: resume && 'link' in resume.at ? resume.at.link : start.firstUrl,
+		sentOverall: resume?.sent ?? 0,
+		announced: resume?.announced,
+	};
 	for (let pages = 1; ; pages++) {
-		const limit = pageLimit(list, state);
-		const { at, skip } = state;
-		if (at !== undefined && 'link' in at) state = { ...state, pageUrl: at.link };
+		const { at, skip } = paging;
+		const wanted = maxRecords === undefined ? pageSize : maxRecords - paging.received;
+		const limit = Math.min(pageSize, wanted + skip);
+		if (at !== undefined && 'link' in at) paging.pageUrl = at.link;
 		const page = await serviceRequest
 			.call(this, itemIndex, requestFor(list.request, start, at, limit), run)
 			.catch((error: unknown) => laterPageRefused(error, pages));
 		const records =
-			typeof list.recordsKey === 'function'
-				? list.recordsKey(page, start.listName)
-				: page[list.recordsKey];
+			typeof recordsKey === 'function' ? recordsKey(page, start.listName) : page[recordsKey];
 		if (records === page && pages === 1 && !resume) {
 			onPage([page], page);
 			return { received: 1 };
 		}
 		if (!Array.isArray(records)) {
-			const what = typeof list.recordsKey === 'string' ? `"${list.recordsKey}"` : 'records';
+			const what = typeof recordsKey === 'string' ? `"${recordsKey}"` : 'records';
 			return failAfterReads(`The service's answer has no ${what} list`);
 		}
 		const meta = (page._metadata ?? {}) as IDataObject;
-		const counted = takePage(list, state, records, meta);
-		if (counted.broken !== undefined) stop(counted.broken);
-		const { fresh, take } = counted;
-		state = counted.state;
+		const { fresh, take, broken } = takePage(paging, records, meta);
+		if (broken !== undefined) stop(broken);
 		onPage(take as IDataObject[], page);
-		const done = limitReached(list, state);
-		if (records.length === 0 || (done && !batch)) return { received: state.received };
+		const { received } = paging;
+		const done = maxRecords !== undefined && received >= maxRecords;
+		if (records.length === 0 || (done && !batch)) return { received };
 		if (done && take.length < fresh.length && at !== undefined) {
-			// The batch ends inside this page: the next one starts at its first record not returned.
-			const sent = state.sentOverall - (fresh.length - take.length);
-			const position = positionInPage(at, skip, take.length);
-			return { received: state.received, nextCursor: cursorFor(state, position, sent) };
+			// The batch ends inside this page: past the offset, or the same page with more to skip.
+			const sent = paging.sentOverall - (fresh.length - take.length);
+			const next = 'offset' in at ? { offset: at.offset + take.length } : at;
+			const nextSkip = 'offset' in at ? 0 : skip + take.length;
+			return { received, nextCursor: cursorOf(paging, next, nextSkip, sent) };
 		}
-		loops.progress(records as IDataObject[], pages === 1 && skip === 0);
-		const after = pageAfter(
-			{ start, meta, at, pageUrl: state.pageUrl, count: records.length, limit },
-			loops,
-			stop,
-			refuseAfterReads,
-		);
+		paging.loops.progress(records as IDataObject[], pages === 1 && skip === 0);
+		const after = pageAfter(paging, meta, records.length, limit);
 		if (done || after === undefined) {
-			const nextCursor = after && cursorFor(state, { at: after, skip: 0 }, state.sentOverall);
-			return { received: state.received, nextCursor };
+			const nextCursor = batch && after && cursorOf(paging, after, 0, paging.sentOverall);
+			return { received, nextCursor };
 		}
-		state = { ...state, at: after, skip: 0 };
+		paging.at = after;
+		paging.skip = 0;
 	}
 }
-
-type Position = { at: PagePosition; skip: number };
 
 /** A later page refused (400, 404…): the values were good for the first page. */
 function laterPageRefused(error: unknown, pages: number): never {
@@ -171,27 +164,20 @@ function pagingErrors(ctx: ServiceContext, itemIndex: number) {
 }
 
 /** The Page at a Time cursor of a position; never one that would be refused when it comes back. */
-function cursorOf(
-	start: ListStart,
-	state: PagingState,
-	position: Position,
-	sent: number,
-	loops: LoopMemory,
-	stop: (why: string) => never,
-): string {
-	const { announced } = state;
+function cursorOf(paging: Paging, at: PagePosition, skip: number, sent: number): string {
+	const { announced } = paging;
 	const cursor = encodeCursor({
-		list: start.listId,
-		...position,
+		list: paging.start.listId,
+		at,
+		skip,
 		sent,
 		...(announced === undefined ? {} : { announced }),
-		...loops.carried(),
+		...paging.loops.carried(),
 	});
 	if (cursor !== undefined) return cursor;
-	const { at } = position;
 	const what = 'link' in at ? 'link to the next page' : 'next-page cursor';
 	const length = 'link' in at ? at.link.length : 'next' in at ? at.next.length : 0;
-	return stop(
+	return paging.stop(
 		`the service's ${what} is ${length} characters long, more than a Page at a Time cursor carries (${MAX_TEXT}), so this list cannot be continued batch by batch; Return All or a Limit reads it in one run`,
 	);
 }
