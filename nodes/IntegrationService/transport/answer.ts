@@ -1,3 +1,4 @@
+import type { Readable } from 'stream';
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { AttemptFailure } from './errors';
@@ -11,14 +12,13 @@ import { redactAnswer } from './secrets';
 
 export type Outcome = { json: IDataObject } | { failure: AttemptFailure };
 
-/** Why a body is not text in its charset; `text` reads each wrong byte as U+FFFD. */
+/** Why a body is not text in the charset it was read as; `text` reads each wrong byte as U+FFFD. */
 export class Undecodable {
 	constructor(
-		/** The Encoding Standard's name it was read as, e.g. "utf-8". */
 		readonly encoding: string,
 		readonly declared: string | undefined,
 		readonly text: string,
-		/** Where the first wrong byte is and what it is (UTF-8 only). */
+		/** The first wrong byte (UTF-8 only). */
 		readonly first?: { offset: number; byte: number },
 	) {}
 }
@@ -77,7 +77,7 @@ export function decodeText(bytes: Uint8Array, contentType = ''): string | Undeco
 	try {
 		return decoder.decode(bytes);
 	} catch {
-		// Said below, with where the wrong byte is.
+		// Not text in this charset: said below.
 	}
 	const offset = decoder.encoding === 'utf-8' ? firstInvalidUtf8(bytes) : -1;
 	const first = offset >= 0 ? { offset, byte: bytes[offset] } : undefined;
@@ -113,14 +113,6 @@ export function undecodableFailure(
 	};
 }
 
-export interface Readable {
-	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
-	on(event: 'end' | 'close', listener: () => void): unknown;
-	on(event: 'error', listener: (error: Error) => void): unknown;
-	destroy(error?: Error): void;
-	readonly destroyed?: boolean;
-}
-
 export function isStream(body: unknown): body is Readable {
 	const stream = body as Readable;
 	return !!body && typeof stream.destroy === 'function' && typeof stream.on === 'function';
@@ -131,7 +123,7 @@ export class TooLarge extends Error {}
 /** One error for every cut-off answer: a new one each time would capture a stack. */
 const CUT_OFF = new Error('The answer closed before its end');
 
-/** Reads the body up to `maxBytes` (after decompression, as it arrives), then decodes it whole. */
+/** Reads the body up to `maxBytes` as it arrives (after decompression), then decodes it whole. */
 export async function readBody(
 	body: unknown,
 	maxBytes: number,

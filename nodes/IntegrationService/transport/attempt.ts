@@ -2,12 +2,8 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
-	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -23,29 +19,21 @@ import {
 } from './answer';
 import type { AttemptFailure } from './errors';
 import { isRead, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+import type { ServiceContext } from './run';
 
 /**
  * One attempt: the request sent once and its whole answer read within the attempt's Timeout. Redirects
  * are never followed: our token and body never reach a host the credential does not name.
  */
 
-/** The n8n contexts that send requests through the transport. */
-export type ServiceContext =
-	| IExecuteFunctions
-	| IWebhookFunctions
-	| IHookFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions;
-
+/** `credentials`: with `sessionToken` set to the token this attempt sends. */
 export interface AttemptRequest {
 	method: IHttpRequestMethods;
 	options: IHttpRequestOptions;
-	/** The credential, with `sessionToken` set to the token this attempt sends. */
 	credentials: IDataObject;
 	secretForms: readonly string[];
 	timeoutMs: number;
 	maxResponseBytes: number;
-	/** Why the run stopped, if it did. */
 	stoppedReason(): string | undefined;
 }
 
@@ -55,12 +43,7 @@ export function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
 }
 
 type Headers = Record<string, string | string[] | undefined>;
-
-interface RawAnswer {
-	statusCode: number;
-	headers: Headers;
-	body: unknown;
-}
+type RawAnswer = { statusCode: number; headers: Headers; body: unknown };
 
 function discard(answer: RawAnswer | undefined): void {
 	if (answer && isStream(answer.body)) answer.body.destroy();

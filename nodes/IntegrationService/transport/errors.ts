@@ -54,11 +54,9 @@ export function shorten(text: string, secretForms: readonly string[]): string {
 	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
 }
 
+const HTML_START = /^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i;
 export function looksLikeHtml(text: string, contentType = ''): boolean {
-	return (
-		/html/i.test(contentType) ||
-		/^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text)
-	);
+	return /html/i.test(contentType) || HTML_START.test(text);
 }
 
 /** A gateway's error page as one line: its title, then its visible text. */

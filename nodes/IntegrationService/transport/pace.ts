@@ -4,33 +4,21 @@ import type { ServiceRun } from './run';
 /**
  * When an attempt may start: its own waits, and the pace every run of one tenant in this process
  * shares (the service limits requests per tenant). Max Requests Per Second promises what the service
- * sees: a request counts from its start until a second after its answer, as it may reach the service
- * any time in between; a new one starts only while fewer than the cap are counted.
+ * sees: a request counts from its start until a second after its answer (it may reach the service
+ * any time in between); a new one starts only while fewer than the cap are counted.
  */
 
-/** One request of the tenant, from its start until its answer came back (`end`, epoch ms). */
-export interface PacedRequest {
-	readonly start: number;
-	end?: number;
-}
+/** A request of the tenant, from its start until its answer came back (epoch ms). */
+export type PacedRequest = { readonly start: number; end?: number };
+/** A 429's pause of the tenant, held by the request that sleeps through it. */
+export type Pause = { readonly until: number };
 
-/** A 429's pause of the tenant until `until` (epoch ms), held by the request that sleeps through it. */
-export interface Pause {
-	readonly until: number;
-}
-
-interface TenantPace {
-	/** Every request of the tenant waits until the last of these ends. */
-	pauses: Pause[];
-	/** The earliest start of the next paced request: keeps the pace even. */
-	nextStartAt: number;
-	/** Requests in flight or answered within the last second, oldest first. */
-	recent: PacedRequest[];
-}
+/** `recent`: requests in flight or answered within the last second; `nextStartAt` keeps the pace even. */
+type TenantPace = { pauses: Pause[]; nextStartAt: number; recent: PacedRequest[] };
 
 const WINDOW_MS = 1000;
 
-/** Held in memory only, never output; a tenant whose times have all passed is dropped. */
+/** In memory only, never output; a tenant whose times have all passed is dropped. */
 const tenantPaces = new Map<string, TenantPace>();
 
 /** Which tenant a request counts against: the n8n credential, the Connection ID and the origin. */
@@ -56,13 +44,12 @@ function paceOf(tenant: string, now: number): TenantPace {
 	return pace;
 }
 
-/** When the last pause held ends (0 with none); ended ones are dropped. */
+/** When the last pause held ends (0 with none). */
 function pauseEnd(pace: TenantPace, now: number): number {
 	pace.pauses = pace.pauses.filter((pause) => pause.until > now);
 	return pace.pauses.reduce((end, pause) => Math.max(end, pause.until), 0);
 }
 
-/** Until when a 429 paused the tenant (in the past when it is not paused). */
 export function pausedUntil(tenant: string, now = Date.now()): number {
 	return pauseEnd(paceOf(tenant, now), now);
 }
@@ -77,12 +64,13 @@ export function pauseTenant(tenant: string, waitMs: number, now = Date.now()): P
 	return pause;
 }
 
+/** The request holding `pause` stopped waiting: its run ended. */
 export function liftPause(tenant: string, pause: Pause): void {
 	const pace = tenantPaces.get(tenant);
 	if (pace) pace.pauses = pace.pauses.filter((held) => held !== pause);
 }
 
-/** Reserves the tenant's next start slot (slots space requests evenly) and says how long to wait for it; no cap, no slot. */
+/** Reserves the tenant's next start slot (slots space requests evenly): how long to wait for it. */
 export function reserveSlot(tenant: string, cap: number, now = Date.now()): number {
 	if (cap <= 0) return 0;
 	const pace = paceOf(tenant, now);
@@ -114,7 +102,6 @@ export function startOrWait(
 	return { started };
 }
 
-/** The answer (or the failure) of a started request came back. */
 export function finished(request: PacedRequest, now = Date.now()): void {
 	request.end ??= now;
 }
@@ -135,11 +122,8 @@ export function backoffMs(
 	return status === 409 ? Math.max(jittered, initialDelayMs * NOT_READY_DELAY_FACTOR) : jittered;
 }
 
-export type WaitVerdict =
-	| { start: true }
-	| { sleep: number }
-	| { overdue: true }
-	| { giveUp: 'budget' | 'deadline'; wait: number; need?: number };
+type GiveUp = { giveUp: 'budget' | 'deadline'; wait: number; need?: number };
+export type WaitVerdict = { start: true } | { sleep: number } | { overdue: true } | GiveUp;
 
 /**
  * What an attempt must still have of the item's time after a wait: else a create held by the
@@ -174,7 +158,7 @@ export function waitVerdict(
 
 /** Why retrying stopped on a wait the request may not take. */
 export function gaveUpWaiting(
-	verdict: { giveUp: 'budget' | 'deadline'; wait: number; need?: number },
+	verdict: GiveUp,
 	maxTotalWaitMs: number,
 	retryAfterMs: number | undefined,
 	bound: string | undefined,
@@ -190,7 +174,6 @@ export function gaveUpWaiting(
 	return `gave up: ${asked} would pass ${bound}, less the ${formatSeconds(need)} a request is given after a wait; not sent`;
 }
 
-/** The attempt's Timeout, clipped to what is left of the item's time. */
 export function attemptTimeoutMs(timeoutMs: number, left: number): number {
 	return Math.min(timeoutMs, Math.max(1, Math.floor(left)));
 }

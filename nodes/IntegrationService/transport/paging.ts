@@ -3,14 +3,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { LIST_KEYS } from '../../shared/catalogue';
 import { endpointUrl, hostBaseUrl } from '../../shared/service';
-import type { ServiceContext } from './attempt';
 import type { PagePosition } from './cursor';
 import { digest, encodeCursor, MAX_TEXT, newLoopMemory } from './cursor';
 import type { ListStart, Paging } from './nextPage';
 import { absolute, decodedOnce, pageAfter, requestFor, resumeAt, takePage } from './nextPage';
 import type { ServiceRequest } from './request';
 import { connectionIdOf, runCredentials, runForms, serviceRequest } from './request';
-import type { ServiceRun } from './run';
+import type { ServiceContext, ServiceRun } from './run';
 
 export { announcedBound, MAX_RECORDS, MAX_UNANNOUNCED_RECORDS } from './nextPage';
 

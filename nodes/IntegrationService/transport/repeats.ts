@@ -2,11 +2,10 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceContext } from './attempt';
 import { formatSeconds } from './errors';
 import type { PreparedRequest } from './retry';
 import { sendWithRetries } from './retry';
-import type { ServiceRun } from './run';
+import type { ServiceContext, ServiceRun } from './run';
 
 /**
  * A model whose client gave up on a slow create asks again, and a second record is made. So, as a

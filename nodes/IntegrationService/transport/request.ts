@@ -3,13 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PathSegment, ServiceHost } from '../../shared/service';
 import * as service from '../../shared/service';
-import type { ServiceContext } from './attempt';
 import { formatSeconds } from './errors';
 import { tenantKey } from './pace';
 import { sendCreateOnce } from './repeats';
 import type { PreparedRequest } from './retry';
 import { sendWithRetries } from './retry';
-import type { RequestSettings, ServiceRun } from './run';
+import type { RequestSettings, ServiceContext, ServiceRun } from './run';
 import { DEFAULT_SETTINGS } from './run';
 import { redact, redactError, secretForms, withSecrets } from './secrets';
 
@@ -21,10 +20,9 @@ export function newRun(
 	return { settings, asTool, state: { stop: new AbortController() } };
 }
 
-class RunStopped extends Error {}
 /** Ends the run: every wait ends now, and nothing more is sent. */
 export function stopRun(run: ServiceRun, reason: string): void {
-	if (!run.state.stop.signal.aborted) run.state.stop.abort(new RunStopped(reason));
+	if (!run.state.stop.signal.aborted) run.state.stop.abort(new Error(reason));
 }
 
 /**

@@ -11,12 +11,11 @@ import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken'
 
 import type { ServiceHost } from '../../shared/service';
 import { headerValueProblem } from '../../shared/service';
-import type { ServiceContext } from './attempt';
 import { cancelSignal, sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, nextStep, withoutHost } from './errors';
 import * as pace from './pace';
-import type { ServiceRun } from './run';
+import type { ServiceContext, ServiceRun } from './run';
 import { redact, withSecrets } from './secrets';
 
 /**
@@ -87,27 +86,17 @@ async function waitBefore(
 	wanted: number,
 	limited: boolean,
 ): Promise<boolean> {
-	const { maxTotalWaitMs } = run.settings;
-	const pausedFor = pace.pausedUntil(tenant) - Date.now();
+	const budget = run.settings.maxTotalWaitMs;
+	const paused = pace.pausedUntil(tenant) - Date.now();
 	const need = pace.neededAfterWait(run);
-	const verdict = pace.waitVerdict(
-		wanted,
-		pausedFor,
-		timeLeft(run),
-		tries.waitedMs,
-		maxTotalWaitMs,
-		need,
-	);
+	const verdict = pace.waitVerdict(wanted, paused, timeLeft(run), tries.waitedMs, budget, need);
 	if ('start' in verdict) return true;
 	if ('overdue' in verdict) return pastDeadline(tries, run);
 	if ('giveUp' in verdict) {
-		const failure = (tries.failure ??= {
-			status: 429,
-			message: 'Rate limited by the service (HTTP 429): the run is paused',
-			retryable: false,
-		});
+		const message = 'Rate limited by the service (HTTP 429): the run is paused';
+		const failure = (tries.failure ??= { status: 429, message, retryable: false });
 		const { retryAfterMs } = failure;
-		failure.gaveUp = pace.gaveUpWaiting(verdict, maxTotalWaitMs, retryAfterMs, run.deadline?.bound);
+		failure.gaveUp = pace.gaveUpWaiting(verdict, budget, retryAfterMs, run.deadline?.bound);
 		return false;
 	}
 	tries.waitedMs += verdict.sleep;

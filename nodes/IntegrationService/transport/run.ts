@@ -1,16 +1,32 @@
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
-/** How hard to try: the node reads it from its Request Options once per run. */
+/** The n8n contexts that send requests through the transport. */
+export type ServiceContext =
+	| IExecuteFunctions
+	| IWebhookFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions;
+
+/**
+ * How hard to try, from the node's Request Options. `maxResponseBytes` counts after decompression;
+ * `maxRequestsPerSecond` bounds the tenant's requests from every run in this process (0: no cap);
+ * `maxItemMs` bounds one item's attempts, waits and pages together (0: no bound).
+ */
 export interface RequestSettings {
 	maxAttempts: number;
 	maxTotalWaitMs: number;
 	initialDelayMs: number;
 	timeoutMs: number;
-	/** Largest answer read, counted after decompression. */
 	maxResponseBytes: number;
-	/** The most requests of the tenant the service receives in any second, from every run in this process (pace.ts); 0: no cap. */
 	maxRequestsPerSecond: number;
-	/** The most time one item's operation may take, every attempt, wait and page together; 0: no bound. */
 	maxItemMs: number;
 }
 
@@ -26,10 +42,7 @@ export const DEFAULT_SETTINGS: Readonly<RequestSettings> = {
 };
 
 /** When an item's operation must be over (epoch ms), and how messages name that bound. */
-export interface ItemDeadline {
-	readonly at: number;
-	readonly bound: string;
-}
+export type ItemDeadline = { readonly at: number; readonly bound: string };
 
 /** What every request of one node run shares (request.ts makes it). */
 export interface ServiceRun {
