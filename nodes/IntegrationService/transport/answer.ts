@@ -73,7 +73,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 export function decodeText(bytes: Uint8Array, contentType = ''): string | Undecodable {
 	const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
 	const charset = match ? match[1].toLowerCase().slice(0, 40) : undefined;
-	const decoder = decoderFor(charset, true);
+	// Most answers declare no charset: UTF-8.
+	const decoder = charset === undefined ? STRICT_UTF8 : decoderFor(charset, true);
 	try {
 		return decoder.decode(bytes);
 	} catch {

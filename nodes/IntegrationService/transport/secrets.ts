@@ -72,13 +72,16 @@ export function formsOf(secrets: Forms): string[] {
 
 /** The secrets of a loaded credential in every form. */
 export function secretForms(credentials: IDataObject): Forms {
-	const secrets = SECRET_FIELDS.map((field) => credentials[field]);
-	return formsOf(secrets.filter((value): value is string => typeof value === 'string'));
+	const secrets: string[] = [];
+	for (const field of SECRET_FIELDS)
+		if (typeof credentials[field] === 'string') secrets.push(credentials[field]);
+	return formsOf(secrets);
 }
 
 /** The forms with those of more secrets added: the token an attempt sent, a request's write-only values. */
 export function withSecrets(forms: Forms, secrets: Forms): Forms {
-	const unknown = secrets.filter((secret) => !forms.includes(secret));
+	const unknown: string[] = [];
+	for (const secret of secrets) if (!forms.includes(secret)) unknown.push(secret);
 	const added = unknown.length > 0 ? formsOf(unknown) : unknown;
 	if (added.length === 0) return forms;
 	return [...new Set([...forms, ...added])].sort(longestFirst);
