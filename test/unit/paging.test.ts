@@ -1,10 +1,9 @@
 /**
  * The pager, at the unit layer: nodes/IntegrationService/transport/paging.ts (and the request path
  * under it) against a fake context, whose httpRequestWithAuthentication records what would be sent
- * and answers from a script; and its steps between two pages (pageSteps.ts) called directly, with no
- * n8n context: the limit asked for, what a page gives and counts, the endless-list bounds, and where
- * a batch that ends inside a page continues. One place for the pager's rules (this was paging.test.ts
- * and pageSteps.test.ts); Page at a Time across batches is cursor.test.ts.
+ * and answers from a script; and its steps between two pages (nextPage.ts) called directly, with no
+ * n8n context: the request for a page, what a page gives and counts, and the endless-list bounds.
+ * Page at a Time across batches is cursor.test.ts.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
