@@ -113,7 +113,7 @@ export function echoForms(secret: string): string[] {
 		secret,
 		Buffer.from(secret).toString('base64'),
 		Buffer.from(secret).toString('base64url'),
-		Buffer.from(secret).toString('hex'),
+		new URLSearchParams({ s: secret }).toString().slice(2),
 		encodeURIComponent(secret),
 	];
 }

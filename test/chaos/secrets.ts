@@ -9,7 +9,7 @@ const fail = (message: string): never => {
 	throw new Error(message);
 };
 
-/** Every form in which a secret must not leave the node: plain, escaped, percent-encoded, hex, base64 at any alignment. */
+/** Every form in which a secret must not leave the node: plain, escaped, percent- and form-encoded, base64 at any alignment. */
 export function forms(secret: string): string[] {
 	const bytes = Buffer.from(secret);
 	const found = [
@@ -21,9 +21,7 @@ export function forms(secret: string): string[] {
 			.replace(/>/g, '&gt;')
 			.replace(/"/g, '&quot;'),
 		encodeURIComponent(secret),
-		encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-		bytes.toString('hex'),
-		bytes.toString('hex').toUpperCase(),
+		new URLSearchParams({ s: secret }).toString().slice(2),
 	];
 	for (const alphabet of ['base64', 'base64url'] as const) {
 		found.push(bytes.toString(alphabet).replace(/=+$/, ''));

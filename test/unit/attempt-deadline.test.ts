@@ -6,7 +6,7 @@
  * On jest's fake clock: an attempt that waited for its deadline timer would settle only once the fake
  * time reached the Timeout, so "settled with no fake time passed" holds exactly, at any machine speed.
  */
-import type { ServiceContext } from '../../nodes/IntegrationService/transport/attempt';
+import type { ServiceContext } from '../../nodes/IntegrationService/transport/run';
 import { sendAttempt } from '../../nodes/IntegrationService/transport/attempt';
 
 jest.mock('n8n-workflow', () => ({

@@ -1,10 +1,9 @@
 /**
  * The pager, at the unit layer: nodes/IntegrationService/transport/paging.ts (and the request path
  * under it) against a fake context, whose httpRequestWithAuthentication records what would be sent
- * and answers from a script; and its steps between two pages (pageSteps.ts) called directly, with no
- * n8n context: the limit asked for, what a page gives and counts, the endless-list bounds, and where
- * a batch that ends inside a page continues. One place for the pager's rules (this was paging.test.ts
- * and pageSteps.test.ts); Page at a Time across batches is cursor.test.ts.
+ * and answers from a script; and its steps between two pages (nextPage.ts) called directly, with no
+ * n8n context: the request for a page, what a page gives and counts, and the endless-list bounds.
+ * Page at a Time across batches is cursor.test.ts.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -18,19 +17,16 @@ import {
 	serviceRequest,
 	serviceRequestPages,
 } from '../../nodes/IntegrationService/transport';
-import type { PagingState } from '../../nodes/IntegrationService/transport/pageSteps';
+import { newLoopMemory } from '../../nodes/IntegrationService/transport/cursor';
+import type { Paging } from '../../nodes/IntegrationService/transport/nextPage';
 import {
 	announcedBound,
 	boundBroken,
-	firstState,
-	limitReached,
 	MAX_RECORDS,
 	MAX_UNANNOUNCED_RECORDS,
-	pageLimit,
-	positionInPage,
 	requestFor,
 	takePage,
-} from '../../nodes/IntegrationService/transport/pageSteps';
+} from '../../nodes/IntegrationService/transport/nextPage';
 import { LIST_NEXT_STEP } from '../../nodes/IntegrationService/transport/paging';
 import type { Scripted } from './fakes';
 import { credentials, fakeServiceContext } from './fakes';
@@ -637,7 +633,7 @@ describe("recordsOf (records of an answer whose list key is not known: an event'
 	});
 });
 
-// The pager's steps between two pages (pageSteps.ts), called directly.
+// The pager's steps between two pages (nextPage.ts), called directly.
 
 const PROPERTY = { seed: 2929, numRuns: 150 };
 const START = {
@@ -649,55 +645,28 @@ const START = {
 	forms: [],
 };
 
-function state(overrides: Partial<PagingState> = {}): PagingState {
-	return { ...firstState(START, undefined, false), ...overrides };
+const never = (why: string): never => {
+	throw new Error(why);
+};
+
+function state(overrides: Partial<Paging> = {}): Paging {
+	return {
+		start: START,
+		pageSize: 100,
+		loops: newLoopMemory(undefined, false, never),
+		stop: never,
+		refuse: never,
+		at: { offset: 0 },
+		skip: 0,
+		pageUrl: START.firstUrl,
+		received: 0,
+		sent: 0,
+		sentOverall: 0,
+		...overrides,
+	};
 }
 
-describe('the first page', () => {
-	it('starts at offset 0, at the service link of a named list, or where a cursor says', () => {
-		expect(firstState(START, undefined, false)).toEqual({
-			received: 0,
-			sent: 0,
-			sentOverall: 0,
-			announced: undefined,
-			at: { offset: 0 },
-			skip: 0,
-			pageUrl: START.firstUrl,
-		});
-		expect(firstState(START, undefined, true).at).toBeUndefined();
-		const link = 'https://crm.example.test/api/people?page=3';
-		const resumed = firstState(
-			START,
-			{
-				list: 'list',
-				at: { link },
-				skip: 2,
-				sent: 40,
-				announced: 90,
-				seen: [],
-				loop: { steps: 0, power: 1 },
-				pageLoop: { steps: 0, power: 1 },
-			},
-			false,
-		);
-		expect(resumed).toMatchObject({
-			at: { link },
-			skip: 2,
-			sentOverall: 40,
-			announced: 90,
-			pageUrl: link,
-		});
-	});
-});
-
-describe('pageLimit and requestFor', () => {
-	it('asks for a page, or what a Limit still needs plus the records to skip', () => {
-		expect(pageLimit({ pageSize: 100 }, state())).toBe(100);
-		expect(pageLimit({ pageSize: 100, maxRecords: 30 }, state({ received: 10 }))).toBe(20);
-		expect(pageLimit({ pageSize: 100, maxRecords: 30 }, state({ received: 10, skip: 5 }))).toBe(25);
-		expect(pageLimit({ pageSize: 10, maxRecords: 500 }, state())).toBe(10);
-	});
-
+describe('requestFor', () => {
 	it('sends the offset or the cursor with the limit, a link as the page to follow, and the list link as it is', () => {
 		const request = {
 			method: 'GET' as const,
@@ -739,32 +708,15 @@ describe('takePage', () => {
 				fc.option(fc.nat(1000), { nil: undefined }),
 				(received, count, limitLeft, skip, announced, total) => {
 					const maxRecords = limitLeft === undefined ? undefined : received + limitLeft;
-					const before = state({
-						received,
-						sent: received,
-						sentOverall: received,
-						skip,
-						announced,
-					});
+					const before = { received, sent: received, sentOverall: received, skip, announced };
+					const paging = state({ ...before, maxRecords });
 					const records = Array.from({ length: count }, (_, i) => ({ id: i }));
-					const {
-						fresh,
-						take,
-						state: after,
-					} = takePage(
-						{ pageSize: 100, maxRecords },
-						before,
-						records,
-						total === undefined ? {} : { total },
-					);
+					const { fresh, take } = takePage(paging, records, total === undefined ? {} : { total });
 					expect(fresh).toEqual(records.slice(skip));
 					expect(take).toEqual(fresh.slice(0, maxRecords === undefined ? undefined : limitLeft));
-					expect(after.received).toBe(received + take.length);
-					expect(after.sentOverall - before.sentOverall).toBe(fresh.length);
-					expect(after.announced).toBe(announced ?? total);
-					expect(limitReached({ pageSize: 100, maxRecords }, after)).toBe(
-						maxRecords !== undefined && after.received >= maxRecords,
-					);
+					expect(paging.received).toBe(received + take.length);
+					expect(paging.sentOverall - before.sentOverall).toBe(fresh.length);
+					expect(paging.announced).toBe(announced ?? total);
 				},
 			),
 			PROPERTY,
@@ -773,13 +725,11 @@ describe('takePage', () => {
 
 	it('names the bound a page breaks: past the announced total, past memory, past an unannounced list', () => {
 		const page = Array.from({ length: 100 }, (_, i) => ({ id: i }));
-		const past = takePage({ pageSize: 100 }, state({ sentOverall: 300, announced: 200 }), page, {});
+		const past = takePage(state({ sentOverall: 300, announced: 200 }), page, {});
 		expect(past.broken).toBe(
 			'the service announced 200 records but goes on past 300; narrow the list with Query Parameters or use a Limit',
 		);
-		expect(
-			takePage({ pageSize: 100 }, state({ sentOverall: 200, announced: 200 }), page, {}).broken,
-		).toBeUndefined();
+		expect(takePage(state({ sentOverall: 200, announced: 200 }), page, {}).broken).toBeUndefined();
 		expect(
 			boundBroken({ sent: MAX_RECORDS + 1, sentOverall: MAX_RECORDS + 1, before: 0 }, 100),
 		).toMatch(/^more than 250000 records would be held in memory at once/);
@@ -819,14 +769,5 @@ describe('takePage', () => {
 			}),
 			PROPERTY,
 		);
-	});
-});
-
-describe('positionInPage', () => {
-	it('moves an offset past what was taken; names a cursor or link page again with the records to skip', () => {
-		expect(positionInPage({ offset: 200 }, 0, 30)).toEqual({ at: { offset: 230 }, skip: 0 });
-		expect(positionInPage({ next: 'c2' }, 10, 30)).toEqual({ at: { next: 'c2' }, skip: 40 });
-		const link = { link: 'https://crm.example.test/api/people?p=2' };
-		expect(positionInPage(link, 0, 5)).toEqual({ at: link, skip: 5 });
 	});
 });

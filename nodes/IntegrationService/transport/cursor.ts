@@ -1,53 +1,37 @@
-/**
- * Page at a Time (decisions.md): where a list continues, carried between runs as an opaque string.
- * A cursor is user input: decoding accepts only the exact shape written here, and the pager checks a
- * link in it as it checks a nextLink (the host's origin, the list's own path) before sending anything.
- */
+import type { IDataObject } from 'n8n-workflow';
 
-/** What to send for the page a list continues with. */
+/** Page at a Time: where a list continues, as an opaque string; it is input, so only our exact shape decodes. */
+
 export type PagePosition = { offset: number } | { next: string } | { link: string };
 
-/**
- * Brent's cycle detection over the next-page cursors (or the pages' ids) of every batch (nextPage.ts
- * `loopStep`): the digest of a checkpoint (none before the first), the steps since it, and how many it
- * waits for (a power of two) before moving to the latest.
- */
+/** Brent's cycle check: a checkpoint's digest (none before the first), steps since it, and its power of two. */
 export interface LoopCheck {
 	mark?: string;
 	steps: number;
 	power: number;
 }
 
+/** `skip`: records of the page at `at` returned already; `seen`: the latest next-page cursors' digests. */
 export interface ListPosition {
-	/** Digest of the list (method, host URL, path, query, Connection ID): refused on any other. */
 	list: string;
 	at: PagePosition;
-	/** Records of the page at `at` already returned (when the service sent more than the batch took). */
 	skip: number;
-	/** Records the service has sent for this list so far, and the total it announced first. */
 	sent: number;
 	announced?: number;
-	/** Digests of the next-page cursors seen, newest last: a short cursor loop is caught at once. */
 	seen: string[];
-	/** A cursor loop of any length is caught by this, however many batches it spans. */
 	loop: LoopCheck;
-	/** Digest of the ids of the last page read: a service serving that page again is caught. */
+	/** Digest of the ids of the last page read, and Brent's check over those digests. */
 	lastPage?: string;
-	/** Brent's check over those page digests: pages repeating with any period, whatever their links. */
 	pageLoop: LoopCheck;
 }
 
 const PREFIX = 'isc1.';
-/** The longest cursor taken back (actions/output.ts never cuts one this long for a model). */
 export const MAX_CURSOR_LENGTH = 16_384;
-/**
- * The longest nextLink or `next` cursor of the service a cursor carries: with its counts and 64
- * digests (about 1,500 characters), in base64 (a third more), it stays under MAX_CURSOR_LENGTH.
- */
+/** The longest link or `next` carried: with SEEN_KEPT digests, in base64, under MAX_CURSOR_LENGTH. */
 export const MAX_TEXT = 8192;
-/** How many next-page cursors a cursor remembers; a longer loop is caught by `loop` (Brent). */
 export const SEEN_KEPT = 64;
 const DIGEST = /^[0-9a-f]{14}$/;
+const KEYS = ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'loop', 'lastPage', 'pageLoop'];
 
 /** A 53-bit string hash (cyrb53) in hex: not a secret, only to recognise a value again. */
 export function digest(text: string): string {
@@ -63,10 +47,16 @@ export function digest(text: string): string {
 	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }
 
-/**
- * The cursor of a position, or undefined when decodeCursor would refuse it (a link or `next` longer
- * than MAX_TEXT): a cursor handed out must always be taken back, so the pager fails instead.
- */
+/** Counts one more cursor (its digest): 'loop' when it is the checkpoint, which moves at each power of two. */
+export function loopStep(check: LoopCheck, cursor: string): LoopCheck | 'loop' {
+	if (check.mark === cursor) return 'loop';
+	const steps = check.steps + 1;
+	return steps >= check.power
+		? { mark: cursor, steps: 0, power: check.power * 2 }
+		: { ...check, steps };
+}
+
+/** The cursor of a position, or undefined when decodeCursor would refuse it: the pager then fails instead. */
 export function encodeCursor(position: ListPosition): string | undefined {
 	const { at } = position;
 	const carried = 'link' in at ? at.link : 'next' in at ? at.next : '';
@@ -75,37 +65,34 @@ export function encodeCursor(position: ListPosition): string | undefined {
 	return cursor.length <= MAX_CURSOR_LENGTH ? cursor : undefined;
 }
 
-const isCount = (value: unknown): value is number =>
-	typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-const isText = (value: unknown): value is string =>
+type Fields = Record<string, unknown>;
+const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
+const isText = (value: unknown) =>
 	typeof value === 'string' && value !== '' && value.length <= MAX_TEXT;
-const hasOnly = (value: object, keys: readonly string[]) =>
+const isDigest = (value: unknown) => typeof value === 'string' && DIGEST.test(value);
+const isObject = (value: unknown, keys: readonly string[]): value is Fields =>
+	value !== null &&
+	typeof value === 'object' &&
+	!Array.isArray(value) &&
 	Object.keys(value).every((key) => keys.includes(key));
-const isObject = (value: unknown): value is Record<string, unknown> =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function loopCheck(value: unknown): LoopCheck | undefined {
-	if (!isObject(value) || !hasOnly(value, ['mark', 'steps', 'power'])) return undefined;
+function isLoopCheck(value: unknown): boolean {
+	if (!isObject(value, ['mark', 'steps', 'power'])) return false;
 	const { mark, steps, power } = value;
-	const valid =
+	// The first cursor sets the checkpoint and doubles the power: no mark exactly while it is 1.
+	const marked = mark === undefined ? power === 1 : isDigest(mark) && (power as number) > 1;
+	return (
 		isCount(steps) &&
 		isCount(power) &&
-		Number.isInteger(Math.log2(power)) &&
-		steps < power &&
-		// The first cursor sets the checkpoint and doubles the wait: no mark exactly while it is 1.
-		(mark === undefined ? power === 1 : typeof mark === 'string' && DIGEST.test(mark) && power > 1);
-	if (!valid) return undefined;
-	return mark === undefined
-		? { steps: steps as number, power: power as number }
-		: { mark: mark as string, steps: steps as number, power: power as number };
+		Number.isInteger(Math.log2(power as number)) &&
+		(steps as number) < (power as number) &&
+		marked
+	);
 }
 
-function pagePosition(value: unknown): PagePosition | undefined {
-	if (!isObject(value) || Object.keys(value).length !== 1) return undefined;
-	if ('offset' in value) return isCount(value.offset) ? { offset: value.offset } : undefined;
-	if ('next' in value) return isText(value.next) ? { next: value.next } : undefined;
-	if ('link' in value) return isText(value.link) ? { link: value.link } : undefined;
-	return undefined;
+function isPagePosition(value: unknown): value is PagePosition {
+	if (!isObject(value, ['offset', 'next', 'link']) || Object.keys(value).length !== 1) return false;
+	return 'offset' in value ? isCount(value.offset) : isText(value.next ?? value.link);
 }
 
 /** The position a cursor names for this list, or why it cannot be used (nothing is sent then). */
@@ -124,38 +111,21 @@ export function decodeCursor(
 	} catch {
 		return notOurs;
 	}
-	if (
-		!isObject(value) ||
-		!hasOnly(value, [
-			'list',
-			'at',
-			'skip',
-			'sent',
-			'announced',
-			'seen',
-			'loop',
-			'lastPage',
-			'pageLoop',
-		])
-	)
-		return notOurs;
-	const at = pagePosition(value.at);
-	const loop = loopCheck(value.loop);
-	const pageLoop = loopCheck(value.pageLoop);
-	const { skip, sent, announced, seen, lastPage } = value;
+	if (!isObject(value, KEYS)) return notOurs;
+	const { at, skip, sent, announced, seen, lastPage } = value;
 	const valid =
 		typeof value.list === 'string' &&
-		at !== undefined &&
+		isPagePosition(at) &&
 		isCount(skip) &&
 		(skip === 0 || !('offset' in at)) &&
 		isCount(sent) &&
 		(announced === undefined || isCount(announced)) &&
 		Array.isArray(seen) &&
 		seen.length <= SEEN_KEPT &&
-		seen.every((entry) => typeof entry === 'string' && DIGEST.test(entry)) &&
-		loop !== undefined &&
-		pageLoop !== undefined &&
-		(lastPage === undefined || (typeof lastPage === 'string' && DIGEST.test(lastPage)));
+		seen.every(isDigest) &&
+		isLoopCheck(value.loop) &&
+		isLoopCheck(value.pageLoop) &&
+		(lastPage === undefined || isDigest(lastPage));
 	if (!valid) return notOurs;
 	if (value.list !== list) {
 		return {
@@ -163,17 +133,63 @@ export function decodeCursor(
 				'was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list',
 		};
 	}
+	return { position: value as unknown as ListPosition };
+}
+
+export type LoopMemory = ReturnType<typeof newLoopMemory>;
+
+const FIRST_CHECK: LoopCheck = { steps: 0, power: 1 };
+const SAME_RECORDS =
+	'the service returned the same records again (it does not move to the next page)';
+
+/**
+ * What stops a loop, in this run and (carried by the cursor) across batches: a next-page cursor seen
+ * before, a page whose records were all seen before, pages whose ids repeat.
+ */
+export function newLoopMemory(
+	resume: ListPosition | undefined,
+	batch: boolean,
+	stop: (why: string) => never,
+) {
+	const seen = new Set<string>();
+	const seenIds = new Set<string>();
+	let carried = [...(resume?.seen ?? [])];
+	let check = resume?.loop ?? FIRST_CHECK;
+	let lastPage = resume?.lastPage;
+	let pageCheck = resume?.pageLoop ?? FIRST_CHECK;
 	return {
-		position: {
-			list,
-			at,
-			skip: skip as number,
-			sent: sent as number,
-			...(announced === undefined ? {} : { announced: announced as number }),
-			seen: seen as string[],
-			loop: loop as LoopCheck,
-			...(lastPage === undefined ? {} : { lastPage: lastPage as string }),
-			pageLoop: pageLoop as LoopCheck,
+		add(key: string) {
+			const keyDigest = digest(key);
+			const step = loopStep(check, keyDigest);
+			if (seen.has(key) || carried.includes(keyDigest) || step === 'loop')
+				stop('the service returned the same next-page cursor twice');
+			seen.add(key);
+			check = step;
+			if (batch) carried = [...carried, keyDigest].slice(-SEEN_KEPT);
 		},
+		progress(records: IDataObject[], firstOfBatch: boolean) {
+			const ids: string[] = [];
+			for (const record of records) {
+				const id = record?.id;
+				if (typeof id === 'string' || typeof id === 'number') ids.push(String(id));
+			}
+			// A page with records without an id is not compared.
+			const allHaveIds = ids.length === records.length;
+			if (allHaveIds && ids.every((id) => seenIds.has(id))) stop(SAME_RECORDS);
+			for (const id of ids) seenIds.add(id);
+			if (!batch || !allHaveIds) return;
+			// Fresh links around the same pages: the pages' ids repeat with the loop's period.
+			const pageDigest = digest(ids.join('\u0000'));
+			const step = loopStep(pageCheck, pageDigest);
+			if ((firstOfBatch && pageDigest === lastPage) || step === 'loop') stop(SAME_RECORDS);
+			lastPage = pageDigest;
+			pageCheck = step;
+		},
+		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => ({
+			seen: carried,
+			loop: check,
+			...(lastPage === undefined ? {} : { lastPage }),
+			pageLoop: pageCheck,
+		}),
 	};
 }

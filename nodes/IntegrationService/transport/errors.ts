@@ -4,28 +4,24 @@ import type { ServiceHost } from '../../shared/service';
 import { HOST_FIELDS } from '../../shared/service';
 import { redact } from './secrets';
 
-/**
- * What a failed attempt means and how it is told: whether it may be retried or may have been
- * processed, the message in the service's words (every secret taken out first, secrets.ts), and the
- * next step a model reads.
- */
+/** What a failed attempt means, in the service's words, and the next step a model reads. */
 
-/** What went wrong on one attempt, and whether another attempt may help. */
+/**
+ * `mayHaveBeenProcessed`: a write that is not repeated and says so; `processed`: a 2xx write whose
+ * answer could not be read (its message says so); `gaveUp`: why retrying stopped early.
+ */
 export interface AttemptFailure {
 	status?: number;
 	message: string;
 	description?: string;
 	retryable: boolean;
 	retryAfterMs?: number;
-	/** A Create or Delete that failed this way may have been processed: it is not repeated, and the message says so. */
 	mayHaveBeenProcessed?: boolean;
-	/** Why retrying stopped before Max Attempts. */
 	gaveUp?: string;
-	/** A write answered 2xx whose answer could not be read: processed, and its message says so already. */
 	processed?: boolean;
 }
 
-/** A wait longer than a number of ms holds exactly (an endless Retry-After, Infinity) is told as over that. */
+/** A wait too long to hold in ms (an endless Retry-After) is told as "over" the most there is. */
 export function formatSeconds(ms: number): string {
 	if (ms > Number.MAX_SAFE_INTEGER) return `over ${Math.floor(Number.MAX_SAFE_INTEGER / 1000)} s`;
 	return ms % 1000 === 0 || ms >= 10_000
@@ -33,43 +29,37 @@ export function formatSeconds(ms: number): string {
 		: `${(ms / 1000).toFixed(1)} s`;
 }
 
+export const isRead = (method: IHttpRequestMethods) => method === 'GET' || method === 'HEAD';
+
 /** 5xx and network errors are retried only where a repeat is harmless: not DELETE (a repeat answers 404). */
 export function isIdempotent(method: IHttpRequestMethods): boolean {
-	return method === 'GET' || method === 'PUT' || method === 'HEAD';
+	return isRead(method) || method === 'PUT';
 }
 
-/** A failure after which the request may or may not have been processed: repeated only where harmless. */
+/** The request may or may not have been processed: repeated only where harmless. */
 export function uncertainFailure(
 	method: IHttpRequestMethods,
 	message: string,
 	extra: Partial<AttemptFailure> = {},
 ): AttemptFailure {
-	return {
-		message,
-		retryable: isIdempotent(method),
-		mayHaveBeenProcessed: !isIdempotent(method),
-		...extra,
-	};
+	const retryable = isIdempotent(method);
+	return { message, retryable, mayHaveBeenProcessed: !retryable, ...extra };
 }
-
-// The service's words: an HTML page as its title and text, an error body's message, shortened.
 
 const MAX_ERROR_TEXT = 300;
 
-/** Secrets are taken out first, then the text is shortened: a cut never leaves part of a secret. */
+/** Secrets go before the text is cut: a cut never leaves part of one. */
 export function shorten(text: string, secretForms: readonly string[]): string {
 	const plain = redact(text, secretForms).replace(/\s+/g, ' ').trim();
 	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
 }
 
+const HTML_START = /^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i;
 export function looksLikeHtml(text: string, contentType = ''): boolean {
-	return (
-		/html/i.test(contentType) ||
-		/^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i.test(text)
-	);
+	return /html/i.test(contentType) || HTML_START.test(text);
 }
 
-/** An HTML page (a proxy's or gateway's error page) as one line: its title, then its visible text. */
+/** A gateway's error page as one line: its title, then its visible text. */
 export function htmlText(html: string): string {
 	const strip = (part: string) =>
 		part
@@ -78,56 +68,45 @@ export function htmlText(html: string): string {
 			.replace(/\s+/g, ' ')
 			.trim();
 	const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
-	let text = strip(
-		/<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1] ??
-			html.replace(/<head[\s\S]*?<\/head>/i, ''),
-	);
+	const body = /<body[^>]*>([\s\S]*?)(<\/body>|$)/i.exec(html)?.[1];
+	let text = strip(body ?? html.replace(/<head[\s\S]*?<\/head>/i, ''));
 	if (title !== '' && text.startsWith(title)) text = text.slice(title.length).trim();
 	return `an HTML page${title ? ` titled "${title}"` : ''}${text ? `: ${text}` : ''}`;
 }
 
-/**
- * A connector's list of refused fields, `{"errors": [{"path": "title", "message": "is required"}]}`
- * (the 422 of an appointment create, beyond the OpenAPI), as `title: is required; …`; a path given
- * as a list of keys is joined with dots.
- */
+/** A connector's 422 `{"errors": [{"path": "title", "message": "is required"}]}` as `title: is required; …`. */
 function fieldErrorsText(errors: unknown): string | undefined {
 	if (!Array.isArray(errors)) return undefined;
 	const parts = errors.flatMap((entry: unknown) => {
 		if (entry === null || typeof entry !== 'object') return [];
 		const { path, message } = entry as Record<string, unknown>;
+		// A path given as a list of keys is joined with dots.
 		const keys = Array.isArray(path) ? path : [path];
-		const where = keys.every((key) => typeof key === 'string' || typeof key === 'number')
-			? keys.join('.')
-			: '';
+		const plain = keys.every((key) => typeof key === 'string' || typeof key === 'number');
+		const where = plain ? keys.join('.') : '';
 		if (typeof message !== 'string') return where === '' ? [] : [`${where}: refused`];
 		return [where === '' ? message : `${where}: ${message}`];
 	});
 	return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
-/**
- * The service's own words for an error: {"error": "..."}, {"message": "..."} or, on the published
- * CRM endpoints, {"errorMessage": "..."}; a connector's {"errors": [{path, message}]}; else the body's text.
- */
+/** The service's words: `{error}` (or `{error: {message}}`), `{message}`, `{errorMessage}`, a 422's `{errors}`, else the text. */
 export function serviceErrorText(body: string, secretForms: readonly string[]): string {
 	const text = body.trim();
 	if (text === '') return '';
+	let parsed: unknown;
 	try {
-		const parsed = JSON.parse(text) as unknown;
-		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			const { error, message, errorMessage } = parsed as Record<string, unknown>;
-			const nested =
-				error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
-			const words = [error, nested, message, errorMessage].find(
-				(candidate) => typeof candidate === 'string',
-			);
-			if (typeof words === 'string') return shorten(words, secretForms);
-			const fields = fieldErrorsText((parsed as Record<string, unknown>).errors);
-			if (fields !== undefined) return shorten(fields, secretForms);
-		}
+		parsed = JSON.parse(text);
 	} catch {
-		// Not JSON: the shortened text below, without HTML tags.
+		// Not JSON: the text, without HTML tags.
+	}
+	if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+		const { error, message, errorMessage, errors } = parsed as Record<string, unknown>;
+		const nested =
+			error && typeof error === 'object' ? (error as { message?: unknown }).message : undefined;
+		const words = [error, nested, message, errorMessage].find((part) => typeof part === 'string');
+		const said = typeof words === 'string' ? words : fieldErrorsText(errors);
+		if (said !== undefined) return shorten(said, secretForms);
 	}
 	return shorten(looksLikeHtml(text) ? htmlText(text) : text, secretForms);
 }
@@ -143,12 +122,6 @@ const STATUS_MEANINGS: Record<number, string> = {
 	429: 'Rate limited by the service',
 };
 
-function statusMeaning(status: number): string {
-	if (STATUS_MEANINGS[status]) return STATUS_MEANINGS[status];
-	if (status >= 500) return 'The service had an internal error';
-	return 'The service answered with an error';
-}
-
 const MONTHS = 'Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec';
 /** RFC 9110 HTTP-date: IMF-fixdate, and the obsolete RFC 850 and asctime forms. */
 const HTTP_DATE = new RegExp(
@@ -159,7 +132,7 @@ const HTTP_DATE = new RegExp(
 	].join('|'),
 );
 
-/** Retry-After: delta-seconds or an HTTP-date, else ignored; too many seconds to hold is Infinity (gives up at once). */
+/** Retry-After: delta-seconds or an HTTP-date, else ignored; too many seconds to hold is Infinity (a give-up). */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	const trimmed = value?.trim() ?? '';
 	if (/^\d+$/.test(trimmed)) {
@@ -171,7 +144,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** An answer with an error status, as a failure with the service's words. */
 export function statusFailure(
 	status: number,
 	body: string,
@@ -180,18 +152,21 @@ export function statusFailure(
 	secretForms: readonly string[],
 ): AttemptFailure {
 	const text = serviceErrorText(body, secretForms);
+	const meaning =
+		STATUS_MEANINGS[status] ??
+		(status >= 500 ? 'The service had an internal error' : 'The service answered with an error');
 	return {
 		status,
-		message: `${statusMeaning(status)} (HTTP ${status})${text ? `: ${text}` : ''}`,
+		message: `${meaning} (HTTP ${status})${text ? `: ${text}` : ''}`,
 		retryable: status === 429 || status === 409 || (status >= 500 && isIdempotent(method)),
-		// A server fault may come after the work was done: a Create or Delete is not repeated.
+		// A server fault may come after the work was done.
 		mayHaveBeenProcessed: status >= 500 && !isIdempotent(method),
 		retryAfterMs: parseRetryAfter(retryAfter),
 	};
 }
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
-/** Failures before the request could reach the service: even a Create may be sent again. */
+/** Failures before the request could reach the service: even a create may be sent again. */
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 const NETWORK_MEANINGS: Record<string, string> = {
 	ECONNRESET: 'the connection was closed before an answer came',
@@ -210,13 +185,13 @@ const NETWORK_MEANINGS: Record<string, string> = {
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { code } = current as { code?: unknown };
+		const { code, cause } = current as { code?: unknown; cause?: unknown };
 		if (
 			typeof code === 'string' &&
 			(code in NETWORK_MEANINGS || TIMEOUT_CODES.has(code) || code.startsWith('HPE_'))
 		)
 			return code;
-		current = (current as { cause?: unknown }).cause;
+		current = cause;
 	}
 	const text = error instanceof Error ? error.message : String(error);
 	if (/socket hang up|aborted|premature close/i.test(text)) return 'ECONNRESET';
@@ -224,7 +199,7 @@ function findErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/** Deadline message; the code stays in the description (n8n rewrites messages that name one). */
+/** A network code stays in the description: n8n rewrites messages that name one. */
 export function timeoutFailure(
 	method: IHttpRequestMethods,
 	timeoutMs: number,
@@ -237,32 +212,28 @@ export function timeoutFailure(
 	});
 }
 
-/** A thrown error of the request helper or of reading the body, classified. */
 export function thrownFailure(
 	error: unknown,
 	method: IHttpRequestMethods,
 	timeoutMs: number,
 ): AttemptFailure {
 	const code = findErrorCode(error);
-	if (code && TIMEOUT_CODES.has(code))
-		return { ...timeoutFailure(method, timeoutMs), description: `Network error code ${code}.` };
-	if (code && code.startsWith('HPE_')) {
-		// The request went out and something answered: like a cut-off answer, it may have been processed.
+	// Not a network failure (e.g. the credential refused to sign a token): repeating cannot help.
+	if (!code)
+		return { message: error instanceof Error ? error.message : String(error), retryable: false };
+	const description = `Network error code ${code}.`;
+	if (TIMEOUT_CODES.has(code)) return { ...timeoutFailure(method, timeoutMs), description };
+	// Something answered what the request sent: it may have been processed.
+	if (code.startsWith('HPE_'))
 		return uncertainFailure(method, "Could not read the service's answer: it is not valid HTTP", {
-			description: `Network error code ${code}.`,
+			description,
 		});
-	}
-	if (code) {
-		const message = `Could not reach the service: ${NETWORK_MEANINGS[code]}`;
-		const description = `Network error code ${code}.`;
-		if (NEVER_SENT_CODES.has(code)) return { message, description, retryable: true };
-		return uncertainFailure(method, message, { description });
-	}
-	// Not a network failure (for example the credential refused to sign a token): repeating cannot help.
-	return { message: error instanceof Error ? error.message : String(error), retryable: false };
+	const message = `Could not reach the service: ${NETWORK_MEANINGS[code]}`;
+	if (NEVER_SENT_CODES.has(code)) return { message, description, retryable: true };
+	return uncertainFailure(method, message, { description });
 }
 
-/** What a model calling the node as a tool should do after a failed request (the router shows it). */
+/** What a model calling the node as a tool should do after a failed request. */
 export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods): string {
 	const status = failure.status;
 	if (failure.mayHaveBeenProcessed || failure.processed)
@@ -277,15 +248,14 @@ export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods):
 		return 'It conflicts with the record as it is now: read it again, then decide.';
 	if (status !== undefined && status >= 400 && status < 500)
 		return 'The service refused the values sent: correct what the message names and call again.';
-	// An update is sent again on a 5xx or a cut-off (isIdempotent): it may have been applied, and the
-	// same values again are harmless.
+	// An update is retried on a 5xx or a cut-off: it may have been applied, and the same values again are harmless.
 	if (failure.retryable && method === 'PUT')
 		return 'The update may already have been applied; sending the same values again is safe (an update replaces, it does not add): call again later, or Get the record to see where it stands.';
 	if (failure.retryable) return 'A passing failure: calling again later may work.';
 	return 'Calling again unchanged will fail the same way.';
 }
 
-/** A message for a model: the host's origin (maybe a private address) replaced by its name, "the CRM host". */
+/** A message for a model: the host's origin (maybe a private address) replaced by "the CRM host". */
 export function withoutHost(text: string, url: string, host: ServiceHost): string {
 	if (!URL.canParse(url)) return text;
 	const { origin, host: authority } = new URL(url);

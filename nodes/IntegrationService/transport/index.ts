@@ -8,10 +8,9 @@ import * as paging from './paging';
 import * as request from './request';
 import { DEFAULT_SETTINGS as defaultSettings } from './run';
 
-export type { ServiceContext } from './attempt';
 export type { PageRequest, PagingResult } from './paging';
 export type { Connection, ServiceRequest } from './request';
-export type { RequestSettings, ServiceRun } from './run';
+export type { RequestSettings, ServiceContext, ServiceRun } from './run';
 
 // Assigned, not re-exported: a re-export compiles to a getter, one more function on every call.
 export const serviceRequest = request.serviceRequest;

@@ -1,38 +1,18 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods as Method } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PathSegment, ServiceHost } from '../../shared/service';
-import {
-	CREDENTIAL_TYPE,
-	endpointUrl,
-	headerValueProblem,
-	hostBaseUrl,
-	HOSTS_WITH_CREDENTIAL_ID,
-	sameOriginUrl,
-} from '../../shared/service';
-import type { ServiceContext } from './attempt';
+import * as service from '../../shared/service';
 import { formatSeconds } from './errors';
 import { tenantKey } from './pace';
 import { sendCreateOnce } from './repeats';
 import type { PreparedRequest } from './retry';
 import { sendWithRetries } from './retry';
-import type { RequestSettings, ServiceRun } from './run';
+import type { RequestSettings, ServiceContext, ServiceRun } from './run';
 import { DEFAULT_SETTINGS } from './run';
 import { redact, redactError, secretForms, withSecrets } from './secrets';
 
-/**
- * A node run (`newRun`, one item's deadline `startItem`, `stopRun`) and one request of it, made ready
- * before anything is sent: its host and URL (a link only on the host's origin), its headers (the
- * token, the Connection ID), its body and its tenant; retry.ts then sends it.
- */
-
-// The run
-
+/** A node run, and one request of it made ready before anything is sent; retry.ts sends it. */
 export function newRun(
 	settings: Readonly<RequestSettings> = DEFAULT_SETTINGS,
 	asTool = false,
@@ -40,18 +20,14 @@ export function newRun(
 	return { settings, asTool, state: { stop: new AbortController() } };
 }
 
-/** Why a run stopped early; requests not yet sent are then never sent. */
-class RunStopped extends Error {}
-
 /** Ends the run: every wait ends now, and nothing more is sent. */
 export function stopRun(run: ServiceRun, reason: string): void {
-	if (!run.state.stop.signal.aborted) run.state.stop.abort(new RunStopped(reason));
+	if (!run.state.stop.signal.aborted) run.state.stop.abort(new Error(reason));
 }
 
 /**
- * The run as one item's operation sees it, its deadline counted from now: a caller that waits for the
- * answer (an MCP client, a webhook sender) must not be outlived by its requests. The settings, the
- * credential and the stop signal stay shared with the run.
+ * The run as one item's operation sees it, with its deadline from now: a caller that waits for the
+ * answer (an MCP client, a webhook sender) must not be outlived by its requests.
  */
 export function startItem(run: ServiceRun, bound?: string, now = Date.now()): ServiceRun {
 	const { maxItemMs } = run.settings;
@@ -60,19 +36,11 @@ export function startItem(run: ServiceRun, bound?: string, now = Date.now()): Se
 	return { ...run, deadline: { at: now + maxItemMs, bound: named } };
 }
 
-/** The credential for this run, loaded on first use and then reused for every item and page (the same promise). */
-export function runCredentials(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	itemIndex: number,
-): Promise<IDataObject> {
+/** The run's credential, loaded on first use; a failed load is not kept, so the next item tries again. */
+export function runCredentials(ctx: ServiceContext, run: ServiceRun, itemIndex: number) {
 	if (!run.state.credentials) {
-		const loading = (ctx as IExecuteFunctions).getCredentials(
-			CREDENTIAL_TYPE,
-			itemIndex,
-		) as Promise<IDataObject>;
+		const loading = (ctx as IExecuteFunctions).getCredentials(service.CREDENTIAL_TYPE, itemIndex);
 		run.state.credentials = loading;
-		// A failed load (e.g. a credential expression) is not kept: the next item tries again.
 		loading.catch(() => {
 			if (run.state.credentials === loading) run.state.credentials = undefined;
 		});
@@ -80,18 +48,14 @@ export function runCredentials(
 	return run.state.credentials;
 }
 
-/** The credential's secrets in every form, made once per loaded credential of the run. */
+/** The credential's secrets in every form, made once per loaded credential. */
 export function runForms(run: ServiceRun, credentials: IDataObject): readonly string[] {
 	if (run.state.forms?.of !== credentials)
 		run.state.forms = { of: credentials, forms: secretForms(credentials) };
 	return run.state.forms.forms;
 }
 
-/**
- * Takes the run's credential secrets out of an error about to leave the node, an input error thrown
- * before anything was sent included (a secret pasted into a field comes back in the message that
- * names the bad value). A credential that cannot load leaves bearer tokens and JWTs to be taken out.
- */
+/** Takes the credential's secrets out of an error leaving the node, an input error included. */
 export async function redactRunError(
 	ctx: ServiceContext,
 	run: ServiceRun,
@@ -102,93 +66,77 @@ export async function redactRunError(
 	try {
 		forms = runForms(run, await runCredentials(ctx, run, itemIndex));
 	} catch {
-		// The failure to load is its own error elsewhere; this error still loses every JWT and bearer token.
+		// The failed load is its own error elsewhere.
 	}
 	redactError(error, forms);
 }
 
-// One request
-
 declare const readFromItem: unique symbol;
-
 /**
- * Which connection (X-Service-Credential-Id) a request uses: the item's Connection ID, or the
- * credential's default when it is empty. Branded so that no object literal passes for one: the node's
- * `connectionOf` (actions/parameters.ts) reads it from the item, CREDENTIAL_DEFAULT is the default's.
+ * The item's Connection ID (X-Service-Credential-Id), or the credential's default when empty; branded
+ * so that no object literal passes for one: only the node's `connectionOf` and CREDENTIAL_DEFAULT.
  */
 export type Connection = { readonly credentialId?: string } & { readonly [readFromItem]: true };
 
 /** The credential's Default Credential ID: for requests with no Connection ID to read (the trigger's). */
 export const CREDENTIAL_DEFAULT = {} as Connection;
 
+/**
+ * `path`: segments after /api, each sent as one segment; `writeOnly`: body values redacted like
+ * secrets (a password); `creates`: the noun a create makes (repeats.ts); `link`: a URL the service
+ * gave, called only on the host's origin.
+ */
 interface RequestParts {
-	method: IHttpRequestMethods;
-	/** Path segments after /api; each is sent as exactly one segment, whatever it contains. */
+	method: Method;
 	path: readonly PathSegment[];
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Values of the body that must never leave the node (a user's password): redacted like the credential's secrets. */
 	writeOnly?: readonly string[];
-	/** A create of a new record: the noun of what it makes. As a tool, the same create again within two minutes is not sent (repeats.ts). */
 	creates?: string;
-	/** A URL the service gave (a list's nextLink, an event's uri), absolute or relative to `relativeTo`; only ever called on the host's origin. */
 	link?: { url: string; relativeTo: string; what: string };
 }
 
-/**
- * A request to the CRM, LOS or calendar host cannot be written without its `connection`: forgetting
- * it fails the build instead of silently using the credential's default (decisions.md). Universal
- * requests never send one.
- */
+/** A request to the CRM, LOS or calendar host cannot be written without its `connection`. */
 export type ServiceRequest = RequestParts &
 	(
 		| { host: Exclude<ServiceHost, 'universal'>; connection: Connection }
 		| { host: 'universal'; connection?: Connection }
 	);
 
-/** The Connection ID the request names; '' for the credential's default. */
-export function connectionIdOf(request: ServiceRequest): string {
-	return request.connection?.credentialId ?? '';
+/** The Connection ID sent: the request's, else the credential's default. */
+export function connectionIdOf(request: ServiceRequest, credentials: IDataObject): string {
+	const own = request.connection?.credentialId ?? '';
+	return own.trim() !== '' ? own : String(credentials.credentialId ?? '');
 }
 
-/** The URL to call and its origin (the tenant's), or why it must not be called (before anything is sent). */
-function targetUrl(
-	credentials: IDataObject,
-	request: ServiceRequest,
-): { url: string; origin: string } | { refused: string } {
-	const host = hostBaseUrl(credentials, request.host);
+/** The URL to call, or why it must not be called. */
+function targetUrl(credentials: IDataObject, request: ServiceRequest) {
+	const host = service.hostBaseUrl(credentials, request.host);
 	if ('refused' in host) return host;
-	const target = request.link
-		? sameOriginUrl(request.link.url, request.link.relativeTo, host.base)
-		: endpointUrl(host.base, request.path);
+	const { link } = request;
+	const target = link
+		? service.sameOriginUrl(link.url, link.relativeTo, host.base)
+		: service.endpointUrl(host.base, request.path);
 	if ('url' in target) return { url: target.url, origin: new URL(host.base).origin };
-	if (!request.link) return target;
+	if (!link) return target;
 	return {
-		refused: `The service pointed to ${request.link.what} on another origin (${target.refused}); it is not followed with your token`,
+		refused: `The service pointed to ${link.what} on another origin (${target.refused}); it is not followed with your token`,
 	};
 }
 
-/** X-Service-Credential-Id for hosts that take it (the item's override, else the credential's default), or why not. */
-function connectionHeader(
-	credentials: IDataObject,
-	request: ServiceRequest,
-): string | { refused: string } | undefined {
-	if (!HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return undefined;
-	const override = request.connection?.credentialId ?? '';
-	const value = override.trim() !== '' ? override : String(credentials.credentialId ?? '');
-	// Checked before trimming: the HTTP client would silently strip or alter it and send another ID.
-	const problem = headerValueProblem(value);
-	if (problem !== undefined) {
-		const field =
-			override.trim() !== '' ? 'Connection ID' : "The credential's Default Credential ID";
-		return { refused: `${field}: ${problem}` };
-	}
-	if (value.trim() === '')
-		return {
-			refused:
-				'Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node',
-		};
-	return value.trim();
+/** X-Service-Credential-Id for hosts that take it (`value`), or why it cannot be sent. */
+function connectionHeader(credentials: IDataObject, request: ServiceRequest) {
+	if (!service.HOSTS_WITH_CREDENTIAL_ID.has(request.host)) return undefined;
+	const value = connectionIdOf(request, credentials);
+	// Checked before trimming: the HTTP client would alter it and send another ID.
+	const problem = service.headerValueProblem(value);
+	const own = request.connection?.credentialId?.trim();
+	const field = own ? 'Connection ID' : "The credential's Default Credential ID";
+	if (problem !== undefined) return { refused: `${field}: ${problem}` };
+	if (value.trim() !== '') return { value: value.trim() };
+	return {
+		refused: `Connection ID: empty; set a Default Credential ID in the credential or a Connection ID on the node`,
+	};
 }
 
 /** What every attempt of a request sends: the checked URL, headers and options, and its tenant. */
@@ -201,17 +149,13 @@ async function prepared(
 	const credentials = await runCredentials(ctx, run, itemIndex);
 	const forms = withSecrets(runForms(run, credentials), request.writeOnly ?? []);
 	const target = targetUrl(credentials, request);
-	const connection = connectionHeader(credentials, request);
-	const refused =
-		'refused' in target ? target : typeof connection === 'object' ? connection : undefined;
-	if (refused !== undefined || !('url' in target))
-		throw new NodeOperationError(ctx.getNode(), redact(refused?.refused ?? '', forms), {
-			itemIndex,
-		});
-	const connectionId = typeof connection === 'string' ? connection : undefined;
+	const connectionId = connectionHeader(credentials, request);
+	const refused = 'refused' in target ? target.refused : connectionId?.refused;
+	if (refused !== undefined || 'refused' in target)
+		throw new NodeOperationError(ctx.getNode(), redact(refused ?? '', forms), { itemIndex });
 	const headers: IDataObject = { Accept: 'application/json' };
-	if (connectionId !== undefined) headers['X-Service-Credential-Id'] = connectionId;
-	const options: IHttpRequestOptions = {
+	if (connectionId) headers['X-Service-Credential-Id'] = connectionId.value;
+	const options: PreparedRequest['options'] = {
 		method: request.method,
 		url: target.url,
 		headers,
@@ -219,7 +163,7 @@ async function prepared(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		// The body is read by attempt.ts, as a stream: bounded in size and time, and parsed as JSON.
+		// Read by attempt.ts as a stream: bounded in size and time.
 		encoding: 'stream',
 		json: false,
 	};
@@ -227,20 +171,16 @@ async function prepared(
 		headers['Content-Type'] = 'application/json';
 		options.body = JSON.stringify(request.body);
 	}
-	// The tenant a request counts against (pace.ts): the n8n credential, the Connection ID, the origin.
 	if (run.state.credentialKey === undefined) {
-		const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		const credential = ctx.getNode().credentials?.[service.CREDENTIAL_TYPE];
 		run.state.credentialKey = credential?.id ?? credential?.name ?? '';
 	}
-	const tenant = tenantKey(run.state.credentialKey, connectionId, target.origin);
+	const tenant = tenantKey(run.state.credentialKey, connectionId?.value, target.origin);
 	const { method, host } = request;
 	return { itemIndex, method, host, url: target.url, options, tenant, forms, credentials };
 }
 
-/**
- * The one function every request goes through: host selection, header rules, path encoding, then
- * (retry.ts) pacing, retries with backoff, deadlines, size bounds and error shaping.
- */
+/** The one function every request goes through: made ready here, then paced, retried and bounded (retry.ts). */
 export async function serviceRequest(
 	this: ServiceContext,
 	itemIndex: number,

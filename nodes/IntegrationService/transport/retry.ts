@@ -11,35 +11,19 @@ import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken'
 
 import type { ServiceHost } from '../../shared/service';
 import { headerValueProblem } from '../../shared/service';
-import type { ServiceContext } from './attempt';
 import { cancelSignal, sendAttempt } from './attempt';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, nextStep, withoutHost } from './errors';
-import type { PacedRequest } from './pace';
-import {
-	attemptTimeoutMs,
-	backoffMs,
-	finished,
-	gaveUpWaiting,
-	liftPause,
-	neededAfterWait,
-	pausedUntil,
-	pauseTenant,
-	reserveSlot,
-	startOrWait,
-	waitVerdict,
-} from './pace';
-import type { ServiceRun } from './run';
+import * as pace from './pace';
+import type { ServiceContext, ServiceRun } from './run';
 import { redact, withSecrets } from './secrets';
 
 /**
- * The retry loop of one request, one plain async loop around the attempt: wait (its backoff or
- * Retry-After, the tenant's 429 pause), start when the tenant's pace lets it, attempt, and decide
- * again; give up on Max Attempts, the Max Total Retry Wait, the item's deadline or a failure that must
- * not be repeated, with the error the request ends with.
+ * One request's loop around the attempt: wait, start when the tenant's pace lets it, attempt, decide;
+ * give up on Max Attempts, the Max Total Retry Wait, the deadline or a failure not to repeat.
  */
 
-/** A request as every attempt sends it (request.ts `prepared`). */
+/** A request as every attempt sends it (request.ts): `forms` of its secrets, `credentials` to sign with. */
 export interface PreparedRequest {
 	itemIndex: number;
 	method: IHttpRequestMethods;
@@ -47,27 +31,20 @@ export interface PreparedRequest {
 	url: string;
 	options: IHttpRequestOptions;
 	tenant: string;
-	/** The credential's secrets (and the request's write-only values) in every form. */
 	forms: readonly string[];
-	/** The run's credential: each attempt signs its own token with it. */
 	credentials: IDataObject;
 }
 
-// The run's clock and stop
+const timeLeft = (run: ServiceRun) =>
+	run.deadline === undefined ? Infinity : run.deadline.at - Date.now();
 
-/** The time left before the item's deadline (Infinity without one). */
-export function timeLeft(run: ServiceRun, now = Date.now()): number {
-	return run.deadline === undefined ? Infinity : run.deadline.at - now;
-}
-
-/** The reason the run must not send anything more, if any. */
-export function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
+function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
 	if (cancelSignal(ctx)?.aborted) return 'the execution was stopped';
 	const { signal } = run.state.stop;
 	return signal.aborted ? (signal.reason as Error).message : undefined;
 }
 
-/** Waits `ms`, or less if the run stops or the execution is cancelled; says whether the full wait passed. */
+/** Waits `ms`, less if the run stops or the execution is cancelled; whether the full wait passed. */
 async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
 	const cancel = cancelSignal(ctx);
 	const stop = run.state.stop.signal;
@@ -79,155 +56,120 @@ async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promis
 	}
 }
 
-// The loop
-
-/** What the loop knows between attempts. */
+/** `overdue`: why nothing was sent; `sentForms`: the secrets' forms with every token sent. */
 interface Tries {
 	attempts: number;
 	waitedMs: number;
 	failure?: AttemptFailure;
-	/** Why nothing was sent: the item's deadline passed before the first attempt. */
 	overdue?: string;
-	/** Every token this request sent, with the credential's secrets: redacted from its errors. */
 	sentForms: readonly string[];
 }
 
-/** The item's deadline passed, or is too near for an attempt: the last failure says so, or why nothing was sent. */
-function pastDeadline(tries: Tries, run: ServiceRun): void {
+/** The item's deadline passed or is too near: the last failure says so, or why nothing was sent. */
+function pastDeadline(tries: Tries, run: ServiceRun): false {
 	const bound = run.deadline?.bound ?? 'the deadline';
 	const why =
 		timeLeft(run) > 0
-			? `waiting for the pace of the tenant's requests would pass ${bound}, less the ${formatSeconds(neededAfterWait(run))} a request is given after a wait`
+			? `waiting for the pace of the tenant's requests would pass ${bound}, less the ${formatSeconds(pace.neededAfterWait(run))} a request is given after a wait`
 			: `${bound} has passed`;
 	if (tries.failure) tries.failure.gaveUp ??= `gave up: ${why}`;
 	else tries.overdue = why;
+	return false;
 }
 
-/**
- * Waits out `wanted` (or the tenant's pause) before an attempt; false when the request gives up.
- * A 429's wait pauses every run of the tenant, but only while this request sleeps through it: a wait
- * it may not take is a give-up recorded nowhere, and a wait its run stops is lifted.
- */
+/** Waits out `wanted` or the tenant's pause before an attempt; false when the request gives up. */
 async function waitBefore(
 	ctx: ServiceContext,
 	run: ServiceRun,
-	prepared: PreparedRequest,
+	tenant: string,
 	tries: Tries,
 	wanted: number,
 	limited: boolean,
 ): Promise<boolean> {
-	const { maxTotalWaitMs } = run.settings;
-	const pausedFor = pausedUntil(prepared.tenant) - Date.now();
-	const left = timeLeft(run);
-	const verdict = waitVerdict(
-		wanted,
-		pausedFor,
-		left,
-		tries.waitedMs,
-		maxTotalWaitMs,
-		neededAfterWait(run),
-	);
+	const budget = run.settings.maxTotalWaitMs;
+	const paused = pace.pausedUntil(tenant) - Date.now();
+	const need = pace.neededAfterWait(run);
+	const verdict = pace.waitVerdict(wanted, paused, timeLeft(run), tries.waitedMs, budget, need);
 	if ('start' in verdict) return true;
-	if ('overdue' in verdict) {
-		pastDeadline(tries, run);
-		return false;
-	}
+	if ('overdue' in verdict) return pastDeadline(tries, run);
 	if ('giveUp' in verdict) {
-		tries.failure ??= {
-			status: 429,
-			message: 'Rate limited by the service (HTTP 429): the run is paused',
-			retryable: false,
-		};
-		const { retryAfterMs } = tries.failure;
-		tries.failure.gaveUp = gaveUpWaiting(
-			verdict,
-			maxTotalWaitMs,
-			retryAfterMs,
-			run.deadline?.bound,
-		);
+		const message = 'Rate limited by the service (HTTP 429): the run is paused';
+		const failure = (tries.failure ??= { status: 429, message, retryable: false });
+		const { retryAfterMs } = failure;
+		failure.gaveUp = pace.gaveUpWaiting(verdict, budget, retryAfterMs, run.deadline?.bound);
 		return false;
 	}
 	tries.waitedMs += verdict.sleep;
-	const pause = limited && wanted > 0 ? pauseTenant(prepared.tenant, wanted) : undefined;
+	// A 429's wait pauses the whole tenant, only while this request sleeps through it.
+	const pause = limited && wanted > 0 ? pace.pauseTenant(tenant, wanted) : undefined;
 	const waited = await waitFor(ctx, run, verdict.sleep);
-	if (pause && !waited) liftPause(prepared.tenant, pause);
+	if (pause && !waited) pace.liftPause(tenant, pause);
 	return waited;
 }
 
-/**
- * Starts the request once the tenant's pace lets it (its start slot, then the cap of requests in any
- * second): 'stopped' when the run stopped first, 'overdue' when the item's deadline would pass first.
- */
-async function startPaced(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	tenant: string,
-): Promise<PacedRequest | 'stopped' | 'overdue'> {
+/** Starts the request once the tenant's pace lets it: its slot, then the cap in any second. */
+async function startPaced(ctx: ServiceContext, run: ServiceRun, tenant: string) {
 	const cap = run.settings.maxRequestsPerSecond;
-	for (let waitMs = reserveSlot(tenant, cap); ; ) {
+	for (let waitMs = pace.reserveSlot(tenant, cap); ; ) {
 		if (waitMs > 0) {
-			if (timeLeft(run) - waitMs < Math.max(1, neededAfterWait(run))) return 'overdue';
+			if (timeLeft(run) - waitMs < Math.max(1, pace.neededAfterWait(run))) return 'overdue';
 			if (!(await waitFor(ctx, run, waitMs))) return 'stopped';
 		}
 		if (stoppedReason(ctx, run) !== undefined) return 'stopped';
 		if (timeLeft(run) <= 0) return 'overdue';
-		const start = startOrWait(tenant, cap);
+		const start = pace.startOrWait(tenant, cap);
 		if ('started' in start) return start.started;
 		waitMs = start.waitMs;
 	}
 }
 
-/** The token an attempt sends (a fresh JWT in Client ID and Secret mode) and the credential that sends it. */
+/** The token an attempt sends (a fresh JWT in Client ID and Secret mode), and its credential. */
 function signed(ctx: ServiceContext, prepared: PreparedRequest) {
 	const credentials = prepared.credentials as ICredentialDataDecryptedObject;
+	const { itemIndex } = prepared;
 	let token: string;
-	let problem: string | undefined;
 	try {
 		token = serviceToken(credentials);
-		problem = headerValueProblem(token);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
-			itemIndex: prepared.itemIndex,
-		});
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message, { itemIndex });
 	}
-	if (problem !== undefined)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The Integration Service credential's token ${problem}; paste it again`,
-			{ itemIndex: prepared.itemIndex },
-		);
+	const problem = headerValueProblem(token);
+	if (problem !== undefined) {
+		const message = `The Integration Service credential's token ${problem}; paste it again`;
+		throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
+	}
 	return {
 		token,
 		credentials: { ...credentials, sessionToken: sessionTokenOf(credentials, token) },
 	};
 }
 
-/** Sends a prepared request with retries, backoff, pace and deadlines; its record, or the error it ended with. */
+/** A prepared request's record, or the error it ended with. */
 export async function sendWithRetries(
 	ctx: ServiceContext,
 	prepared: PreparedRequest,
 	run: ServiceRun,
 ): Promise<IDataObject> {
 	const { maxAttempts, timeoutMs, initialDelayMs, maxResponseBytes } = run.settings;
+	const { tenant, method, options } = prepared;
 	const tries: Tries = { attempts: 0, waitedMs: 0, sentForms: prepared.forms };
 	let wanted = 0;
 	let limited = false;
 	while (tries.attempts < maxAttempts) {
-		if (!(await waitBefore(ctx, run, prepared, tries, wanted, limited))) break;
-		// A fresh token for every attempt (a signed one is valid for 15 minutes; a run may be longer),
-		// made before the start is counted, so that nothing between the two can throw.
+		if (!(await waitBefore(ctx, run, tenant, tries, wanted, limited))) break;
+		// A fresh token for every attempt (a signed one lives 15 minutes), made before the start is counted.
 		const { token, credentials } = signed(ctx, prepared);
-		const paced = await startPaced(ctx, run, prepared.tenant);
+		const paced = await startPaced(ctx, run, tenant);
 		if (paced === 'overdue') pastDeadline(tries, run);
 		if (paced === 'overdue' || paced === 'stopped') break;
 		tries.attempts++;
 		tries.sentForms = withSecrets(tries.sentForms, [token]);
-		const attemptMs = attemptTimeoutMs(timeoutMs, timeLeft(run));
+		const attemptMs = pace.attemptTimeoutMs(timeoutMs, timeLeft(run));
 		let outcome;
 		try {
 			outcome = await sendAttempt(ctx, {
-				method: prepared.method,
-				options: prepared.options,
+				method,
+				options,
 				credentials,
 				secretForms: tries.sentForms,
 				timeoutMs: attemptMs,
@@ -235,7 +177,7 @@ export async function sendWithRetries(
 				stoppedReason: () => stoppedReason(ctx, run),
 			});
 		} finally {
-			finished(paced);
+			pace.finished(paced);
 		}
 		if ('json' in outcome) return outcome.json;
 		const failure = (tries.failure = outcome.failure);
@@ -243,13 +185,13 @@ export async function sendWithRetries(
 		if (timeLeft(run) <= 0 && (failure.retryable || attemptMs < timeoutMs))
 			pastDeadline(tries, run);
 		if (failure.gaveUp !== undefined || !failure.retryable) break;
-		wanted = failure.retryAfterMs ?? backoffMs(initialDelayMs, tries.attempts, failure.status);
+		wanted = failure.retryAfterMs ?? pace.backoffMs(initialDelayMs, tries.attempts, failure.status);
 		limited = failure.status === 429;
 	}
 	throw failedRequest(ctx, prepared, tries, stoppedReason(ctx, run) ?? tries.overdue);
 }
 
-/** The error a failed request ends with: what happened, how often it was tried, and whether it may have been processed. */
+/** What happened, how often it was tried, and whether it may have been processed. */
 function failedRequest(
 	ctx: ServiceContext,
 	prepared: PreparedRequest,
@@ -270,21 +212,21 @@ function failedRequest(
 			: '',
 	].filter(Boolean);
 	const message = redact(`${final.message}${notes.length ? ` (${notes.join('; ')})` : ''}`, forms);
-	const { method, host } = prepared;
-	const where = `${method} ${host} ${prepared.url.replace(/[?#].*$/, '')}`;
+	const { method, host, url, itemIndex } = prepared;
+	const where = `${method} ${host} ${url.replace(/[?#].*$/, '')}`;
 	const description = redact([final.description, where].filter(Boolean).join(' '), forms);
 	const httpCode = final.status ? String(final.status) : undefined;
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ message, description, httpCode: httpCode ?? null } as JsonObject,
-		{ message, description, httpCode, itemIndex: prepared.itemIndex },
+		{ message, description, httpCode, itemIndex },
 	);
-	// NodeApiError swaps a message that mentions a network error code for a generic one: keep ours.
+	// NodeApiError swaps a message that names a network error code for a generic one: keep ours.
 	error.message = message;
-	// Whether the service may hold it after all (repeats.ts keeps such a create from a model's repeat).
+	// Whether the service may hold it (repeats.ts keeps such a create from a model's repeat).
 	error.context.mayHaveBeenProcessed =
 		final.mayHaveBeenProcessed === true || final.processed === true;
 	error.context.nextStep = nextStep(final, method);
-	error.context.toolMessage = withoutHost(message, prepared.url, host);
+	error.context.toolMessage = withoutHost(message, url, host);
 	return error;
 }

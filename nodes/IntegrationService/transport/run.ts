@@ -1,22 +1,32 @@
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+/** The n8n contexts that send requests through the transport. */
+export type ServiceContext =
+	| IExecuteFunctions
+	| IWebhookFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions;
 
 /**
- * A node run as the transport sees it: its settings, what its requests share (the credential, the stop
- * signal), and each item's deadline. Made and ended in request.ts (`newRun`, `startItem`, `stopRun`);
- * the retry loop (retry.ts) reads it.
+ * How hard to try, from the node's Request Options. `maxResponseBytes` counts after decompression;
+ * `maxRequestsPerSecond` bounds the tenant's requests from every run in this process (0: no cap);
+ * `maxItemMs` bounds one item's attempts, waits and pages together (0: no bound).
  */
-
-/** How hard to try: the node reads it from its Request Options once per run. */
 export interface RequestSettings {
 	maxAttempts: number;
 	maxTotalWaitMs: number;
 	initialDelayMs: number;
 	timeoutMs: number;
-	/** Largest answer read, counted after decompression. */
 	maxResponseBytes: number;
-	/** The most requests of the tenant the service receives in any second, from every run in this process together (pace.ts); 0 means no cap. */
 	maxRequestsPerSecond: number;
-	/** The most time one item's operation may take, every attempt, wait and page together (startItem); 0 means no bound. */
 	maxItemMs: number;
 }
 
@@ -31,23 +41,18 @@ export const DEFAULT_SETTINGS: Readonly<RequestSettings> = {
 	maxItemMs: 0,
 };
 
-/** When an item's operation must be over, and how messages name that bound. */
-export interface ItemDeadline {
-	/** Epoch ms. */
-	readonly at: number;
-	/** E.g. "the Max Time per Item of 45 s". */
-	readonly bound: string;
-}
+/** When an item's operation must be over (epoch ms), and how messages name that bound. */
+export type ItemDeadline = { readonly at: number; readonly bound: string };
 
-/** What every request of one node run shares: its settings, and state that changes while it runs. */
+/** What every request of one node run shares (request.ts makes it). */
 export interface ServiceRun {
 	readonly settings: Readonly<RequestSettings>;
 	readonly state: {
-		/** The credential, loaded once per run: in the n8n app each load is a query, a decryption and expressions. */
+		/** Loaded once per run: in n8n each load is a query, a decryption and expressions. */
 		credentials?: Promise<IDataObject>;
-		/** The credential's secrets in every form (secrets.ts), made once per run from the loaded credential. */
+		/** The credential's secrets in every form, made once per loaded credential. */
 		forms?: { of: IDataObject; forms: readonly string[] };
-		/** The n8n credential's id (or name), read once: n8n's getNode() copies the whole node per call. */
+		/** The n8n credential's id (or name), read once: getNode() copies the whole node. */
 		credentialKey?: string;
 		/** Aborted when the run stops: waits end at once and no further request starts. */
 		readonly stop: AbortController;

@@ -1,19 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * A secret echoed back by accident (a gateway quoting the Authorization header, an error page that
- * shows the request) is taken out of what leaves the node. A service that wants to leak a token
- * already holds it; what we stop is the echo. So a secret is looked for in the forms an echo writes
- * it in, exactly: as it is, URL-encoded (encodeURIComponent and form encoding), JSON-escaped,
- * HTML-escaped, in base64 and base64url, and a JWT's payload and signature on their own. Errors also
- * lose any `Bearer` value and any JWT, known or not.
+ * A secret echoed back by accident (a gateway quoting the Authorization header) is taken out of what
+ * leaves the node, in the forms an echo writes it in; a service that wants to leak it holds it anyway.
  */
 
+export type Forms = readonly string[];
 export const PLACEHOLDER = '[redacted]';
 /** Shorter values would blank out ordinary words; real tokens and secrets are far longer. */
 export const MIN_SECRET_LENGTH = 4;
 
-/** The credential fields that hold a secret. */
 const SECRET_FIELDS = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken'];
 
 /** A signed JWT: its header is the same for every token of an algorithm, so it identifies nothing. */
@@ -24,15 +20,13 @@ const HTML_ESCAPES: Record<string, string> = {
 	'<': '&lt;',
 	'>': '&gt;',
 	'"': '&quot;',
-	"'": '&#39;',
 };
-
 const longestFirst = (a: string, b: string) => b.length - a.length;
 
 /** The forms an echo writes one secret in. */
 function formsOfSecret(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
-	const html = secret.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
+	const html = secret.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? '&#39;');
 	const bytes = Buffer.from(secret, 'utf8');
 	const base64 = bytes.toString('base64');
 	const component = encodeURIComponent(secret);
@@ -52,11 +46,8 @@ function formsOfSecret(secret: string): string[] {
 	];
 }
 
-/**
- * Every form of these secrets (each raw and trimmed, a JWT's parts too), longest first, so no part
- * of a longer form is left behind. A lone UTF-16 surrogate has no URL form: the rest still count.
- */
-export function formsOf(secrets: readonly string[]): string[] {
+/** Every form of these secrets (raw and trimmed, a JWT's parts too), longest first: no part of a longer one is left. */
+export function formsOf(secrets: Forms): string[] {
 	const values = new Set<string>();
 	for (const secret of secrets) {
 		for (const value of [secret, secret.trim()]) {
@@ -68,35 +59,27 @@ export function formsOf(secrets: readonly string[]): string[] {
 	const forms = new Set<string>();
 	for (const value of values) {
 		if (value.length < MIN_SECRET_LENGTH) continue;
-		let written: string[];
+		let written = [value];
 		try {
 			written = formsOfSecret(value);
 		} catch {
-			written = [value];
+			// A lone UTF-16 surrogate has no URL form.
 		}
 		for (const form of written) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
 	}
 	return [...forms].sort(longestFirst);
 }
 
-/** The secrets of a loaded credential in every form (a run loads it once; request.ts keeps them). */
-export function secretForms(credentials: IDataObject): readonly string[] {
+/** The secrets of a loaded credential in every form. */
+export function secretForms(credentials: IDataObject): Forms {
 	const secrets: string[] = [];
-	for (const field of SECRET_FIELDS) {
-		const value = credentials[field];
-		if (typeof value === 'string') secrets.push(value);
-	}
+	for (const field of SECRET_FIELDS)
+		if (typeof credentials[field] === 'string') secrets.push(credentials[field]);
 	return formsOf(secrets);
 }
 
-/**
- * The forms with those of more secrets added: the token an attempt sent (a new JWT each second in
- * Client ID and Secret mode), a request's write-only values (a user's password).
- */
-export function withSecrets(
-	forms: readonly string[],
-	secrets: readonly string[],
-): readonly string[] {
+/** The forms with those of more secrets added: the token an attempt sent, a request's write-only values. */
+export function withSecrets(forms: Forms, secrets: Forms): Forms {
 	const unknown: string[] = [];
 	for (const secret of secrets) if (!forms.includes(secret)) unknown.push(secret);
 	const added = unknown.length > 0 ? formsOf(unknown) : unknown;
@@ -105,7 +88,7 @@ export function withSecrets(
 }
 
 /** Every form of the known secrets in a text replaced. */
-export function redactForms(text: string, forms: readonly string[]): string {
+export function redactForms(text: string, forms: Forms): string {
 	let result = text;
 	for (const form of forms)
 		if (result.includes(form)) result = result.split(form).join(PLACEHOLDER);
@@ -116,21 +99,15 @@ export function redactForms(text: string, forms: readonly string[]): string {
 const ANY_JWT = /eyJ[A-Za-z0-9_-]*(?:\.|%2[Ee])[A-Za-z0-9_-]+(?:\.|%2[Ee])[A-Za-z0-9_-]*/g;
 const BEARER = /(Bearer)(?:\s|%20|\+)+[A-Za-z0-9._~+/=%-]+/gi;
 
-/**
- * For messages: every form of the known secrets, any bearer token and any JWT replaced. Runs on the
- * whole text before anything shortens it, so a cut never leaves part of a secret behind.
- */
-export function redact(text: string, forms: readonly string[]): string {
+/** For messages: every form of the known secrets, any bearer token and any JWT replaced. */
+export function redact(text: string, forms: Forms): string {
 	return redactForms(text, forms)
 		.replace(BEARER, `$1 ${PLACEHOLDER}`)
 		.replace(ANY_JWT, PLACEHOLDER);
 }
 
-/**
- * A value an input message shows is cut after 100 characters with `…` (helpers/validation.ts): a
- * secret that straddles the cut is no whole form, so the start of a form just before a `…` goes too.
- */
-function withoutCutSecrets(text: string, forms: readonly string[]): string {
+/** An input message cuts a long value with `…`: the start of a form just before one goes too. */
+function withoutCutSecrets(text: string, forms: Forms): string {
 	if (!text.includes('…')) return text;
 	return text.replace(/([^…]*)…/g, (whole, before: string) => {
 		for (const form of forms)
@@ -141,56 +118,45 @@ function withoutCutSecrets(text: string, forms: readonly string[]): string {
 	});
 }
 
-/** How deep an error's causes are followed: n8n wraps once or twice, a hostile cycle is cut. */
-const MAX_CAUSES = 4;
-
 /**
- * Takes every secret out of an error in place: its message, description, stack, n8n's list of
- * messages and each of its causes (n8n keeps the error it wrapped as `cause`).
+ * Takes every secret out of an error in place: message, description, stack, n8n's messages and its
+ * causes (n8n wraps once or twice; a cycle is cut at 4).
  */
-export function redactError(error: unknown, forms: readonly string[], depth = 0): void {
-	if (!error || typeof error !== 'object' || depth > MAX_CAUSES) return;
+export function redactError(error: unknown, forms: Forms, depth = 0): void {
+	if (!error || typeof error !== 'object' || depth > 4) return;
 	const fields = error as Record<
 		'message' | 'description' | 'stack' | 'messages' | 'cause',
 		unknown
 	>;
-	for (const key of ['message', 'description', 'stack'] as const) {
-		const text = fields[key];
-		if (typeof text === 'string') fields[key] = withoutCutSecrets(redact(text, forms), forms);
-	}
-	if (Array.isArray(fields.messages))
-		fields.messages = fields.messages.map((text: unknown) =>
-			typeof text === 'string' ? withoutCutSecrets(redact(text, forms), forms) : text,
-		);
+	const clean = (text: unknown) =>
+		typeof text === 'string' ? withoutCutSecrets(redact(text, forms), forms) : text;
+	for (const key of ['message', 'description', 'stack'] as const)
+		if (typeof fields[key] === 'string') fields[key] = clean(fields[key]);
+	if (Array.isArray(fields.messages)) fields.messages = fields.messages.map(clean);
 	redactError(fields.cause, forms, depth + 1);
 }
 
-/** Sets a key as an own property, so a key such as `__proto__` stays data. */
-function setOwn(target: object, key: string, value: unknown): void {
-	Object.defineProperty(target, key, {
-		value,
-		enumerable: true,
-		writable: true,
-		configurable: true,
-	});
-}
-
-function redactValue(value: unknown, forms: readonly string[]): unknown {
+function redactValue(value: unknown, forms: Forms): unknown {
 	if (typeof value === 'string') return redactForms(value, forms);
 	if (value === null || typeof value !== 'object') return value;
 	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, forms));
 	const redacted = {};
+	// An own property, so that a key such as `__proto__` stays data.
 	for (const [key, entry] of Object.entries(value))
-		setOwn(redacted, redactForms(key, forms), redactValue(entry, forms));
+		Object.defineProperty(redacted, redactForms(key, forms), {
+			value: redactValue(entry, forms),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	return redacted;
 }
 
 /**
- * A successful answer with every form of the known secrets taken out of its strings, keys included;
- * a service's own JWTs are data. The raw text is searched first (each form as JSON writes it, also
- * with `\/` or ASCII only): an answer that holds none, nearly all, is returned as it is, not copied.
+ * A successful answer without the known secrets' forms, keys included (a service's own JWTs are data).
+ * The raw text is searched first, as JSON writes each form: an answer without one is not copied.
  */
-export function redactAnswer<T>(value: T, text: string, forms: readonly string[]): T {
+export function redactAnswer<T>(value: T, text: string, forms: Forms): T {
 	for (const form of forms) {
 		const json = JSON.stringify(form).slice(1, -1);
 		if (text.includes(json) || text.includes(json.replace(/\//g, '\\/')))
@@ -203,8 +169,6 @@ export function redactAnswer<T>(value: T, text: string, forms: readonly string[]
 }
 
 function asciiJson(json: string): string {
-	return json.replace(
-		/[\u0080-\uffff]/g,
-		(char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-	);
+	const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+	return json.replace(/[\u0080-\uffff]/g, escape);
 }
