@@ -157,12 +157,15 @@ const CASES: Array<{
 			limit: 2,
 			options: { pageSize: 2 },
 			credentialId: 'cred-default',
+			simplify: false,
 		},
+		// Simplify off: version 2's Simplify is the simple form (simple-form.test.ts), version 1's not.
 		version2: {
 			resource: 'person',
 			operation: 'getAll',
 			limit: 2,
 			options: { pageSize: 2, credentialId: 'cred-default' },
+			simplify: false,
 		},
 		expected: [
 			{
