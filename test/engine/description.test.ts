@@ -174,13 +174,20 @@ describe('write-only fields', () => {
 /** The top-level parameters the editor shows for an operation at a version, its defaults filled in. */
 function shownAt(typeVersion: number, resource: string, operation: string): INodeProperties[] {
 	const description = new IntegrationService().description;
-	const node = { name: 'n', type: 'n', typeVersion, position: [0, 0] as [number, number] };
+	const parameters = { resource, operation };
+	const node = {
+		name: 'n',
+		type: 'n',
+		typeVersion,
+		parameters,
+		position: [0, 0] as [number, number],
+	};
 	const values = NodeHelpers.getNodeParameters(
 		properties,
-		{ resource, operation },
+		parameters,
 		true,
 		false,
-		{ ...node, parameters: { resource, operation } },
+		node,
 		description,
 	) as INodeParameters;
 	return properties.filter((p) => NodeHelpers.displayParameter(values, p, node, description));

@@ -275,9 +275,7 @@ describe.each(PROFILES)('the %s profile', (profile) => {
 			items: [{ email: email.toUpperCase() }],
 		});
 		expect(result.error).toBeUndefined();
-		expect(afterTheList(connection)).toEqual([
-			`GET /api/people/${encodeURIComponent(String(id))}`,
-		]);
+		expect(afterTheList(connection)).toEqual([`GET /api/people/${encodeURIComponent(String(id))}`]);
 		expect(result.items.map((item) => item.json.id)).toEqual([id]);
 	});
 
