@@ -6,7 +6,14 @@
  */
 import { join } from 'path';
 
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { packageRoot } from '../harness/package-root';
 
@@ -18,7 +25,7 @@ const { IntegrationService } = require(
 			properties: INodeProperties[];
 			version: number | number[];
 			defaultVersion?: number;
-		};
+		} & INodeTypeDescription;
 	};
 };
 const properties = new IntegrationService().description.properties;
@@ -162,4 +169,68 @@ describe('write-only fields', () => {
 			operation: ['create'],
 		});
 	});
+});
+
+/** The top-level parameters the editor shows for an operation at a version, its defaults filled in. */
+function shownAt(typeVersion: number, resource: string, operation: string): INodeProperties[] {
+	const description = new IntegrationService().description;
+	const parameters = { resource, operation };
+	const node = {
+		name: 'n',
+		type: 'n',
+		typeVersion,
+		parameters,
+		position: [0, 0] as [number, number],
+	};
+	const values = NodeHelpers.getNodeParameters(
+		properties,
+		parameters,
+		true,
+		false,
+		node,
+		description,
+	) as INodeParameters;
+	return properties.filter((p) => NodeHelpers.displayParameter(values, p, node, description));
+}
+
+const OPERATIONS = properties
+	.filter((p) => p.name === 'operation')
+	.flatMap((p) =>
+		((p.options ?? []) as INodePropertyOptions[]).map((option) => [
+			(p.displayOptions?.show?.resource as string[])[0],
+			String(option.value),
+		]),
+	);
+
+describe('parameters shown together', () => {
+	// n8n keeps one value per parameter name: two shown at once would read and write the same value.
+	test.each([1, 2])('at version %s, no operation shows two parameters of one name', (version) => {
+		expect(OPERATIONS.length).toBeGreaterThan(60);
+		const twice = OPERATIONS.flatMap(([resource, operation]) => {
+			const names = shownAt(version, resource, operation).map((p) => p.name);
+			return names
+				.filter((name, at) => names.indexOf(name) !== at)
+				.map((name) => `${resource}.${operation}: ${name}`);
+		});
+		expect(twice).toEqual([]);
+	});
+
+	test.each(['find', 'upsert'])(
+		'Person › %s offers Fields to Return and Form, and its notice names where the pace is set',
+		(operation) => {
+			const collection = (version: number, name: string) =>
+				shownAt(version, 'person', operation)
+					.filter((p) => p.name === name)
+					.flatMap((p) => (p.options as INodeProperties[]).map((option) => option.name));
+			const notice = (version: number) =>
+				shownAt(version, 'person', operation).find((p) => p.name === 'peopleIndexNotice')
+					?.displayName;
+			expect(collection(1, 'output')).toEqual(['fields', 'form']);
+			expect(collection(2, 'options')).toEqual(
+				expect.arrayContaining(['credentialId', 'fields', 'form', 'maxRequestsPerSecond']),
+			);
+			expect(notice(1)).toContain('at the pace of Request Options › Max Requests Per Second');
+			expect(notice(2)).toContain('at the pace of Options › Max Requests Per Second');
+		},
+	);
 });

@@ -43,6 +43,8 @@ const CASES: Array<{
 	version1: INodeParameters;
 	version2: INodeParameters;
 	expected: ReturnType<typeof wire>;
+	/** The output of both, where the case decides what it holds. */
+	output?: unknown[];
 }> = [
 	{
 		name: 'Note › Create with a Connection ID and Request Options',
@@ -125,6 +127,112 @@ const CASES: Array<{
 		],
 	},
 	{
+		name: 'Person › Find with Fields to Return and a pace',
+		version1: {
+			resource: 'person',
+			operation: 'find',
+			email: 'ZOE.JONES.1@example.test',
+			output: { fields: 'id, firstName' },
+			requestOptions: { maxRequestsPerSecond: 100 },
+		},
+		version2: {
+			resource: 'person',
+			operation: 'find',
+			email: 'ZOE.JONES.1@example.test',
+			options: { fields: 'id, firstName', maxRequestsPerSecond: 100 },
+		},
+		expected: [
+			{
+				method: 'GET',
+				host: 'crm',
+				path: '/api/people',
+				query: { limit: '100', offset: '0' },
+				body: undefined,
+				connection: 'cred-default',
+			},
+			{
+				method: 'GET',
+				host: 'crm',
+				path: '/api/people/p_1',
+				query: {},
+				body: undefined,
+				connection: 'cred-default',
+			},
+		],
+		output: [{ id: 'p_1', firstName: 'Zoe' }],
+	},
+	{
+		name: 'Person › Create or Update with Merge Tags and Fields to Return',
+		version1: {
+			resource: 'person',
+			operation: 'upsert',
+			additionalFields: { emailsJson: '[{ "value": "zoe.jones.1@example.test" }]' },
+			options: { mergeTags: false },
+			output: { fields: 'id' },
+		},
+		version2: {
+			resource: 'person',
+			operation: 'upsert',
+			additionalFields: { emailsJson: '[{ "value": "zoe.jones.1@example.test" }]' },
+			options: { mergeTags: false, fields: 'id' },
+		},
+		expected: [
+			{
+				method: 'GET',
+				host: 'crm',
+				path: '/api/people',
+				query: { limit: '100', offset: '0' },
+				body: undefined,
+				connection: 'cred-default',
+			},
+			{
+				method: 'PUT',
+				host: 'crm',
+				path: '/api/people/p_1',
+				query: { mergeTags: 'false' },
+				body: { emails: [{ value: 'zoe.jones.1@example.test' }] },
+				connection: 'cred-default',
+			},
+		],
+		output: [{ id: 'p_1', isNew: false }],
+	},
+	{
+		// The other connection holds nobody: its list is read and the person made there.
+		name: 'Person › Create or Update with a Connection ID',
+		version1: {
+			resource: 'person',
+			operation: 'upsert',
+			additionalFields: { emailsJson: '[{ "value": "zoe.jones.1@example.test" }]' },
+			credentialId: 'cred-other',
+			output: { fields: 'id' },
+		},
+		version2: {
+			resource: 'person',
+			operation: 'upsert',
+			additionalFields: { emailsJson: '[{ "value": "zoe.jones.1@example.test" }]' },
+			options: { credentialId: 'cred-other', fields: 'id' },
+		},
+		expected: [
+			{
+				method: 'GET',
+				host: 'crm',
+				path: '/api/people',
+				query: { limit: '100', offset: '0' },
+				body: undefined,
+				connection: 'cred-other',
+			},
+			{
+				method: 'POST',
+				host: 'crm',
+				path: '/api/people',
+				query: {},
+				body: { emails: [{ value: 'zoe.jones.1@example.test' }] },
+				connection: 'cred-other',
+			},
+		],
+		output: [{ id: expect.any(String), isNew: true }],
+	},
+	{
 		name: 'List › Add People',
 		version1: {
 			resource: 'list',
@@ -157,12 +265,15 @@ const CASES: Array<{
 			limit: 2,
 			options: { pageSize: 2 },
 			credentialId: 'cred-default',
+			simplify: false,
 		},
+		// Simplify off: version 2's Simplify is the simple form (simple-form.test.ts), version 1's not.
 		version2: {
 			resource: 'person',
 			operation: 'getAll',
 			limit: 2,
 			options: { pageSize: 2, credentialId: 'cred-default' },
+			simplify: false,
 		},
 		expected: [
 			{
@@ -181,6 +292,7 @@ describe('version 1 runs unchanged; version 2 sends the same', () => {
 	test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
 		const before = await run(1, c.version1);
 		expect(before.wire).toEqual(c.expected);
+		if (c.output) expect(before.output).toEqual(c.output);
 		const after = await run(2, c.version2);
 		expect(after.wire).toEqual(before.wire);
 		// Created records get new IDs and times; the rest of the output is the same.

@@ -180,8 +180,13 @@ function caseOf(resource: ResourceSpec, operation: string): Case | undefined {
 	return undefined;
 }
 
+/** Person › Find and Create or Update read the people list first, then send per item: their own cases below. */
+const INDEXED = ['find', 'upsert'];
+
 const CASES = RESOURCES.filter((resource) => resource.host !== 'universal').flatMap((resource) =>
-	resource.operations.map((operation) => [resource, operation] as const),
+	resource.operations
+		.filter((operation) => !(resource.value === 'person' && INDEXED.includes(operation)))
+		.map((operation) => [resource, operation] as const),
 );
 const PROFILES: ProfileName[] = ['default', 'numeric', 'uuid'];
 
@@ -241,4 +246,66 @@ describe.each(PROFILES)('the %s profile', (profile) => {
 			}
 		},
 	);
+
+	/** The seeded person p_3 as the connection shows it, by its ID and its email. */
+	function seeded(connection: string) {
+		const stored = sandbox.people(connection).find((person) => person.id === 'p_3')!;
+		const [email] = stored.emails as IDataObject[];
+		return { id: sandbox.shownId(connection, 'p_3'), email: String(email.value) };
+	}
+
+	/** The requests after the one read of the people list (3 people: one page), as `METHOD path`. */
+	function afterTheList(connection: string): string[] {
+		const [list, ...rest] = sandbox.requests;
+		expect(list).toMatchObject({ method: 'GET', path: '/api/people' });
+		for (const request of sandbox.requests)
+			expect(request.headers['x-service-credential-id']).toBe(connection);
+		return rest.map((request) => `${request.method} ${request.path}`);
+	}
+
+	test('person › find: the ID as the service writes it, on the wire and in the output', async () => {
+		const connection = CONNECTION[profile];
+		const { id, email } = seeded(connection);
+		const result = await operationRunner(
+			() => sandbox,
+			'person',
+			'find',
+		)({
+			parameters: { findBy: 'email', email: '={{ $json.email }}', credentialId: connection },
+			items: [{ email: email.toUpperCase() }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(afterTheList(connection)).toEqual([`GET /api/people/${encodeURIComponent(String(id))}`]);
+		expect(result.items.map((item) => item.json.id)).toEqual([id]);
+	});
+
+	test('person › upsert: the ID as the service writes it, on the wire and in the output', async () => {
+		const connection = CONNECTION[profile];
+		const { id, email } = seeded(connection);
+		const result = await operationRunner(
+			() => sandbox,
+			'person',
+			'upsert',
+		)({
+			parameters: {
+				firstName: '={{ $json.first }}',
+				additionalFields: { emailsJson: '={{ [{ value: $json.email }] }}' },
+				credentialId: connection,
+			},
+			items: [
+				{ first: 'Known', email },
+				{ first: 'New', email: 'someone.new@example.test' },
+			],
+		});
+		expect(result.error).toBeUndefined();
+		// The two items run side by side: the update and the create in either order.
+		expect(afterTheList(connection).sort()).toEqual(
+			[`PUT /api/people/${encodeURIComponent(String(id))}`, 'POST /api/people'].sort(),
+		);
+		const [known, made] = result.items.map((item) => item.json);
+		expect(known).toMatchObject({ id, isNew: false });
+		expect(made.isNew).toBe(true);
+		expectIdOf(profile, made.id);
+		expect(made.id).not.toEqual(id);
+	});
 });

@@ -104,8 +104,10 @@ describe('version 2: Simplify keeps exactly the catalogue’s fields of each ent
 	])(
 		'connection %s: its own ID kind, times (%s) and primary flag',
 		async (credentialId, created) => {
-			const [person] = await run('person', 'getAll', { limit: 1, credentialId });
-			const [full] = await run('person', 'getAll', { limit: 1, credentialId, simplify: false });
+			// Version 2 takes Connection ID, Fields to Return and Form in its one Options collection.
+			const options = { credentialId };
+			const [person] = await run('person', 'getAll', { limit: 1, options });
+			const [full] = await run('person', 'getAll', { limit: 1, options, simplify: false });
 			expect(person.id).toBe(full.id);
 			expect(person).toHaveProperty(created, full[created]);
 			expect(person.email).toBe((full.emails as IDataObject[])[0].value);
@@ -114,19 +116,19 @@ describe('version 2: Simplify keeps exactly the catalogue’s fields of each ent
 	);
 
 	test('Fields to Return wins over Simplify: a field outside the simple form comes back', async () => {
-		const [ada] = await run('person', 'getAll', { limit: 1, output: { fields: 'id, tags' } });
+		const [ada] = await run('person', 'getAll', { limit: 1, options: { fields: 'id, tags' } });
 		expect(ada).toEqual({ id: 'p_1', tags: (sandbox.people()[0] as IDataObject).tags });
 	});
 
 	test('Get, Create and Update: Form Compact is the simple form, Automatic the whole record', async () => {
-		const [compact] = await run('person', 'get', { personId: 'p_2', output: { form: 'compact' } });
+		const [compact] = await run('person', 'get', { personId: 'p_2', options: { form: 'compact' } });
 		const [whole] = await run('person', 'get', { personId: 'p_2' });
 		expect(compact).toEqual(expectedSimple(whole, RESOURCES[0].simple!));
 		expect(whole).toHaveProperty('original');
 		const [created] = await run('person', 'create', {
 			firstName: 'Ada',
 			lastName: 'Lovelace',
-			output: { form: 'compact' },
+			options: { form: 'compact' },
 		});
 		expect(Object.keys(created).sort()).toEqual(
 			['id', 'name', 'firstName', 'lastName', 'created', 'updated'].sort(),

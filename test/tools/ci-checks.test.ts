@@ -109,8 +109,18 @@ describe('.ci/docs-operations.mjs', () => {
 		writeFileSync(doc, original.slice(0, start) + original.slice(end));
 		expect(run('docs-operations.mjs', '--doc', doc).status).toBe(0);
 		const rewritten = readFileSync(doc, 'utf8');
-		expect(rewritten).toContain(
-			'## Operations without a section yet\n\n### Calendar Webhook › Update\n\n<!-- generated:begin parameters webhook.update -->',
+		// After the heading, and after any block already waiting there for its section.
+		const heading = rewritten.indexOf('\n## Operations without a section yet\n\n###');
+		const block = rewritten.indexOf(
+			'\n### Calendar Webhook › Update\n\n<!-- generated:begin parameters webhook.update -->',
+		);
+		expect(heading).toBeGreaterThan(0);
+		expect(block).toBeGreaterThan(heading);
+		expect(rewritten.indexOf('<!-- generated:begin', block + 1)).toBe(
+			rewritten.indexOf('<!-- generated:begin parameters webhook.update -->'),
+		);
+		expect(rewritten.indexOf('<!-- generated:end -->', block)).toBe(
+			rewritten.lastIndexOf('<!-- generated:end -->'),
 		);
 		expect(run('docs-operations.mjs', '--check', '--doc', doc).status).toBe(0);
 	});

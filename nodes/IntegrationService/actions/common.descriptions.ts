@@ -216,7 +216,7 @@ export const listProperties: INodeProperties[] = [
 ];
 
 /** The record operations whose output Output shapes (actions/output.ts reads it). */
-export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update'];
+export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update', 'find', 'upsert'];
 
 /** Which fields of each record come back, and in which form: less for a model to read. */
 export const outputProperty: INodeProperties = {
@@ -262,7 +262,7 @@ export const outputProperty: INodeProperties = {
 			],
 			default: 'auto',
 			description: 'Whether the record comes back with or without its bulky "original"',
-			displayOptions: { show: { '/operation': ['get', 'create', 'update'] } },
+			displayOptions: { show: { '/operation': ['get', 'create', 'update', 'find', 'upsert'] } },
 		},
 	],
 };

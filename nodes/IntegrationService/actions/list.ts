@@ -11,7 +11,7 @@ import { serviceRequestPages } from '../transport';
 import { filteredPages } from './filteredList';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 import { modelSetsCursor, readToolCursor } from './toolCursor';
-import { hasForms } from './version';
+import { FORM_VERSION } from './version';
 
 /**
  * The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item:
@@ -59,11 +59,12 @@ export async function listBody(
 	// Simplify decides the form of a list; Output › Fields to Return still applies. At version 2 an
 	// entity's Simplify is its simple form (in the choice, which Fields to Return overrides); else
 	// Simplify takes `original` out of each record (call.record), as version 1 always did.
-	const simple = call.simple && hasForms(ctx.getNode()) ? call.simple : undefined;
+	const simple = call.simple && ctx.getNode().typeVersion >= FORM_VERSION ? call.simple : undefined;
 	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
 	const maxRecords = choice.asTool ? Math.min(limit ?? TOOL_PAGE_LIMIT, TOOL_PAGE_LIMIT) : limit;
 	// A model reads one page: from the Cursor with Page at a Time, else (version 2) from its own.
-	const fromModel = () => (hasForms(ctx.getNode()) ? readToolCursor(ctx, itemIndex) : '');
+	const fromModel = () =>
+		ctx.getNode().typeVersion >= FORM_VERSION ? readToolCursor(ctx, itemIndex) : '';
 	const batch = choice.asTool ? (asked ?? { cursor: fromModel(), field: 'Cursor' }) : asked;
 	const output: IDataObject[] = [];
 	const onRecords = (records: IDataObject[]) => {

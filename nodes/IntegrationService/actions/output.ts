@@ -4,7 +4,7 @@ import type { SimpleKey } from '../../shared/catalogue';
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
 import { readSetting, runsAsTool } from './request';
-import { hasForms } from './version';
+import { FORM_VERSION } from './version';
 
 /**
  * What a record operation outputs (decisions.md, "The node as an AI tool"): the fields asked for, the
@@ -74,7 +74,8 @@ export function readOutput(
 	}
 	const compact = simplify ?? (form === 'compact' || (form === 'auto' && asTool));
 	const fields = readFields(ctx, itemIndex, output.fields, label);
-	if (compact && simple && hasForms(ctx.getNode())) return { fields, compact, simple, asTool };
+	if (compact && simple && ctx.getNode().typeVersion >= FORM_VERSION)
+		return { fields, compact, simple, asTool };
 	return { fields, compact, asTool };
 }
 

@@ -11,7 +11,7 @@ import type { Connection, RequestSettings, ServiceRequest, ServiceRun } from '..
 import { serviceRequest } from '../transport';
 import { REQUEST_BOUNDS } from './common.descriptions';
 import { SETTINGS } from './settings';
-import { hasForms } from './version';
+import { FORM_VERSION } from './version';
 
 /**
  * What an operation's requests share: the run's settings (Request Options), the item's connection
@@ -52,7 +52,7 @@ export function readSetting(
 	setting: Setting,
 	itemIndex: number,
 ): { value: unknown; label: string } {
-	if (!hasForms(ctx.getNode())) {
+	if (ctx.getNode().typeVersion < FORM_VERSION) {
 		const label = setting === 'output' ? 'Output' : 'Request Options';
 		return {
 			value: ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {}),

@@ -11,14 +11,15 @@ import { credentialIdOverride, outputProperty, requestOptions } from './common.d
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './resources';
-import { settingsProperty } from './settings';
+import { OWN_SETTINGS_OPERATIONS, settingsProperty } from './settings';
 import { argumentsBehind } from './toolArguments';
 import type { OperationModule } from './types';
 import { FROM_VERSION_2, ONLY_VERSION_1 } from './version';
 
 /**
  * The node's own properties besides the operations' (IntegrationService.node.ts): version 1's three,
- * version 2's one Options collection (Get Many holds its own, with the same settings: getAll.ts).
+ * version 2's one Options collection (Get Many, Find and Create or Update hold their own, with the
+ * same settings: settings.ts `withSettings`).
  */
 export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
 	...updateDisplayOptions({ show: ONLY_VERSION_1 }, [
@@ -26,7 +27,7 @@ export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
 		outputProperty,
 		requestOptions,
 	]),
-	...updateDisplayOptions({ show: FROM_VERSION_2, hide: { operation: ['getAll'] } }, [
+	...updateDisplayOptions({ show: FROM_VERSION_2, hide: { operation: OWN_SETTINGS_OPERATIONS } }, [
 		settingsProperty(),
 	]),
 ];

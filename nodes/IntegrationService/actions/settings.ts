@@ -7,6 +7,7 @@ import {
 	outputProperty,
 	requestOptions,
 } from './common.descriptions';
+import { versioned } from './version';
 
 /** Version 2's Options collection: the node-wide settings in one place (request.ts `readSetting`). */
 export const SETTINGS = 'options';
@@ -42,4 +43,23 @@ export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 			...((requestOptions.options ?? []) as INodeProperties[]),
 		]),
 	};
+}
+
+/** The operations whose own Options collection holds the node-wide settings at version 2 (`withSettings`). */
+export const OWN_SETTINGS_OPERATIONS = ['find', 'getAll', 'upsert'];
+
+/**
+ * An operation's properties in each version, its own Options collection (`options`) holding the
+ * node-wide settings at version 2: one collection of that name, as n8n expects of a name.
+ */
+export function withSettings(
+	version1: INodeProperties[],
+	version2: INodeProperties[] = version1,
+): INodeProperties[] {
+	const folded = version2.map((property) =>
+		property.name === SETTINGS
+			? settingsProperty((property.options ?? []) as INodeProperties[])
+			: property,
+	);
+	return versioned(version1, folded);
 }

@@ -1,10 +1,11 @@
-import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 /**
  * Version 2 offers the forms in the user's words (records picked from lists, the fields that matter
  * on the form, one Options collection, a simple Simplify). Version 1 keeps the parameters of the
- * workflows saved with it, so they run unchanged.
+ * workflows saved with it, so they run unchanged. A reader checks `node.typeVersion >= FORM_VERSION`
+ * where it decides (a function here would put this file on every request's path).
  */
 export const FORM_VERSION = 2;
 
@@ -13,11 +14,6 @@ export const ONLY_VERSION_1: IDisplayOptions['show'] = { '@version': [1] };
 export const FROM_VERSION_2: IDisplayOptions['show'] = {
 	'@version': [{ _cnd: { gte: FORM_VERSION } }],
 };
-
-/** Whether the node runs with version 2's forms. */
-export function hasForms(node: INode): boolean {
-	return node.typeVersion >= FORM_VERSION;
-}
 
 /**
  * An operation's properties in each version: a property both show alike is listed once; one that

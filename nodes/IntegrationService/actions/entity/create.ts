@@ -8,7 +8,7 @@ import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
 import type { OperationModule } from '../types';
-import { hasForms, versioned } from '../version';
+import { FORM_VERSION, versioned } from '../version';
 import { shownFor } from './texts';
 
 /**
@@ -22,7 +22,7 @@ export function createOperation(resource: ResourceSpec, given?: BodyForm): Opera
 	return {
 		description: updateDisplayOptions(shownFor(resource, 'create'), properties),
 		async execute(itemIndex, run) {
-			const form = hasForms(this.getNode()) ? form2 : form1;
+			const form = this.getNode().typeVersion >= FORM_VERSION ? form2 : form1;
 			const read = readBody(this, itemIndex, form, true);
 			// Where the service shows no fields, the one JSON object is the body.
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;

@@ -10,10 +10,10 @@ import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
-import { SETTINGS, settingsProperty } from '../settings';
+import { withSettings } from '../settings';
 import { toolCursorProperty } from '../toolCursor';
 import type { OperationModule } from '../types';
-import { FROM_VERSION_2, ONLY_VERSION_1, versioned } from '../version';
+import { FROM_VERSION_2, ONLY_VERSION_1 } from '../version';
 import { nounsOf, shownFor, systemOf } from './texts';
 
 const simplifyProperty: INodeProperties = {
@@ -32,17 +32,7 @@ function simpleNames(resource: ResourceSpec): string {
 	return names.length === 0 ? 'every field but "original"' : names.join(', ');
 }
 
-/** Version 1's properties; version 2 folds the node-wide settings into their Options. */
-function properties(resource: ResourceSpec): INodeProperties[] {
-	const version1 = propertiesOf(resource);
-	const version2 = version1.map((property) =>
-		property.name === SETTINGS
-			? settingsProperty((property.options ?? []) as INodeProperties[])
-			: property,
-	);
-	return versioned(version1, version2);
-}
-
+/** Version 1's properties; version 2 folds the node-wide settings into their Options (`withSettings`). */
 function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 	const { one, many } = nounsOf(resource);
 	return [
@@ -102,7 +92,10 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 	const { one } = nounsOf(resource);
 	const listKey = resource.listKey ?? resource.path[resource.path.length - 1];
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'getAll'), properties(resource)),
+		description: updateDisplayOptions(
+			shownFor(resource, 'getAll'),
+			withSettings(propertiesOf(resource)),
+		),
 		async execute(itemIndex, run) {
 			const list = readListParameters(this, itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -8,7 +8,7 @@ import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
 import type { OperationModule } from '../types';
-import { hasForms, versioned } from '../version';
+import { FORM_VERSION, versioned } from '../version';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /**
@@ -30,7 +30,7 @@ export function updateOperation(
 		description: updateDisplayOptions(shownFor(resource, 'update'), properties),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, ids);
-			const form = hasForms(this.getNode()) ? form2 : form1;
+			const form = this.getNode().typeVersion >= FORM_VERSION ? form2 : form1;
 			const read = readBody(this, itemIndex, form);
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
 			const choice = readOutput(this, itemIndex, undefined, resource.simple);

@@ -10,6 +10,7 @@ import { KEY_OF } from '../../search/matchKeys';
 import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
+import { withSettings } from '../settings';
 import type { OperationModule } from '../types';
 import { costNotice, peopleSearch } from './search';
 
@@ -36,8 +37,9 @@ const ASKED: Record<MatchKind, { label: string; placeholder: string; description
 /** A model reads these fields of each match unless Fields to Return names others (a few hundred characters). */
 const TOOL_FIELDS = ['id', 'name', 'emails', 'phones', 'stage', 'assignedUserId', 'updated'];
 
+const COST = 'one request per person found (a Get)';
+
 const properties: INodeProperties[] = [
-	costNotice('one request per person found (a Get)'),
 	{
 		displayName: 'Find By',
 		name: 'findBy',
@@ -143,7 +145,13 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number) {
  */
 export function findOperation(resource: ResourceSpec): OperationModule {
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'find'), properties),
+		description: updateDisplayOptions(
+			shownFor(resource, 'find'),
+			withSettings(
+				[costNotice(COST, 'Request Options'), ...properties],
+				[costNotice(COST, 'Options'), ...properties],
+			),
+		),
 		async execute(itemIndex, run) {
 			const { kind, key } = readKey(this, itemIndex);
 			const { limit, oneItem, failWhenNone } = readOptions(this, itemIndex);

@@ -15,6 +15,7 @@ import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
+import { withSettings } from '../settings';
 import type { OperationModule } from '../types';
 import { costNotice, peopleSearch } from './search';
 
@@ -180,13 +181,17 @@ async function upsertRow(
  */
 export function upsertOperation(resource: ResourceSpec): OperationModule {
 	const form = catalogueForm(resource, 'create');
+	const properties = (settings: string) => [
+		costNotice('one request per item (the create or the update)', settings),
+		...ownProperties,
+		...formProperties(form),
+		options,
+	];
 	return {
-		description: updateDisplayOptions(shownFor(resource, 'upsert'), [
-			costNotice('one request per item (the create or the update)'),
-			...ownProperties,
-			...formProperties(form),
-			options,
-		]),
+		description: updateDisplayOptions(
+			shownFor(resource, 'upsert'),
+			withSettings(properties('Request Options'), properties('Options')),
+		),
 		async execute(itemIndex, run) {
 			const row = readRow(this, itemIndex, readBody(this, itemIndex, form, true));
 			const choice = readOutput(this, itemIndex);
