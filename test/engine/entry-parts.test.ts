@@ -39,6 +39,18 @@ describe('a part of a contact value or an address never shows its value', () => 
 			'Additional Fields › Phones (JSON) › entry 1 › Is Primary: must be true or false, got a string (item 0)',
 		],
 		[
+			'Person, Emails (JSON): a number that is no flag, in the entry of that number',
+			'person',
+			{
+				lastName: 'L',
+				additionalFields: {
+					emailsJson: JSON.stringify([{ value: 'a@b.c' }, { value: 'd@e.f', isPrimary: 2 }]),
+				},
+			},
+			undefined,
+			'Additional Fields › Emails (JSON) › entry 2 › Is Primary: must be true or false, got a number (item 0)',
+		],
+		[
 			'Person, Record (JSON)',
 			'person',
 			{ mappingMode: 'jsonRecord', record: '={{ $json.r }}' },

@@ -102,3 +102,34 @@ test('Map Automatically sends a row’s isPrimary as given, and none when the ro
 		},
 	]);
 });
+
+test('Create or Update takes back the 1 and 0 a system with numeric booleans answered, and sends true and false', async () => {
+	const upsertPerson = operationRunner(() => sandbox, 'person', 'upsert');
+	const result = await upsertPerson({
+		parameters: {
+			firstName: 'Ada',
+			additionalFields: { emailsJson: '={{ $json.emails }}', phonesJson: '={{ $json.phones }}' },
+		},
+		items: [
+			{
+				emails: [{ value: 'one@example.test', isPrimary: 1 }],
+				phones: [
+					{ value: '+1 555 0100', isPrimary: 0 },
+					{ value: '+1 555 0101', isPrimary: 1 },
+				],
+			},
+		],
+	});
+	expect(result.error).toBeUndefined();
+	const writes = sandbox.requests.filter((request) => request.method !== 'GET');
+	expect(writes.map((request) => request.rawBody)).toEqual([
+		JSON.stringify({
+			firstName: 'Ada',
+			emails: [{ value: 'one@example.test', isPrimary: true }],
+			phones: [
+				{ value: '+1 555 0100', isPrimary: false },
+				{ value: '+1 555 0101', isPrimary: true },
+			],
+		}),
+	]);
+});

@@ -6,7 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PeoplePages } from '../../nodes/IntegrationService/search/peopleIndex';
-import { PeopleIndex, peopleIndexOf } from '../../nodes/IntegrationService/search/peopleIndex';
+import {
+	ListChanged,
+	PeopleIndex,
+	peopleIndexOf,
+} from '../../nodes/IntegrationService/search/peopleIndex';
 import type { Connection } from '../../nodes/IntegrationService/transport';
 import {
 	CREDENTIAL_DEFAULT,
@@ -120,6 +124,31 @@ describe('PeopleIndex', () => {
 		await expect(first).rejects.toThrow('page refused');
 		expect(await second).toEqual(['p_4']);
 		expect(pages.calls).toEqual(['', '', '2', '4']);
+	});
+
+	it('a total that changes between pages: read again from the start once; a second change fails every item that needs it', async () => {
+		const totals = [5, 4, 4, 4, 4];
+		const calls: string[] = [];
+		const read: PeoplePages = async (cursor) => {
+			calls.push(cursor);
+			const at = cursor === '' ? 0 : Number(cursor);
+			const next = at + 2 < people.length ? String(at + 2) : undefined;
+			return { people: people.slice(at, at + 2), nextCursor: next, total: totals.shift() };
+		};
+		const index = new PeopleIndex();
+		expect(await index.find(read, 'email', email('cy@x.test'))).toEqual(['p_4']);
+		expect(calls).toEqual(['', '2', '', '2', '4']);
+		const again = new PeopleIndex();
+		totals.push(5, 4, 4, 3);
+		calls.length = 0;
+		const finds = [1, 2].map(() => again.find(read, 'email', email('ada@x.test')));
+		for (const found of finds)
+			await expect(found).rejects.toThrow(
+				'The people list changed while it was being read (4 people, then 3), so a person may have been missed; nothing was created or changed: run again',
+			);
+		await expect(again.find(read, 'email', email('cy@x.test'))).rejects.toThrow(ListChanged);
+		expect(await again.find(read, 'phone', [])).toEqual([]);
+		expect(calls).toEqual(['', '2', '', '2']);
 	});
 
 	it('what the run wrote outranks what the scan read: new keys found, old keys not, deleted not at all', async () => {

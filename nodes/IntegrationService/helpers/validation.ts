@@ -43,7 +43,10 @@ export function withoutValue<T>(
 		return read();
 	} catch (error) {
 		const { message, description } = error as NodeOperationError;
-		const hidden = String(message).split(shown(raw)).join(describeValue(raw));
+		// Only after the field's name: "entry 1" stays itself when the value is 1.
+		const text = String(message);
+		const at = text.indexOf(': ') + 1;
+		const hidden = text.slice(0, at) + text.slice(at).split(shown(raw)).join(describeValue(raw));
 		throw new NodeOperationError(ctx.getNode(), hidden, {
 			itemIndex,
 			description: description ?? undefined,

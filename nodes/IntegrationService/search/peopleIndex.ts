@@ -10,10 +10,24 @@ import { MAX_PAGE_SIZE, serviceRequestPages } from '../transport';
 import type { MatchKind, PersonId, PersonKeys } from './matchKeys';
 import { MATCH_KINDS, personIdOf, personKeys } from './matchKeys';
 
-/** One step of the scan: the people of the page at `cursor` ('' the start) and where the list goes on (none: it ended). */
+/**
+ * One step of the scan: the people of the page at `cursor` ('' the start), where the list goes on
+ * (none: it ended) and the total the page announced when the list is paged by offsets.
+ */
 export type PeoplePages = (
 	cursor: string,
-) => Promise<{ people: IDataObject[]; nextCursor?: string }>;
+) => Promise<{ people: IDataObject[]; nextCursor?: string; total?: number }>;
+
+/**
+ * An offset-paged list whose total changed between two pages of one scan, twice: a deletion on a page
+ * already read moves a later person onto it unseen, so the item fails rather than create a duplicate.
+ */
+export class ListChanged extends Error {
+	readonly context = {
+		nextStep:
+			'Only reads were sent, nothing was created or changed; others were writing to the people list while it was read: call again.',
+	};
+}
 
 /** The IDs under one key: one (the common case, no array), or several. */
 type Ids = PersonId | PersonId[];
@@ -36,6 +50,12 @@ export class PeopleIndex {
 	private cursor: string | undefined = '';
 	/** The page being read, by whichever item asked first; the others wait for it. */
 	private reading?: Promise<void>;
+	/** The total the scan's pages announce; a change means the list moved under the scan. */
+	private total?: number;
+	/** The scan was read again from its start once: a second change fails every item that needs it. */
+	private reread = false;
+	/** Why, once it failed: each item gets an error of its own (the router adds its item to the text). */
+	private changed?: string;
 	/** Pages read so far (one list request each). */
 	pagesRead = 0;
 
@@ -54,6 +74,7 @@ export class PeopleIndex {
 		enough = Infinity,
 	): Promise<PersonId[]> {
 		for (;;) {
+			if (keys.length > 0 && this.changed !== undefined) throw new ListChanged(this.changed);
 			if (this.cursor === undefined || keys.length === 0) return this.lookup(kind, keys);
 			// Counted up to `enough` only (thousands may share a key), and only when a Limit asks.
 			const found = enough === Infinity ? [] : this.lookup(kind, keys, enough);
@@ -134,6 +155,20 @@ export class PeopleIndex {
 		else if (ids !== id) map.set(key, [ids, id]);
 	}
 
+	/** The list moved under the scan: read it again from the start, once; then fail the items that need it. */
+	private restart(before: number, now: number): void {
+		if (this.reread) {
+			this.changed = `The people list changed while it was being read (${before} people, then ${now}), so a person may have been missed; nothing was created or changed: run again`;
+			throw new ListChanged(this.changed);
+		}
+		this.reread = true;
+		this.cursor = '';
+		this.total = undefined;
+		for (const map of Object.values(this.byKey)) map.clear();
+		for (const [id, keys] of this.written)
+			for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+	}
+
 	/** Reads the next page; when another item is reading it, waits for that instead (its failure is its own). */
 	private async readMore(read: PeoplePages): Promise<void> {
 		if (this.reading) {
@@ -141,8 +176,11 @@ export class PeopleIndex {
 			return;
 		}
 		const step = async () => {
-			const { people, nextCursor } = await read(this.cursor ?? '');
+			const { people, nextCursor, total } = await read(this.cursor ?? '');
 			this.pagesRead++;
+			if (total !== undefined && this.total !== undefined && total !== this.total)
+				return this.restart(this.total, total);
+			this.total ??= total;
 			for (const person of people) {
 				const id = personIdOf(person);
 				if (id === undefined) continue;
@@ -187,13 +225,25 @@ export function peoplePages(
 	return async (cursor) => {
 		const people: IDataObject[] = [];
 		const batch = { cursor, field: 'The people index' };
+		let total: number | undefined;
 		const { nextCursor } = await serviceRequestPages.call(
 			ctx,
 			itemIndex,
 			{ request, pageSize: MAX_PAGE_SIZE, maxRecords: MAX_PAGE_SIZE, recordsKey: 'people', batch },
 			run,
-			(records) => people.push(...records),
+			(records, page) => {
+				people.push(...records);
+				total = offsetTotal(page);
+			},
 		);
-		return { people, nextCursor };
+		return { people, nextCursor, total };
 	};
+}
+
+/** A page's announced total when the list is paged by offsets; a service cursor or link does not shift. */
+function offsetTotal(page: IDataObject): number | undefined {
+	const meta = page._metadata;
+	if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
+	const { total, next, nextLink } = meta as IDataObject;
+	return typeof total === 'number' && !next && !nextLink ? total : undefined;
 }

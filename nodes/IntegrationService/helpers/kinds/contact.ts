@@ -112,8 +112,10 @@ const toContactValues = entriesReader(
 		);
 		if (statusText !== undefined) contact.status = statusText;
 		if (isPrimary !== undefined && isPrimary !== null && isPrimary !== '') {
+			// Systems with numeric booleans answer 1 and 0: their emails and phones come back as input.
+			const flag = isPrimary === 1 ? true : isPrimary === 0 ? false : isPrimary;
 			contact.isPrimary = part(isPrimary, () =>
-				toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, isPrimary),
+				toBoolean(ctx, itemIndex, `${entryLabel} › Is Primary`, flag),
 			);
 		}
 		return contact;
