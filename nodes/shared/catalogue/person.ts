@@ -2,10 +2,7 @@ import { personTags } from './crmAccount';
 import { field, primary, simpleForm } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
-/**
- * Every writable field of a person (spec 4.2), in the order of their labels. Create shows the names
- * first and the rest under Additional Fields; Update offers all of them under Update Fields.
- */
+/** Every writable field of a person (spec 4.2), in the order of their labels. */
 const personFields: readonly FieldSpec[] = [
 	field(
 		'addresses',
