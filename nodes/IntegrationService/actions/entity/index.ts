@@ -12,11 +12,7 @@ import { membersOperation } from './members';
 import { nounsOf, systemOf, withArticle } from './texts';
 import { updateOperation } from './update';
 
-/**
- * The entity operations, each with its option's name, description and action. The descriptions
- * share one style: the verb, the record, where it is ("a note in the connected CRM"), then only what
- * a user would not expect.
- */
+/** Option texts in one style: the verb, the record, where it is, then only what a user would not expect. */
 interface EntityOperation {
 	module(resource: ResourceSpec): OperationModule;
 	option(resource: ResourceSpec): { name: string; description: string; action: string };
@@ -90,7 +86,6 @@ const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
 
 const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
 
-/** An operation of the entry: an entity operation, or one of its members operations. */
 function operationOf(resource: ResourceSpec, value: string) {
 	const members = resource.members?.[value];
 	if (members) {
@@ -114,11 +109,7 @@ function operationOf(resource: ResourceSpec, value: string) {
 		: undefined;
 }
 
-/**
- * A catalogue entry's resource: its operations (the Operation option in the order of their names,
- * the entry's `defaultOperation` or the first preselected) and each operation's properties. An
- * operation the entity files do not know gets no option and no module (catalogue.test.ts names it).
- */
+/** A catalogue entry's resource; an operation the entity files do not know gets no option. */
 export function entityResource(resource: ResourceSpec): ResourceModule {
 	const options: INodePropertyOptions[] = [];
 	const operations: Record<string, OperationModule> = {};

@@ -7,7 +7,6 @@ import { connectionOf } from '../request';
 
 /** What Person › Find and Create or Update share: the run's people index and what they cost. */
 
-/** The editor's notice of what an operation that reads the people index costs. */
 export function costNotice(perItem: string): INodeProperties {
 	return {
 		displayName: `The service has no search: this reads the people list once per run, about people ÷ 100 requests (10,000 people: 100 requests, 2 s at 50 requests per second), then ${perItem}, at the pace of Request Options › Max Requests Per Second. Later items look in what was read.`,
@@ -17,7 +16,6 @@ export function costNotice(perItem: string): INodeProperties {
 	};
 }
 
-/** The item's connection's people index for this run, and how this item reads more of it. */
 export function peopleSearch(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
