@@ -1,6 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
+import { operationProperty } from '../handWritten';
 import type { OperationModule, ResourceModule } from '../types';
 import { createOperation } from './create';
 import { deleteOperation } from './delete';
@@ -121,21 +122,11 @@ export function entityResource(resource: ResourceSpec): ResourceModule {
 		options.push({ ...found.option, value, description });
 	}
 	options.sort((a, b) => a.name.localeCompare(b.name, 'en'));
-	const operation: INodeProperties = {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
-		options: options.map(({ name, value, description, action }) => ({
-			name,
-			value,
-			description,
-			action,
-		})),
-		default: '',
-	};
-	operation.default = resource.defaultOperation ?? options[0]?.value ?? '';
+	const operation = operationProperty(
+		resource,
+		options.map(({ name, value, description, action }) => ({ name, value, description, action })),
+		resource.defaultOperation ?? String(options[0]?.value ?? ''),
+	);
 	return {
 		description: [
 			operation,
