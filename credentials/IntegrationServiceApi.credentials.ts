@@ -152,13 +152,9 @@ export class IntegrationServiceApi implements ICredentialType {
 	];
 
 	/**
-	 * Fills the hidden Session Token that n8n's HTTP Request node sends with this credential (Predefined
-	 * Credential Type). n8n calls this when the field is empty and again after a request fails, and
-	 * re-sends the request whenever a new token comes back: so a new token comes back only when the
-	 * stored one cannot be sent (none yet, another client or user, another secret, expired; the
-	 * service answered 401 then, and nothing was processed). After any other failure (a 500 on a
-	 * create) nothing comes back and n8n reports the error instead of sending the create again.
-	 * Our own nodes sign a fresh token for every request and do not rely on this.
+	 * The hidden Session Token for n8n's HTTP Request node. n8n re-sends a failed request whenever a new
+	 * token comes back, so one comes back only when the stored one cannot be sent (the service answered
+	 * 401, nothing processed), never after a 500 on a create. Our own nodes sign a token per request.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		assertUsableCredential(credentials);
@@ -167,11 +163,8 @@ export class IntegrationServiceApi implements ICredentialType {
 	}
 
 	/**
-	 * Generic (not a function), so the editor can offer this credential to the HTTP Request node; it
-	 * names no secret of its own. The Access Token is sent as it stands; a signed token only while it
-	 * was made for the credential's current client ID and user (else none, the service answers 401,
-	 * and n8n asks preAuthentication for a new one): an edited credential never sends the previous
-	 * identity's token.
+	 * Generic, so the editor offers this credential to the HTTP Request node. A signed token is sent only
+	 * while made for the current client ID and user: an edited credential never sends the previous one's.
 	 */
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
@@ -184,9 +177,8 @@ export class IntegrationServiceApi implements ICredentialType {
 	};
 
 	/**
-	 * Lists one person on the CRM host: proves the host, the token and the credential ID together. A
-	 * redirect is not followed (the token stays on the host named here), and an answer that is not the
-	 * people list (a login page, another service) fails the test instead of passing it.
+	 * Lists one person: proves the host, the token and the credential ID together. No redirect is
+	 * followed, and an answer that is not the people list (a login page) fails the test.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -197,8 +189,7 @@ export class IntegrationServiceApi implements ICredentialType {
 			headers: { 'X-Service-Credential-Id': '={{$credentials.credentialId}}' },
 			disableFollowRedirect: true,
 		},
-		// n8n's tester applies both kinds of rule from one list (status codes on failure, the body on success);
-		// its type allows only one kind per list, hence the assertion.
+		// n8n's tester applies both kinds of rule from one list; its type allows one kind, hence the cast.
 		rules: [
 			...[301, 302, 303, 307, 308].map((value) => ({
 				type: 'responseCode' as const,

@@ -25,10 +25,7 @@ function requireValue(
 	return value.trim();
 }
 
-/**
- * Signs an HS512 JWT (docs/decisions.md: iss = client ID, sub = user or tenant ID, 15-minute expiry).
- * Node's crypto suffices; a JWT library would be a runtime dependency.
- */
+/** An HS512 JWT (iss = client ID, sub = user or tenant ID, 15 minutes); a library would be a dependency. */
 function signServiceToken(clientId: string, subject: string, clientSecret: string): string {
 	const nowSeconds = Math.floor(Date.now() / 1000);
 	const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
@@ -56,12 +53,7 @@ export function serviceToken(credentials: ICredentialDataDecryptedObject): strin
 		: requireValue(credentials, 'accessToken', 'Access Token');
 }
 
-/**
- * What the credential must hold before any token is sent with it: four host URLs that pass the
- * service's URL rules (the URL is never repeated in the message), and a Default Credential ID that
- * n8n's request helper would not silently change (it strips CR/LF from header values and would send
- * another ID).
- */
+/** Four usable host URLs (never echoed), and a Default Credential ID n8n would send as written. */
 export function assertUsableCredential(credentials: ICredentialDataDecryptedObject): void {
 	for (const { field, label } of Object.values(HOST_FIELDS)) {
 		const problem = hostUrlProblem(
@@ -88,22 +80,14 @@ function identityOf(credentials: ICredentialDataDecryptedObject): string {
 	]);
 }
 
-/**
- * The hidden Session Token for a token: in Client ID and Secret mode the identity the token was
- * signed for, then the token, so the credential's header sends it only while the identity is the same
- * (see `authenticate`); in Access Token mode a marker, since the Access Token is sent as it stands.
- */
+/** The identity the token was signed for, then the token (`authenticate` checks it); a marker for an Access Token. */
 export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, token: string): string {
 	return credentials.authentication === 'clientCredentials'
 		? `${identityOf(credentials)}${token}`
 		: ACCESS_TOKEN_MODE_SESSION;
 }
 
-/**
- * Whether the stored Session Token may still be sent: in Client ID and Secret mode, made for the
- * current client ID and user, signed with the current client secret, and not expired. In Access Token
- * mode, whether it is set at all (the Access Token is sent as it stands).
- */
+/** Made for the current client ID, user and secret, and not expired (an Access Token: set at all). */
 export function storedSessionUsable(
 	credentials: ICredentialDataDecryptedObject,
 	nowSeconds = Math.floor(Date.now() / 1000),

@@ -34,11 +34,7 @@ export const SAMPLE_SIZE = 5;
 /** Records per Page at a Time batch: what the pager's loop memory holds at most, whatever the list's size. */
 const BATCH_RECORDS = 10 * MAX_PAGE_SIZE;
 
-/**
- * The poll's contexts, in one place. The transport's requests and the action node's readers of
- * Connection ID and Output take a node run's context; a poll has the same getNode, getCredentials and
- * helpers, and its parameters are those of one item (getNodeParameter without an item index).
- */
+/** A poll as a node run's context: the same helpers, its parameters those of one item. */
 function contextsOf(poll: IPollFunctions): { service: ServiceContext; item: IExecuteFunctions } {
 	const item = {
 		getNode: () => poll.getNode(),
@@ -62,10 +58,7 @@ function readSetting(poll: IPollFunctions): { resource: WatchedResource; event: 
 	return { resource, event };
 }
 
-/**
- * What the state follows: the entity, the event, and where the requests go (the Connection ID, else
- * the credential's Default Credential ID, and the host URL); another one starts over. No secret in it.
- */
+/** The entity, the event and where requests go; another setting starts over. No secret in it. */
 async function settingOf(
 	poll: IPollFunctions,
 	resource: WatchedResource,
@@ -79,10 +72,7 @@ async function settingOf(
 	return JSON.stringify([resource.value, event, connectionId, 'base' in host ? host.base : '']);
 }
 
-/**
- * Reads the whole list batch by batch (Page at a Time), each page handed on as it arrives: memory
- * stays flat whatever the list's size, and the pager's loop and progress checks carry across batches.
- */
+/** Batch by batch, each page handed on as it arrives: memory stays flat whatever the list's size. */
 async function readList(
 	service: ServiceContext,
 	resource: WatchedResource,
@@ -190,9 +180,8 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 }
 
 /**
- * Saves the poll's state, unless another poll of this trigger saved since this one started (a poll
- * that outlasted the interval: that one covered the same ground, and this one's records are dropped),
- * or the list came back empty while the state holds records (a glitch, taken for no answer).
+ * Saves the state unless another poll saved since this one started (it covered the same ground), or
+ * the list came back empty while the state holds records (a glitch).
  */
 function commit(
 	staticData: IDataObject,

@@ -65,12 +65,7 @@ export function timeValue(value: unknown, latest: number): number | undefined {
 	return ms;
 }
 
-/**
- * The time that decides a record: its creation time for "New" (an update does not change it); its
- * modification time for "New or Updated" (`serviceUpdated` first: the service stamps it when the
- * change reaches it), else its creation time. `latest`: the latest plausible time (n8n's clock plus
- * MAX_AHEAD_MS), so garbage far in the future counts as no time.
- */
+/** Its creation time for "New"; for "New or Updated" its change time (`serviceUpdated` first), else creation. */
 export function timeOf(
 	record: Record<string, unknown>,
 	event: ChangeEvent,
@@ -84,11 +79,7 @@ export function timeOf(
 	return undefined;
 }
 
-/**
- * One poll's reading: `fires` for each record as its page arrives (memory stays flat: only the records
- * inside the window are held), then `next` for the state to save. With no earlier state (the first
- * poll, or another setting) nothing fires: the records there are the baseline.
- */
+/** `fires` per record as its page arrives, then `next`; with no earlier state nothing fires (the baseline). */
 export class PollReading {
 	private readonly known: Map<string, number>;
 	/** The window: the earlier state's entries, with this poll's records at or above the floor. */
@@ -121,10 +112,7 @@ export class PollReading {
 		this.since = this.floor;
 	}
 
-	/**
-	 * Whether this record fires now: new (its ID not seen before) or, for "New or Updated", changed (a
-	 * time later than the latest held for it). A record without a usable ID never fires.
-	 */
+	/** New, or for "New or Updated" later than the time held for it; no usable ID never fires. */
 	fires(record: Record<string, unknown>): boolean {
 		const id = idOf(record);
 		if (id === undefined) {

@@ -100,9 +100,8 @@ export class IntegrationServiceTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				if (managesWebhooks(this)) return await webhooksExist(this);
-				// The calendar host cannot be asked what a webhook points at (no read in the spec), so activation
-				// always updates it. A test listen ("manual") never re-points the service's webhook: that would take
-				// the deliveries away from the active workflow's production URL with nothing to give them back.
+				// The calendar webhook cannot be read, so activation always updates it; a test listen never does
+				// (it would take the deliveries away from the production URL).
 				if (this.getMode() === 'manual') return true;
 				return !(this.getNodeParameter('registerWebhook', false) as boolean);
 			},
@@ -112,8 +111,7 @@ export class IntegrationServiceTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// Only the CRM host deletes webhooks; the calendar host's registration cannot be undone (docs/trigger.md).
-				// What this trigger created is deleted, whatever the options say now.
+				// What this trigger created on the CRM host is deleted, whatever the options say now.
 				await deleteWebhooks(this);
 				return true;
 			},

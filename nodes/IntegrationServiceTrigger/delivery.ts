@@ -7,19 +7,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** How many recent event IDs are remembered for deduplication (in the workflow's static data). */
 export const DEDUP_CAPACITY = 1000;
 
-/**
- * An event ID longer than this is remembered by its SHA-256 instead, so the memory stays under about
- * 1,000 × 128 characters whatever the sender puts in eventId (a body may be 1 MiB).
- */
+/** A longer event ID is remembered by its SHA-256, so memory stays bounded whatever eventId holds. */
 export const MAX_KEPT_ID_LENGTH = 128;
 
 const HASHED = 'sha256:';
 
-/**
- * What is remembered of an event ID: itself, or `sha256:<hex>` when it is longer than MAX_KEPT_ID_LENGTH
- * or itself starts with `sha256:`. So a kept ID never starts with `sha256:` and no ID can pass for the
- * hash of another (a literal `sha256:<hex of X>` is hashed too); a plain ID is kept as before.
- */
+/** The ID, or `sha256:<hex>` when long or itself `sha256:`-prefixed, so no ID passes for another's hash. */
 export function eventKey(eventId: string): string {
 	if (eventId.length <= MAX_KEPT_ID_LENGTH && !eventId.startsWith(HASHED)) return eventId;
 	return `${HASHED}${createHash('sha256').update(eventId, 'utf8').digest('hex')}`;
@@ -27,10 +20,7 @@ export function eventKey(eventId: string): string {
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 
-/**
- * decisions.md: HMAC-SHA256 keyed with the secret, over the base64 of the exact raw body or over the raw
- * body itself, as hex or base64. Exactly these four forms are accepted, each compared in constant time.
- */
+/** HMAC-SHA256 over the raw body or its base64, as hex or base64: four forms, each in constant time. */
 export function signatureMatches(
 	secret: string,
 	rawBody: Buffer,
@@ -101,17 +91,10 @@ export function recentIds(staticData: IDataObject): string[] {
 	return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/**
- * Recent event IDs per trigger (workflow and node) in this n8n process, oldest first. It makes
- * check-and-claim atomic within the process, so concurrent deliveries of one event start one
- * execution (each delivery loads its own copy of the static data).
- */
+/** Per trigger in this process: concurrent deliveries of one event start one execution. */
 const claimedInProcess = new Map<string, Set<string>>();
 
-/**
- * Claims an event for one execution: false when the trigger has seen it (in this process or in the
- * static data saved by an earlier one). Claimed synchronously, before anything is awaited.
- */
+/** False when seen (here or in saved static data); claimed before anything is awaited. */
 export function claimEvent(triggerKey: string, staticData: IDataObject, eventId: string): boolean {
 	let claimed = claimedInProcess.get(triggerKey);
 	if (!claimed) claimedInProcess.set(triggerKey, (claimed = new Set()));
@@ -127,11 +110,7 @@ export function releaseEvent(triggerKey: string, eventId: string): void {
 	claimedInProcess.get(triggerKey)?.delete(eventKey(eventId));
 }
 
-/**
- * Remembers an event ID in the static data too (kept across restarts: the trigger answers the delivery
- * itself so that n8n saves it, see the node's webhook()), dropping the oldest beyond the capacity. The
- * list is assigned anew so n8n sees the static data changed.
- */
+/** Kept across restarts, oldest dropped; assigned anew so n8n sees the static data changed. */
 export function rememberId(staticData: IDataObject, eventId: string): void {
 	const key = eventKey(eventId);
 	const ids = recentIds(staticData).filter((id) => id !== key);

@@ -26,10 +26,8 @@ function hasDotSegment(path: string): boolean {
 }
 
 /**
- * Where an event's records are read: the credential's host on the uri's origin, a path under that
- * host's base path (with or without `/api`: the service may send `https://crm.example.com/people?ids=a`,
- * shared/spec/decisions.md), and no "." or ".." segment as written (the rules of a list's nextLink, via
- * sameListUrl). Otherwise why not, for a 422 with nothing sent: the uri is read with our token.
+ * The credential's host on the uri's origin, a path under its base (with or without `/api`) and no
+ * dot segment; else why not, for a 422 with nothing sent: the uri is read with our token.
  */
 export function eventUriHost(
 	credentials: IDataObject,

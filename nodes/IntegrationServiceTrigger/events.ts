@@ -15,10 +15,7 @@ export interface EventObject {
 const singular = (word: string): string =>
 	word === 'People' ? 'Person' : word.replace(/ies$/, 'y').replace(/s$/, '');
 
-/**
- * The label of a kind with no resource of the node: its camelCase key in words, the last one
- * singular ("taskTemplates" → "Task Template", "peopleRelationships" → "People Relationship").
- */
+/** A kind with no resource: "taskTemplates" → "Task Template". */
 export function kindLabel(kind: string): string {
 	const words = kind
 		.replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -28,10 +25,7 @@ export function kindLabel(kind: string): string {
 	return words.join(' ');
 }
 
-/**
- * The catalogue's kinds with events, each named as its resource is in the node (or from its key when
- * the node has none): Person first, the main record, then the rest from A to Z.
- */
+/** The kinds with events, named as their resources: Person first, then A to Z. */
 export const EVENT_OBJECTS: readonly EventObject[] = ENTITIES.filter((entity) => entity.events)
 	.map((entity) => ({ kind: entity.kind, label: entity.resource?.label ?? kindLabel(entity.kind) }))
 	.sort((a, b) =>
@@ -52,10 +46,7 @@ const WIRE_NAME_OPTIONS: INodePropertyOptions[] = [
 		.map((name) => ({ name, value: name })),
 ];
 
-/**
- * From version 1.2: "Person Created", grouped by object; the value stays the wire name (what is
- * registered and matched), and the option's hint shows it.
- */
+/** From version 1.2: "Person Created"; the value stays the wire name. */
 export const NAMED_EVENT_OPTIONS: INodePropertyOptions[] = [
 	ANY_EVENT,
 	...EVENT_OBJECTS.flatMap(({ kind, label }) =>
@@ -71,9 +62,8 @@ const EVENTS_DESCRIPTION =
 	'The events that start the workflow. Deliveries of other events are acknowledged and start nothing.';
 
 /**
- * The events parameter, one per version range under the same name, so a saved workflow's value (a list
- * of wire names) reads the same in every version. Not "Events": n8n's node creator would turn each
- * option into its own trigger entry, burying the package's actions under them.
+ * One per version range under the same name, so a saved value reads the same. Not "Events": n8n's
+ * node creator would make each option a trigger entry of its own.
  */
 export const EVENTS_PROPERTIES: INodeProperties[] = [
 	{

@@ -71,11 +71,8 @@ const FILTER_VALUES: INodeProperties[] = [
 ];
 
 /**
- * From version 1.2 the Filters are shown while a webhook is registered or created: hidden only when
- * Create and Delete Webhooks is off (when Register Webhook on Activation is on, that option is not
- * shown and has no value). One property each, not one per case as in 1.1: n8n resolves a parameter
- * that shares its name with another before Create and Delete Webhooks has its value, and would drop
- * what depends on it (the fields or the JSON under the mode).
+ * From 1.2 the Filters hide only when Create and Delete Webhooks is off. One property each: n8n would
+ * resolve a parameter sharing its name before that option has its value, and drop what depends on it.
  */
 const shownFrom12 = (show: Record<string, string[]> = {}): INodeProperties['displayOptions'] => ({
 	show: { '@version': [1.2], ...show },
@@ -194,10 +191,7 @@ function filtersFromFields(ctx: IHookFunctions): IDataObject | undefined {
 	return pairs.length > 0 ? (Object.fromEntries(pairs) as IDataObject) : undefined;
 }
 
-/**
- * The Filters sent with a registration or each created webhook: the fields (version 1.2's default), or
- * the JSON object (versions 1 and 1.1, and 1.2's JSON mode). Checked whole before anything is sent.
- */
+/** The fields (1.2's default) or the JSON object, checked whole before anything is sent. */
 export function filtersOf(ctx: IHookFunctions): IDataObject | undefined {
 	const mode =
 		ctx.getNode().typeVersion >= 1.2 ? ctx.getNodeParameter('filtersMode', 'fields') : 'json';

@@ -40,10 +40,7 @@ export function webhookIdOf(value: unknown): string | undefined {
 	return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
 }
 
-/**
- * Every page of the CRM host's webhooks, through the transport's pager and its bounds. An entry with
- * no readable ID, event or URL cannot be ours; its ID, if readable, is still held.
- */
+/** Every page of the CRM host's webhooks; an entry with no event or URL cannot be ours, its ID is still held. */
 export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listing> {
 	const listing: Listing = { readable: [], held: [] };
 	await serviceRequestPages.call(

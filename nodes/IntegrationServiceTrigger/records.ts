@@ -11,12 +11,7 @@ import {
 } from '../IntegrationService/transport';
 import type { ServiceHost } from '../shared/service';
 
-/**
- * The most time a delivery spends reading its records, every page, attempt and wait together. The
- * sender waits for the answer meanwhile and sends the event again when it gives up; the specification
- * names no timeout, and webhook senders commonly wait 30 s or less. 20 s leaves the sender's timeout a
- * margin for n8n to receive the delivery and start the workflow (decisions.md, Deadlines).
- */
+/** Reading a delivery's records: webhook senders commonly wait 30 s or less, and n8n needs a margin. */
 export const DELIVERY_READ_MS = 20_000;
 
 /** The sender waits for the answer while records are fetched: retry less than an action would. */
@@ -28,12 +23,7 @@ const FETCH_SETTINGS = {
 	maxItemMs: DELIVERY_READ_MS,
 };
 
-/**
- * Reads an event's records from its uri (GET, the credential's default Credential ID) with the node's
- * pager: further pages by nextLink on the same origin, and every paging rule (no loops, progress,
- * bounds, DELIVERY_READ_MS) stops with an error that says why, so the delivery fails and the service
- * sends it again.
- */
+/** Every paging rule stops with an error, so the delivery fails and the service sends it again. */
 export async function fetchRecords(
 	ctx: IWebhookFunctions,
 	host: ServiceHost,
@@ -49,8 +39,7 @@ export async function fetchRecords(
 			pageSize: MAX_PAGE_SIZE,
 			recordsKey: recordsOf,
 		},
-		// An endless list (new records on every page, no total) fails the delivery at the bound, never
-		// starting the workflow with part of the records: the service delivers the event again.
+		// An endless list fails the delivery at the bound, never starting the workflow with part of it.
 		startItem(
 			newRun(FETCH_SETTINGS),
 			`the ${DELIVERY_READ_MS / 1000} s limit for reading a delivery's records`,

@@ -30,10 +30,7 @@ const HOOK_SETTINGS = {
 const hookRun = (): ServiceRun =>
 	startItem(newRun(HOOK_SETTINGS), `the ${HOOK_MS / 1000} s limit for the trigger's webhooks`);
 
-/**
- * Where the IDs are kept: a test listen ("manual") keeps its own, so that its registration can never
- * take the place of the production one's, whatever n8n does with a test run's static data.
- */
+/** A test listen keeps its own IDs, so its registration never takes the production one's place. */
 const keyOf = (ctx: IHookFunctions): string =>
 	ctx.getMode() === 'manual' ? 'crmTestWebhooks' : 'crmWebhooks';
 
@@ -79,10 +76,7 @@ export function ownUrl(ctx: IHookFunctions): string {
 const matches = (w: Listed, url: string, event: string): boolean =>
 	w.url === url && w.event === event;
 
-/**
- * True when every selected CRM event has a webhook at this trigger's URL. A webhook the trigger created
- * that is gone or no longer points here is forgotten: it is not the trigger's to delete any more.
- */
+/** Every selected event has a webhook here; one created that no longer points here is forgotten. */
 export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
 	const events = crmEvents(ctx);
 	const mine = owned(ctx);
@@ -96,11 +90,7 @@ export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
 	return events.every((event) => listed.some((w) => matches(w, url, event)));
 }
 
-/**
- * Creates a webhook for each selected CRM event that has none at this URL, and keeps their IDs. On a
- * failure, what this call created is deleted again (also one the failed POST may have created, found by
- * listing again), and the error says what, if anything, could not be.
- */
+/** On a failure what this call created is deleted again, and the error says what could not be. */
 export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	const events = crmEvents(ctx);
 	const url = ownUrl(ctx);
@@ -139,10 +129,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	keep(ctx, { ...mine, ...Object.fromEntries(made) });
 }
 
-/**
- * A create answered with an ID the first listing held is taken only if every entry with it was at our
- * URL; any other (another URL or none, no event) is another integration's: deactivation would delete it.
- */
+/** An answered ID the first listing held elsewhere is another integration's: deactivation would delete it. */
 function refuseForeign(
 	ctx: IHookFunctions,
 	at: Pick<Attempt, 'url' | 'before'>,
@@ -164,9 +151,8 @@ interface Attempt {
 }
 
 /**
- * Deletes the IDs the creates returned, and, for the event whose create failed without one, what is at
- * our URL for that event now and was not in the first listing (a POST cut off, answered 5xx or without
- * a readable ID may have made it). Nothing else: a webhook another listing shows late is not ours.
+ * Deletes the IDs the creates returned, and for a create that failed without one, what is at our URL
+ * for that event now and was not in the first listing. Nothing else.
  */
 async function undoCreate(ctx: IHookFunctions, error: Error, attempt: Attempt): Promise<never> {
 	const { url, before, made, pending } = attempt;

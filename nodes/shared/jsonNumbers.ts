@@ -1,9 +1,6 @@
 /**
- * Where a JSON value holds a number that may have lost digits: beyond ±(2^53 − 1), a number cannot
- * tell which integer it was, so 12345678901234567890 parsed from JSON text or given by a model is
- * already 12345678901234567000. Such a value is refused, never sent rounded (decisions.md, "Numbers
- * are sent exactly or refused"). The path of the first such number ('' for the value itself), or
- * undefined. Iterative, so a deeply nested value cannot overflow the stack.
+ * The path of the first number beyond ±(2^53 − 1) ('' for the value itself): such a number has lost
+ * digits already, and is refused rather than sent rounded. Iterative, so deep nesting cannot overflow.
  */
 export function lossyNumberAt(value: unknown): string | undefined {
 	const pending: Array<[unknown, string]> = [[value, '']];

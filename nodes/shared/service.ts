@@ -1,14 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * What the credential, the action node and the trigger know and check alike: the credential type,
- * the four hosts, and the rules for host URLs, links the service gives, header values and
- * JSON-object parameters.
- */
+/** What the credential, the action node and the trigger check alike: hosts, links, headers, JSON. */
 
 export const CREDENTIAL_TYPE = 'integrationServiceApi';
 
-/** The four hosts of the service; every endpoint lives on exactly one of them. */
 export type ServiceHost = 'crm' | 'universal' | 'los' | 'calendar';
 
 export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string }> = {
@@ -25,10 +20,7 @@ export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<ServiceHost> = new Set([
 	'calendar',
 ]);
 
-/**
- * Control characters (CR/LF included) in a header value would let an input split or forge headers.
- * Checked by code point rather than a control-character regex, which linters rightly flag.
- */
+/** CR/LF and other control characters would let an input split or forge headers. */
 export function hasControlCharacter(value: string): boolean {
 	for (let index = 0; index < value.length; index++) {
 		const code = value.charCodeAt(index);
@@ -40,11 +32,7 @@ export function hasControlCharacter(value: string): boolean {
 /** The highest character sent as written: visible ASCII and the space (0x20 to 0x7E). */
 const LAST_SENDABLE = 0x7e;
 
-/**
- * Why a header value would not reach the service exactly as written, if it would not. n8n's HTTP
- * client strips CR/LF, and writes header values as Latin-1, so `conn-東京` went out as `conn-` and
- * `conn-İd` as `conn-d`: another connection's ID, perhaps. Such a value is refused, never altered.
- */
+/** n8n's client writes headers as Latin-1 (`conn-東京` went out as `conn-`): such a value is refused. */
 export function headerValueProblem(value: string): string | undefined {
 	if (hasControlCharacter(value)) return 'contains a line break or another control character';
 	for (let index = 0; index < value.length; index++) {
@@ -55,11 +43,7 @@ export function headerValueProblem(value: string): string | undefined {
 	return undefined;
 }
 
-/**
- * Why a host URL from the credential cannot be used, if it cannot: http(s) only, no user:password@
- * (the token authenticates every request), no query or fragment. The URL itself is never echoed: it
- * may hold a password.
- */
+/** http(s) only, no user:password@, no query or fragment; never echoed (it may hold a password). */
 export function hostUrlProblem(raw: string): string | undefined {
 	let parsed: URL | undefined;
 	try {
@@ -78,7 +62,6 @@ export function hostUrlProblem(raw: string): string | undefined {
 	return undefined;
 }
 
-/** A host's base URL (no trailing slash), or why it cannot be used. */
 export function hostBaseUrl(
 	credentials: IDataObject,
 	host: ServiceHost,
@@ -90,13 +73,9 @@ export function hostBaseUrl(
 	return { base: raw.replace(/\/+$/, '') };
 }
 
-/** A fixed path part, or an ID the user typed (its field's label names it in errors). */
 export type PathSegment = string | { id: string; field: string };
 
-/**
- * `${base}/api/…` with every segment encoded as exactly one segment ("/" and the like escaped), so
- * that a path parameter can never change which endpoint is called; or why an ID cannot be used.
- */
+/** Every segment encoded as exactly one, so a path parameter can never change the endpoint. */
 export function endpointUrl(
 	base: string,
 	path: readonly PathSegment[],
@@ -126,7 +105,7 @@ export function endpointUrl(
 	return { url: `${base}/api/${parts.join('/')}` };
 }
 
-/** The origin of a URL for messages (never its path, query or user info), or a neutral phrase. */
+/** For messages: never a URL's path, query or user info. */
 export function originOf(url: string): string {
 	try {
 		const { origin } = new URL(url);
@@ -136,10 +115,7 @@ export function originOf(url: string): string {
 	}
 }
 
-/**
- * Resolves a URL the service gave (a nextLink, an event's uri) against the URL it came from, and
- * accepts it only on the given base's origin: our token and credential ID never go anywhere else.
- */
+/** A URL the service gave, only on the base's origin: our token never goes anywhere else. */
 export function sameOriginUrl(
 	link: string,
 	relativeTo: string,
@@ -161,7 +137,6 @@ export function sameOriginUrl(
 	return { url: resolved.href };
 }
 
-/** A URL path's segments, each percent-decoded once (kept as written when it is no valid encoding). */
 function decodedSegments(path: string): string[] {
 	return path.split('/').map((segment) => {
 		try {
@@ -172,12 +147,7 @@ function decodedSegments(path: string): string[] {
 	});
 }
 
-/**
- * Whether a link as written holds a "." or ".." segment, raw or percent-encoded in any case (`%2e`,
- * `.%2E`, …). URL parsing resolves them (after dropping tabs and line breaks, which are refused here
- * for that reason) before any comparison could see them: `/api/people/%2e%2e/%2e%2e/internal` is
- * `/internal` once parsed.
- */
+/** Dot segments, raw or encoded, and control characters: URL parsing would resolve them unseen. */
 function dotSegmentProblem(link: string): string | undefined {
 	if (hasControlCharacter(link)) return 'it contains a control character';
 	const path = link.trim().split(/[?#]/, 1)[0];
@@ -185,12 +155,7 @@ function dotSegmentProblem(link: string): string | undefined {
 	return dots ? 'it has a "." or ".." segment' : undefined;
 }
 
-/**
- * A link that continues a list (a nextLink, a cursor's link) as the URL to call: on the base's origin
- * (else `refused`, as sameOriginUrl says), and a page of that list (else `otherList`, saying why): no
- * "." or ".." segment as written, and, as parsed, the list's own path (`listPath`, the first page's).
- * Whatever a service or a forged cursor names, only the list it came from is asked for.
- */
+/** A nextLink or cursor's link: whatever a service or forged cursor names, only its own list is asked for. */
 export function sameListUrl(
 	link: string,
 	relativeTo: string,
@@ -208,7 +173,6 @@ export function sameListUrl(
 	return target;
 }
 
-/** Which of the four configured hosts serves this absolute URL (by origin), if any. */
 export function hostOfUrl(credentials: IDataObject, url: string): ServiceHost | undefined {
 	const hosts = Object.keys(HOST_FIELDS) as ServiceHost[];
 	return hosts.find((host) => {
@@ -219,7 +183,6 @@ export function hostOfUrl(credentials: IDataObject, url: string): ServiceHost | 
 
 // JSON-object parameters (the node's JSON fields, the trigger's Filters).
 
-/** What a value is, in words for an error message. */
 export function describeValue(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (value === null) return 'null';
@@ -230,10 +193,7 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/**
- * JSON text parsed, or why not: "is not valid JSON", never the parser's message, which quotes the
- * text (a field's text may hold anything, a secret included).
- */
+/** Never the parser's message, which quotes the text (it may hold a secret). */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
 	try {
 		return { value: JSON.parse(text) as unknown };
@@ -242,10 +202,7 @@ export function jsonOf(text: string): { value: unknown } | { problem: string } {
 	}
 }
 
-/**
- * A JSON-object parameter (text, or an object from an expression) as an object, or why it is not one.
- * The problem text follows the field's label: `Filters: must be a JSON object like {"key": "value"}, got a list`.
- */
+/** A JSON-object parameter (text or an object), or why not, worded to follow the field's label. */
 export function jsonObjectOf(
 	value: unknown,
 ): { object: Record<string, unknown> } | { problem: string } {

@@ -2,17 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CONNECTION_RESOURCES } from '../../shared/catalogue';
 
-/**
- * The properties several operations show (Connection ID, Request Options, the list's Return All,
- * Limit, Page at a Time and Cursor, Query Parameters). What reads them: request.ts and list.ts.
- */
+/** The properties several operations show; request.ts and list.ts read them. */
 
 /**
- * Per-node and per-item override of X-Service-Credential-Id: one n8n credential serves many end
- * users' connections (decisions.md). Shown for every resource the catalogue puts on a host that takes it.
+ * Per-item X-Service-Credential-Id: one n8n credential serves many end users' connections. Not
+ * "Credential ID": beside n8n's credential picker and the Credential resource that means three things.
  */
 export const credentialIdOverride: INodeProperties = {
-	// Not "Credential ID": next to n8n's credential picker and the Credential resource that would mean three things.
 	displayName: 'Connection ID',
 	name: 'credentialId',
 	type: 'string',
@@ -25,33 +21,28 @@ export const credentialIdOverride: INodeProperties = {
 	},
 };
 
+const bound = (label: string, initial: number, min: number, max: number, whole = false) => ({
+	label,
+	default: initial,
+	min,
+	max,
+	whole,
+});
+
 /**
- * Each Request Option's label (as errors name it), default and bounds: the editor's property below
- * and the run's reader (request.ts) both take them from here. The defaults are the transport's
- * DEFAULT_SETTINGS (a unit test holds them equal).
+ * Each Request Option's label (as errors name it), default and bounds, for the editor and the run's
+ * reader (request.ts). The defaults are the transport's DEFAULT_SETTINGS (a unit test holds them equal).
  */
 export const REQUEST_BOUNDS = {
-	concurrency: { label: 'Concurrency', default: 16, min: 1, max: 50, whole: true },
-	initialRetryDelay: {
-		label: 'Initial Retry Delay',
-		default: 1000,
-		min: 0,
-		max: 60000,
-		whole: false,
-	},
-	maxAttempts: { label: 'Max Attempts', default: 5, min: 1, max: 20, whole: true },
-	maxRequestsPerSecond: {
-		label: 'Max Requests Per Second',
-		default: 50,
-		min: 0,
-		max: 1000,
-		whole: false,
-	},
-	maxResponseSize: { label: 'Max Response Size', default: 16, min: 1, max: 512, whole: false },
-	maxTimePerItem: { label: 'Max Time per Item', default: 0, min: 0, max: 3600, whole: false },
-	maxTotalWait: { label: 'Max Total Retry Wait', default: 60, min: 0, max: 3600, whole: false },
-	timeout: { label: 'Timeout', default: 30, min: 1, max: 600, whole: false },
-} as const;
+	concurrency: bound('Concurrency', 16, 1, 50, true),
+	initialRetryDelay: bound('Initial Retry Delay', 1000, 0, 60000),
+	maxAttempts: bound('Max Attempts', 5, 1, 20, true),
+	maxRequestsPerSecond: bound('Max Requests Per Second', 50, 0, 1000),
+	maxResponseSize: bound('Max Response Size', 16, 1, 512),
+	maxTimePerItem: bound('Max Time per Item', 0, 0, 3600),
+	maxTotalWait: bound('Max Total Retry Wait', 60, 0, 3600),
+	timeout: bound('Timeout', 30, 1, 600),
+};
 
 const bounded = (name: keyof typeof REQUEST_BOUNDS) => ({
 	type: 'number' as const,
@@ -59,7 +50,6 @@ const bounded = (name: keyof typeof REQUEST_BOUNDS) => ({
 	default: REQUEST_BOUNDS[name].default,
 });
 
-/** Retry, deadline, size, pacing and concurrency settings, shared by every operation. */
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -126,7 +116,6 @@ export const requestOptions: INodeProperties = {
 	],
 };
 
-/** Return All and Limit of the operations that read a list page by page. */
 export const returnAllProperty: INodeProperties = {
 	displayName: 'Return All',
 	name: 'returnAll',
@@ -145,7 +134,6 @@ export const limitProperty: INodeProperties = {
 	displayOptions: { show: { returnAll: [false] } },
 };
 
-/** Page at a Time: one batch of up to Limit records as one item, with the cursor of the next batch. */
 export const pageAtATimeProperty: INodeProperties = {
 	displayName: 'Page at a Time',
 	name: 'pageAtATime',
@@ -171,7 +159,6 @@ export const cursorProperty: INodeProperties = {
 /** Query parameters that paging sets itself; a user value would break it. */
 export const PAGING_PARAMETERS = ['limit', 'offset', 'next'];
 
-/** Extra query parameters of a request, as name and value pairs. */
 export const queryParametersProperty: INodeProperties = {
 	displayName: 'Query Parameters',
 	name: 'queryParameters',
@@ -207,7 +194,6 @@ export const queryParametersProperty: INodeProperties = {
 	],
 };
 
-/** A list's paging properties, in the order every Get Many shows them. */
 export const listProperties: INodeProperties[] = [
 	returnAllProperty,
 	limitProperty,
@@ -218,7 +204,6 @@ export const listProperties: INodeProperties[] = [
 /** The record operations whose output Output shapes (actions/output.ts reads it). */
 export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update', 'find', 'upsert'];
 
-/** Which fields of each record come back, and in which form: less for a model to read. */
 export const outputProperty: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',

@@ -4,23 +4,18 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { PageRequest, ServiceRun } from '../transport';
 import { MAX_RECORDS, serviceRequestPages } from '../transport';
 
-/** A list read through Filters: what to read, which records to keep, how many, and from where. */
 export interface FilteredList {
 	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
 	keep(record: IDataObject): boolean;
-	/** How many kept records at most; undefined: every one. */
+	/** Undefined: every one. */
 	limit?: number;
-	/** Page at a Time: where to start, and the cursor's field in errors. */
 	batch?: { cursor: string; field: string };
 }
 
 /**
- * Get Many with Filters: the service filters nothing, so each page's records are checked here and a
- * Limit counts the records kept. The pager reads one page per step, Page at a Time under the hood (a
- * cursor between steps), so reading stops after the page that brings the Limit's last record, with
- * the pager's pace, retries, deadlines and endless-list checks. Page at a Time stays exact: a batch
- * that ends inside a page gets its cursor from the pager, which reads that page again up to the
- * last record kept (one request more per such batch), so the next batch starts at the record after it.
+ * The service filters nothing: each page is checked here, one page per step, so reading stops once
+ * the Limit is met. A batch ending inside a page reads that page again up to its last record kept,
+ * so the next batch's cursor starts right after it.
  */
 export async function filteredPages(
 	ctx: IExecuteFunctions,
@@ -55,12 +50,10 @@ export async function filteredPages(
 		const wanted = limit === undefined ? Infinity : limit - kept;
 		const { taken, used } = keptOf(records, keep, wanted);
 		kept += taken.length;
-		if (limit === undefined && kept > MAX_RECORDS)
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Paging stopped: more than ${MAX_RECORDS} records meet the Filters, more than would be held in memory at once; use a Limit or Page at a Time`,
-				{ itemIndex },
-			);
+		if (limit === undefined && kept > MAX_RECORDS) {
+			const message = `Paging stopped: more than ${MAX_RECORDS} records meet the Filters, more than would be held in memory at once; use a Limit or Page at a Time`;
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
+		}
 		onRecords(taken);
 		if (kept === limit) {
 			if (!batch || used === records.length) return { nextCursor };
@@ -71,7 +64,7 @@ export async function filteredPages(
 	}
 }
 
-/** The records kept, up to `wanted`, and how many of the records that took (up to the last kept). */
+/** The records kept, up to `wanted`, and how many records that took. */
 function keptOf(
 	records: IDataObject[],
 	keep: (record: IDataObject) => boolean,

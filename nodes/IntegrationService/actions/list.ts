@@ -13,42 +13,32 @@ import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 import { modelSetsCursor, readToolCursor } from './toolCursor';
 import { FORM_VERSION } from './version';
 
-/**
- * The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item:
- * Return All or Limit, Simplify, Page at a Time and its Cursor, Query Parameters.
- */
+/** The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item. */
 
 export type ListParameters = ReturnType<typeof readListParameters>;
 
-/** What differs between the lists that share the one list body. */
 export interface ListCall {
 	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
 	/** Key of the records in a Page at a Time item (e.g. "people"). */
 	batchKey: string;
-	/** One record as output; `simplify`: take `original` out (Simplify, but for `simple` lists). */
+	/** `simplify`: take `original` out (Simplify, but for `simple` lists). */
 	record(record: IDataObject, simplify: boolean): IDataObject;
-	/** An entity's simple form: what Simplify keeps at version 2 (the catalogue's `simple`). */
 	simple?: readonly SimpleKey[];
-	/** Simplify off without Page at a Time outputs each page as the service sent it (Custom API Call). */
+	/** Simplify off without Page at a Time outputs each page as sent (Custom API Call). */
 	rawPages?: boolean;
-	/** What to tell when the list is empty from its start (an entity a connection must opt in to). */
+	/** Told when the list is empty from its start (an entity a connection must opt in to). */
 	emptyHint?: string;
-	/** Filters: the records to output (filteredList.ts); a Limit counts only those. */
+	/** Filters: a Limit counts only the records kept. */
 	keep?(record: IDataObject): boolean;
 }
 
-/** What a model reads after a page when the list goes on. */
 function moreText(canContinue: boolean): string {
 	return canContinue
 		? 'More records follow: call again with the cursor set to nextCursor.'
 		: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
 }
 
-/**
- * The list body: Return All or Limit over the pager, the
- * records as output, or with Page at a Time one item with the batch and its next cursor. Called by a
- * model (as a tool), it always returns one page of at most TOOL_PAGE_LIMIT records and its cursor.
- */
+/** The records, or with Page at a Time one item with the batch; a model always gets one page. */
 export async function listBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -56,9 +46,7 @@ export async function listBody(
 	{ limit, simplify, batch: asked }: ListParameters,
 	call: ListCall,
 ): Promise<IDataObject[]> {
-	// Simplify decides the form of a list; Output › Fields to Return still applies. At version 2 an
-	// entity's Simplify is its simple form (in the choice, which Fields to Return overrides); else
-	// Simplify takes `original` out of each record (call.record), as version 1 always did.
+	// At version 2 Simplify is the entity's simple form; else it takes `original` out (call.record).
 	const simple = call.simple && ctx.getNode().typeVersion >= FORM_VERSION ? call.simple : undefined;
 	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
 	const maxRecords = choice.asTool ? Math.min(limit ?? TOOL_PAGE_LIMIT, TOOL_PAGE_LIMIT) : limit;
@@ -90,7 +78,6 @@ export async function listBody(
 					else onRecords(records);
 				},
 			);
-	// Empty from its start: the workflow's author sees a hint in the output pane, a model reads it.
 	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
 	if (hint !== undefined && !choice.asTool)
 		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
@@ -103,7 +90,6 @@ export async function listBody(
 	return [item];
 }
 
-/** A boolean parameter of the item, named by its label in errors. */
 const flag = (
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -112,10 +98,6 @@ const flag = (
 	fallback: boolean,
 ) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
 
-/**
- * What a list operation reads for an item: Return All or Limit, Simplify, and Page at a Time (the
- * cursor to start from, or undefined when it is off).
- */
 export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
 	const limit = returnAll
@@ -134,7 +116,7 @@ export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 	return { limit, simplify, batch };
 }
 
-/** The one output item of a batch: its records, and where the next batch starts ('' and done at the end). */
+/** A batch's item: its records, and where the next batch starts ('' and done at the end). */
 export function batchItem(
 	key: string,
 	records: IDataObject[],
@@ -148,13 +130,9 @@ export function batchItem(
 	};
 }
 
-/**
- * Names n8n's HTTP client (axios, whose merge skips them against prototype pollution) leaves out of
- * the URL without a word: sent exactly or refused, a name is never dropped.
- */
+/** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */
 const UNSENDABLE_NAMES = ['__proto__', 'constructor', 'prototype'];
 
-/** Query Parameters as a query object; names are checked (reserved ones refused) before anything is sent. */
 export function readQueryParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -164,54 +142,38 @@ export function readQueryParameters(
 ): IDataObject {
 	if (raw === undefined || raw === null || raw === '') return {};
 	const entries = Array.isArray(raw) ? raw : ((raw as IDataObject).parameters ?? []);
-	if (!Array.isArray(entries)) {
+	if (!Array.isArray(entries))
 		throw inputError(ctx, itemIndex, field, 'must be a list of {name, value} entries');
-	}
 	const query: IDataObject = {};
 	entries.forEach((entry: unknown, position) => {
 		const where = `${field} › entry ${position + 1}`;
-		if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+		if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
 			throw inputError(ctx, itemIndex, where, 'must be an object with a name and a value');
-		}
 		const { name: rawName, value } = entry as IDataObject;
 		const name = typeof rawName === 'string' ? rawName.trim() : '';
-		if (name === '') {
-			throw inputError(ctx, itemIndex, where, 'has no name');
-		}
-		if (UNSENDABLE_NAMES.includes(name)) {
-			throw inputError(
-				ctx,
-				itemIndex,
-				`${field} › ${name}`,
+		if (name === '') throw inputError(ctx, itemIndex, where, 'has no name');
+		const label = `${field} › ${name}`;
+		const refuse = (problem: string) => inputError(ctx, itemIndex, label, problem);
+		if (UNSENDABLE_NAMES.includes(name))
+			throw refuse(
 				`cannot be sent: n8n's HTTP client leaves ${UNSENDABLE_NAMES.join(', ')} out of the URL`,
 			);
-		}
-		if (reserved.includes(name.toLowerCase())) {
-			throw inputError(
-				ctx,
-				itemIndex,
-				`${field} › ${name}`,
+		if (reserved.includes(name.toLowerCase()))
+			throw refuse(
 				`cannot be set here: paging sets ${reserved.join(', ')} itself (use Return All, Limit and Page Size instead)`,
 			);
-		}
-		if (Object.prototype.hasOwnProperty.call(query, name)) {
-			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'appears more than once');
-		}
-		if (value === undefined || value === null || value === '') {
-			throw inputError(ctx, itemIndex, `${field} › ${name}`, 'has no value');
-		}
-		// Text as the form's: an object, a list or a number that lost digits is refused, never sent as made-up text.
-		query[name] = optionalText(ctx, itemIndex, `${field} › ${name}`, value) as string;
+		if (Object.prototype.hasOwnProperty.call(query, name)) throw refuse('appears more than once');
+		if (value === undefined || value === null || value === '') throw refuse('has no value');
+		// Text as the form's: an object, a list or a number that lost digits is refused.
+		query[name] = optionalText(ctx, itemIndex, label, value) as string;
 	});
 	return query;
 }
 
-/** A record without its bulky `original` (the data as held in the external system); the object itself when it has none (no copy needed). */
+/** A record without its bulky `original`; the object itself when it has none. */
 export function withoutOriginal(person: IDataObject): IDataObject {
 	if (!Object.prototype.hasOwnProperty.call(person, 'original')) return person;
 	const result: IDataObject = {};
-	for (const key of Object.keys(person)) {
-		if (key !== 'original') result[key] = person[key];
-	}
+	for (const key of Object.keys(person)) if (key !== 'original') result[key] = person[key];
 	return result;
 }

@@ -6,25 +6,22 @@ import { MAX_CURSOR_LENGTH } from '../transport';
 import { readSetting, runsAsTool } from './request';
 import { FORM_VERSION } from './version';
 
-/**
- * What a record operation outputs (decisions.md, "The node as an AI tool"): the fields asked for, the
- * compact or full form, and, when a model called the node as a tool, a bounded answer.
- */
+/** What a record operation outputs: the fields asked for, the compact or full form, a model's bound. */
 
 /** The most records one list call returns to a model; the rest is reached with the cursor. */
 export const TOOL_PAGE_LIMIT = 20;
-/** The most characters of JSON one tool call returns to a model (about 10,000 tokens). */
+/** About 10,000 tokens. */
 export const TOOL_MAX_CHARS = 40_000;
-/** The most names Fields to Return takes, and the longest name: a field name, not a document. */
+/** Fields to Return takes field names, not a document. */
 const MAX_FIELDS = 50;
 const MAX_NAME = 100;
 
 export interface OutputChoice {
-	/** Top-level fields to keep; undefined keeps every field. */
+	/** Undefined keeps every field. */
 	fields?: string[];
 	/** Leave the bulky `original` (the record as held in the external system) out. */
 	compact: boolean;
-	/** The compact form is the entity's simple one (version 2): only these keys. */
+	/** Version 2's compact form: only these keys. */
 	simple?: readonly SimpleKey[];
 	asTool: boolean;
 }
@@ -54,11 +51,7 @@ function readFields(
 	return names;
 }
 
-/**
- * The item's output choice. Form "auto" is full in a workflow (as before) and compact for a model;
- * Get Many keeps its Simplify (`simplify` given), which decides the form there. At version 2 the
- * compact form of an entity is its simple one (`simple`, the catalogue's).
- */
+/** Form "auto" is full in a workflow and compact for a model; Get Many's Simplify decides it there. */
 export function readOutput(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -79,11 +72,9 @@ export function readOutput(
 	return { fields, compact, asTool };
 }
 
-/** The record's own value of a key, or undefined (never one of its prototype's). */
 const own = (record: IDataObject, key: string): unknown =>
 	Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 
-/** The value of a contact list's primary entry (`isPrimary` true or 1), else of its first. */
 function primaryValue(list: unknown): unknown {
 	if (!Array.isArray(list)) return undefined;
 	const entries = list.filter(
@@ -108,12 +99,8 @@ export function simpleRecord(record: IDataObject, keys: readonly SimpleKey[]): I
 	return result;
 }
 
-/**
- * One record as chosen: only the named fields that it has; else, when compact, its simple form
- * (version 2) or the record without `original`.
- */
+/** One record with only the named fields, else its simple form, else without `original`. */
 export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObject {
-	// Every field kept: the record as it is, with no look at its keys (a list outputs thousands).
 	if (!choice.fields && !choice.compact) return record;
 	if (!choice.fields && choice.simple) return simpleRecord(record, choice.simple);
 	const keep = (key: string) =>
@@ -128,7 +115,7 @@ export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObj
 	return result;
 }
 
-/** Steps from none to strong: the longest text and list, and the deepest nesting, kept at each step. */
+/** The longest text and list, and the deepest nesting, kept at each step. */
 const SHORTENING = [
 	{ text: 2000, list: 100, depth: 20 },
 	{ text: 300, list: 20, depth: 10 },
@@ -136,10 +123,9 @@ const SHORTENING = [
 ];
 type Step = (typeof SHORTENING)[number];
 
-/** The longest `more` of a page that reaches the model whole (a cursor: MAX_CURSOR_LENGTH). */
 const MAX_MORE = 500;
 
-/** A page's own key a model needs whole (the cursor continues the list); a record's are shortened. */
+/** A page's own key a model needs whole (the cursor continues the list). */
 function keptWhole(key: string, value: unknown): boolean {
 	if (key === 'nextCursor') return typeof value === 'string' && value.length <= MAX_CURSOR_LENGTH;
 	if (key === 'more') return typeof value === 'string' && value.length <= MAX_MORE;
@@ -162,17 +148,12 @@ function shortened(value: unknown, step: Step, depth: number): unknown {
 	const result: IDataObject = {};
 	for (const [key, entry] of Object.entries(value as IDataObject)) {
 		const kept = depth === 0 && keptWhole(key, entry) ? entry : shortened(entry, step, depth + 1);
-		// A service may send an own "__proto__" key: defined, never assigned.
 		Object.defineProperty(result, key, { value: kept, enumerable: true, writable: true });
 	}
 	return result;
 }
 
-/**
- * A tool's whole answer within TOOL_MAX_CHARS: as it is when it fits, else with long texts, long
- * lists and deep nesting shortened (and said so in `truncated`), else one item per item that says what
- * to ask for instead, with the page's cursor.
- */
+/** A tool's answer within TOOL_MAX_CHARS: as it is, else shortened, else what to ask for instead. */
 export function boundForModel(items: IDataObject[]): IDataObject[] {
 	if (JSON.stringify(items).length <= TOOL_MAX_CHARS) return items;
 	const note = `Long texts and lists were cut to keep the answer under ${TOOL_MAX_CHARS} characters; ask for fewer fields (Fields to Return) or fewer records.`;

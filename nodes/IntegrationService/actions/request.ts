@@ -13,25 +13,15 @@ import { REQUEST_BOUNDS } from './common.descriptions';
 import { SETTINGS } from './settings';
 import { FORM_VERSION } from './version';
 
-/**
- * What an operation's requests share: the run's settings (Request Options), the item's connection
- * (Connection ID), the record's ID, and the request to a catalogue resource.
- */
+/** What an operation's requests share: the run's settings, the item's connection, the record's ID. */
 
 /**
- * Max Time per Item when it is 0: an AI agent or MCP client that calls the node as a tool gives up on
- * it after a while (the MCP client's default request timeout is 60 s), and asks again; a request that
- * outlives it may create a record twice. In a workflow nobody waits on an item by default, and a Return
- * All of many records legitimately takes minutes: Max Attempts, Max Total Retry Wait and Timeout bound
- * each request there (decisions.md, Deadlines).
+ * Max Time per Item when it is 0 and a model calls: its client gives up after 60 s and asks again,
+ * and a request that outlives it may create a record twice.
  */
 export const TOOL_MAX_ITEM_MS = 45_000;
 
-/**
- * Whether an AI agent or an MCP client calls the node as a tool. n8n 2.41 makes the tool variant a node
- * type whose name ends in "Tool"; the AI Agent runs it as an ordinary node (isToolExecution is false
- * there), the MCP Server Trigger through a context whose isToolExecution() is true.
- */
+/** The AI Agent runs the "…Tool" node type as an ordinary node; the MCP trigger says isToolExecution. */
 export function runsAsTool(ctx: Pick<IExecuteFunctions, 'getNode'> & Partial<IExecuteFunctions>) {
 	const says = typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
 	return says || ctx.getNode().type.endsWith('Tool');
@@ -39,14 +29,9 @@ export function runsAsTool(ctx: Pick<IExecuteFunctions, 'getNode'> & Partial<IEx
 
 const MEBIBYTE = 1024 * 1024;
 
-/** The node-wide settings: version 1's own parameters, each a key or keys of version 2's Options. */
 type Setting = 'credentialId' | 'output' | 'requestOptions';
 
-/**
- * A node-wide setting of an item, the one reader of both versions: version 1's parameter (Connection
- * ID's text, Output's and Request Options' collections), or version 2's one Options collection, which
- * holds the same keys (common.descriptions.ts `settingsProperty`). `label` names its group in errors.
- */
+/** A node-wide setting: version 1's own parameter, or a key of version 2's one Options collection. */
 export function readSetting(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
 	setting: Setting,
@@ -64,11 +49,7 @@ export function readSetting(
 	return { value, label: 'Options' };
 }
 
-/**
- * The Request Options of a run, read once for the first item (an expression sees that item), each
- * checked against the bounds the editor shows, so an expression cannot ask for 100,000 attempts or a
- * 5,000-wide burst.
- */
+/** A run's Request Options, read for the first item and checked against the editor's bounds. */
 export function readRequestOptions(ctx: IExecuteFunctions): {
 	settings: RequestSettings;
 	concurrency: number;
@@ -109,27 +90,21 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 	};
 }
 
-/** The item's connection: its Connection ID, or the credential's default when that is empty. */
 export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connection {
 	const given = readSetting(ctx, 'credentialId', itemIndex).value;
 	return connectionFrom(optionalText(ctx, itemIndex, 'Connection ID', given));
 }
 
-/** The connection a Connection ID names; the credential's default when there is none. */
+/** The one place a Connection is made from a parameter; none means the credential's default. */
 export function connectionFrom(credentialId: string | undefined): Connection {
-	// The one place a Connection is made from a parameter (transport/request.ts brands the type).
 	return (credentialId === undefined ? {} : { credentialId }) as Connection;
 }
 
-/**
- * A record's ID as read: the path segment's text (`id`, its label named in every error) and the value
- * as the item gave it (`value`): a connected system's numeric ID 11 is sent as "11" and output as 11.
- */
+/** A record's ID: sent as text (`id`), output as given (`value`: 11 stays a number). */
 export interface RecordId extends Exclude<PathSegment, string> {
 	value: string | number;
 }
 
-/** A record's ID for an item: the one reader of every ID parameter. */
 export function readId(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -147,11 +122,7 @@ export interface EntityCall {
 	body?: IDataObject;
 }
 
-/**
- * A request to a catalogue resource's path (and more segments), on its host. The item's Connection ID
- * is read here for every host that takes one, so no operation can leave it out; so are the
- * write-only values the body sends, which the transport redacts from the answer and errors.
- */
+/** A request to a catalogue resource, with the item's Connection ID and the body's write-only values. */
 export function entityRequest(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -185,7 +156,6 @@ export function entityRequest(
 	return { ...parts, host, connection: connectionOf(ctx, itemIndex) };
 }
 
-/** The record answered without the resource's write-only fields (their values are redacted). */
 function withoutWriteOnly(record: IDataObject, resource: ResourceSpec): IDataObject {
 	const kept: IDataObject = {};
 	const names = new Set((resource.fields ?? []).flatMap((f) => (f.writeOnly ? [f.name] : [])));
@@ -196,7 +166,7 @@ function withoutWriteOnly(record: IDataObject, resource: ResourceSpec): IDataObj
 	return kept;
 }
 
-/** Sends one request to a catalogue resource: the answer, without the write-only fields it sent. */
+/** The answer, without the write-only fields sent. */
 export async function sendToEntity(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -14,10 +14,7 @@ const HAND_WRITTEN: Record<string, ResourceModule> = {
 	webhook,
 };
 
-/**
- * Every resource of the catalogue, in the Resource option's order, with its properties and
- * operations: the node's properties and the router's table are both read from here.
- */
+/** Every resource's properties and operations: the node's properties and the router's table. */
 export const RESOURCE_MODULES: Record<string, ResourceModule> = Object.fromEntries(
 	RESOURCES.map((resource) => [
 		resource.value,

@@ -32,7 +32,6 @@ export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
 	]),
 ];
 
-/** The operation's module, found in its resource's table (resources.ts, from the catalogue). */
 export function operationModule(resource: string, operation: string): OperationModule | undefined {
 	const modules = Object.prototype.hasOwnProperty.call(RESOURCE_MODULES, resource)
 		? RESOURCE_MODULES[resource].operations
@@ -55,10 +54,9 @@ function errorText(error: unknown): { message: string; description?: string; htt
 	};
 }
 
-/** Who reads an error: a person at the form, or a model (the tool's properties, to name its arguments). */
 type Reader = { asTool: false } | { asTool: true; properties: INodeProperties[] };
 
-/** What a model should do after an error: the transport's next step, or, for an input error, which arguments to fix. */
+/** The transport's next step, or, for an input error, which arguments to fix. */
 function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INodeProperties[]) {
 	const next = error.context?.nextStep;
 	if (typeof next === 'string') return next;
@@ -70,11 +68,7 @@ function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INo
 
 type ErrorFields = { message?: string; description?: string; context?: IDataObject };
 
-/**
- * The one place that says which item an error belongs to, in its text and in its context. A model
- * calling the node as a tool sends one item: no "(item 0)" for it, and in place of the description
- * (which names the request's URL) what to do next (transport/errors.ts `nextStep`).
- */
+/** Names the error's item; a model (one item) gets no "(item 0)", and the next step as description. */
 function tagWithItem(
 	ctx: IExecuteFunctions,
 	error: unknown,
@@ -88,7 +82,6 @@ function tagWithItem(
 			tagged.message += suffix;
 		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
 		if (reader.asTool) tagged.description = nextStepFor(ctx, tagged, reader.properties);
-		// For a model, the transport's message without the host's URL (transport/errors.ts withoutHost).
 		const forModel = tagged.context?.toolMessage;
 		if (reader.asTool && typeof forModel === 'string') tagged.message = forModel;
 	}
@@ -99,7 +92,6 @@ function readerOf(ctx: IExecuteFunctions, module: OperationModule): Reader {
 	return { asTool: true, properties: [...module.description, ...NODE_WIDE_PROPERTIES] };
 }
 
-/** Keeps n8n's own errors as they are (with their HTTP code); anything else becomes a NodeOperationError. */
 function asNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
@@ -110,10 +102,8 @@ function asNodeError(
 }
 
 /**
- * Runs `task` for indexes 0..count-1 with at most `limit` in flight, and returns the results in
- * index order, so output stays in input order whatever finishes first. After a failure no new task
- * starts, `onFailure` tells the tasks in flight to stop what they can, and the first failure is
- * thrown only once every task in flight has settled: nothing of the run lands after it has failed.
+ * Runs `task` for 0..count-1, at most `limit` at once, results in index order. After a failure no
+ * task starts, and it is thrown once those in flight have settled: nothing lands after it.
  */
 async function mapInOrder<T>(
 	count: number,
@@ -142,11 +132,7 @@ async function mapInOrder<T>(
 	return results;
 }
 
-/**
- * Runs the chosen operation once per input item. Every input item yields its records or, with
- * Continue On Fail, exactly one error item; all of them are paired with the input item and kept in
- * input order.
- */
+/** Every input item yields its records or, with Continue On Fail, one error item, in input order. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -167,8 +153,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const error = asNodeError(this, failure, 0);
 		await redactRunError(this, newRun(), 0, error);
 		if (!this.continueOnFail()) throw error;
-		// A wrong node-wide option fails every item alike. n8n would pass the input through as if it had
-		// succeeded, so each item gets its own error item, as any other failure would.
+		// A wrong node-wide option fails every item alike (n8n would pass the input through as a success).
 		const { message } = errorText(error);
 		return [
 			items.map((_, itemIndex) => ({
@@ -190,7 +175,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
 				const found = await module.execute.call(this, itemIndex, startItem(run));
-				// A model reads the whole answer: bounded in characters (actions/output.ts).
 				const records = asTool ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {

@@ -5,12 +5,7 @@ import type {
 	NodeParameterValueType,
 } from 'n8n-workflow';
 
-/**
- * A model knows the arguments it sent, not the form's labels: which `$fromAI` keys fill the field an
- * input error names ("Additional Fields › Emails › entry 1: has no value" → `email`). Found by walking
- * the label's parts through the node's properties (their display names) and the node's parameters;
- * nothing when a part is not found, so a label this cannot follow costs only the hint.
- */
+/** A model knows the arguments it sent, not the form's labels: the `$fromAI` keys behind an error's label. */
 
 const FROM_AI_KEY = /\$from(?:AI|Ai|ai)\(\s*(['"`])([^'"`]{1,64})\1/g;
 const ENTRY = /^entry (\d+)$/;
@@ -35,7 +30,7 @@ function step({ properties, value }: Level, part: string): Level | undefined {
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
 	const given = value as Record<string, NodeParameterValueType>;
-	// Labels drop a display name's unit ("Timeout (Seconds)" → "Timeout", actions/requestOptions.ts).
+	// Labels drop a display name's unit ("Timeout (Seconds)" → "Timeout").
 	const property = properties.find(
 		(p) =>
 			(p.displayName === part || p.displayName.replace(/ \(.*\)$/, '') === part) && p.name in given,
@@ -43,7 +38,6 @@ function step({ properties, value }: Level, part: string): Level | undefined {
 	if (!property) return undefined;
 	const inner = given[property.name];
 	if (property.type === 'fixedCollection') {
-		// One group of entries ({ values: [...] }): the entries are the next level.
 		const groups = (property.options ?? []) as INodePropertyCollection[];
 		const group = groups.find((g) => inner && typeof inner === 'object' && g.name in inner);
 		if (!group) return undefined;
@@ -52,7 +46,6 @@ function step({ properties, value }: Level, part: string): Level | undefined {
 	return { properties: (property.options ?? []) as INodeProperties[], value: inner };
 }
 
-/** The `$fromAI` keys behind the field an input error's label names; empty when none is found. */
 export function argumentsBehind(
 	node: INode,
 	properties: INodeProperties[],

@@ -4,12 +4,7 @@ import { describeValue } from '../../shared/service';
 import { inputError } from '../helpers/validation';
 import { FROM_VERSION_2 } from './version';
 
-/**
- * The cursor a model passes back to read on (version 2). A tool's arguments are its parameters'
- * `$fromAI` keys (n8n-core's getSchema), so a list offers one by default: a parameter shown only in
- * the node's Tool variant (`@tool`), whose default asks the model for the cursor. With Page at a Time
- * on, the Cursor that the workflow's author sets takes its place.
- */
+/** The cursor a model passes back (version 2): a parameter of the Tool variant only, `$fromAI` by default. */
 
 const FROM_AI = /\$from(AI|Ai|ai)\(/;
 
@@ -24,7 +19,6 @@ export const toolCursorProperty: INodeProperties = {
 	displayOptions: { show: { ...FROM_VERSION_2, '@tool': [true], pageAtATime: [false] } },
 };
 
-/** The cursor the item's model call starts from ('' for the first page). */
 export function readToolCursor(ctx: IExecuteFunctions, itemIndex: number): string {
 	const cursor = ctx.getNodeParameter(toolCursorProperty.name, itemIndex, '');
 	if (cursor === undefined || cursor === null) return '';
@@ -35,7 +29,7 @@ export function readToolCursor(ctx: IExecuteFunctions, itemIndex: number): strin
 	return cursor.trim();
 }
 
-/** Whether the model sets the cursor: the parameter the list reads it from asks it (`$fromAI`). */
+/** Whether the parameter the list reads the cursor from asks the model (`$fromAI`). */
 export function modelSetsCursor(ctx: IExecuteFunctions, pageAtATime: boolean): boolean {
 	const parameters = ctx.getNode().parameters;
 	const cursor = pageAtATime ? parameters.cursor : parameters[toolCursorProperty.name];

@@ -6,12 +6,7 @@ import { FIELDS, KINDS } from './kinds';
 import { locatorValue } from './kinds/locator';
 import { inputError, refuseUnknownKeys } from './validation';
 
-/**
- * The request body of one item, from the fields of the operation's form (catalogue FieldSpecs; each
- * field's kind reads its value). Every check runs here, before anything is sent. With mapping modes,
- * the item's Mapping Mode says whether the body comes from the form, the input item (Map
- * Automatically) or one JSON object (Record (JSON): what a model gives through one `$fromAI`).
- */
+/** The request body of one item, from the form, the input item or one JSON record; checked before sending. */
 
 export const MAPPING_MODE = {
 	fromForm: 'defineBelow',
@@ -21,13 +16,9 @@ export const MAPPING_MODE = {
 
 export const RECORD = { name: 'record', label: 'Record (JSON)' } as const;
 
-/**
- * A record bigger than this as JSON text is refused: one record of the service is a few thousand
- * characters, so this is a runaway model or a pasted export, not a record to write.
- */
+/** A record is a few thousand characters: more is a runaway model or a pasted export. */
 export const MAX_RECORD_CHARS = 100_000;
 
-/** The field groups: Additional Fields of a create, Update Fields of an update (at least one). */
 export const GROUPS = {
 	additional: { name: 'additionalFields', label: 'Additional Fields' },
 	update: { name: 'updateFields', label: 'Update Fields' },
@@ -37,9 +28,8 @@ export const GROUPS = {
 export interface BodyForm {
 	fields: readonly FieldSpec[];
 	group?: { kind: keyof typeof GROUPS; fields: readonly FieldSpec[]; description?: string };
-	/** Offer Mapping Mode (Map Automatically, Record (JSON)) beside the form. */
 	mappingModes?: boolean;
-	/** A field that names another record is a locator (version 2; kinds/locator.ts). */
+	/** A field that names another record is a locator (version 2). */
 	locators?: boolean;
 }
 
@@ -49,16 +39,12 @@ export const companionOf = (spec: FieldSpec) => ({
 	label: `${spec.label} (JSON)`,
 });
 
-/** Every wire field of the form, the group's too. */
 export const bodyFields = (form: BodyForm): FieldSpec[] => [
 	...form.fields,
 	...(form.group?.fields ?? []),
 ];
 
-/**
- * A body that would write nothing: no field, or only empty objects and lists (a Bio left at its `{}`),
- * so a Create would make an empty record and an Update change nothing.
- */
+/** No field, or only empty objects and lists (a Bio left at its `{}`). */
 export function writesNothing(body: IDataObject): boolean {
 	for (const value of Object.values(body))
 		if (value === null || typeof value !== 'object' || Object.keys(value).length > 0) return false;
@@ -71,7 +57,6 @@ const isEmptyValue = (value: unknown) =>
 	(typeof value === 'string' && value.trim() === '') ||
 	(Array.isArray(value) && value.length === 0);
 
-/** Whether a list field's own entries are empty (not added, or an empty collection). */
 function noEntries(raw: unknown): boolean {
 	if (isEmptyValue(raw)) return true;
 	if (typeof raw !== 'object' || Array.isArray(raw)) return false;
@@ -81,10 +66,7 @@ function noEntries(raw: unknown): boolean {
 	);
 }
 
-/**
- * One field's wire value from the form. A list with its companion set is read from that one value;
- * set together with the list's own entries it is an error: which one was meant is not guessed.
- */
+/** One field's value from the form; a list and its companion both set is an error, not a guess. */
 function formValue(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -115,7 +97,6 @@ function setIfDefined(body: IDataObject, name: string, value: unknown): void {
 	if (value !== undefined) body[name] = value as IDataObject[keyof IDataObject];
 }
 
-/** The body from the node's parameters: the fields on their own, and those added to the group. */
 function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
 	const body: IDataObject = {};
 	const parameter = (name: string): unknown => ctx.getNodeParameter(name, itemIndex, undefined);
@@ -136,7 +117,6 @@ function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm)
 const own = (object: IDataObject, key: string) =>
 	Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 
-/** Each wire field found in `source`, read by its kind and labelled by `labelOf`. */
 function bodyOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -154,7 +134,6 @@ function bodyOf(
 
 const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
 
-/** The body from the input item: each of its fields named as a wire field, checked as the form's would be. */
 function bodyFromInput(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
 	const input = ctx.getInputData()[itemIndex]?.json ?? {};
 	const fields = bodyFields(form);
@@ -171,11 +150,7 @@ function bodyFromInput(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm
 	return body;
 }
 
-/**
- * The body from Record (JSON): one object (or its JSON text) whose keys are wire fields. Unlike an
- * input row it carries nothing else, so a key that is no field (a misspelt or made-up one,
- * `__proto__`) is refused by name rather than dropped.
- */
+/** Record (JSON) carries nothing but fields, unlike an input row: an unknown key is refused, not dropped. */
 function bodyFromRecord(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
 	const fields = bodyFields(form);
 	const raw = ctx.getNodeParameter(RECORD.name, itemIndex, undefined);
@@ -201,10 +176,7 @@ function bodyFromRecord(ctx: IExecuteFunctions, itemIndex: number, form: BodyFor
 	return body;
 }
 
-/**
- * The request body of one item. A Create's (`create`) or an Update Fields' body with no field is
- * refused: the record would be empty, or nothing would change.
- */
+/** A Create or Update Fields with no field is refused: the record would be empty, or nothing change. */
 export function readBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -219,7 +191,6 @@ export function readBody(
 	const body = bodyFromForm(ctx, itemIndex, form);
 	if (form.group?.kind === 'update' && writesNothing(body))
 		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
-	// A Create with nothing set (every field empty, from an expression too) would create an empty record.
 	if (create && writesNothing(body)) {
 		const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
 		throw inputError(

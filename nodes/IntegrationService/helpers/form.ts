@@ -8,12 +8,7 @@ import { bodyFields, companionOf, GROUPS, MAPPING_MODE, RECORD } from './body';
 import { FIELDS, KINDS } from './kinds';
 import { referenceProperty } from './kinds/locator';
 
-/** The editor properties of a body form, built from its fields' kinds (body.ts reads them). */
-
-/**
- * A field's properties: its own (with `locators`, a reference to another record as a locator), and a
- * list's companion that takes the whole list as one value.
- */
+/** A field's property, and a list's companion that takes the whole list as one value. */
 export function fieldProperties(fields: readonly FieldSpec[], locators = false): INodeProperties[] {
 	return fields.flatMap((spec) => {
 		const property = locators && spec.refersTo ? referenceProperty(spec) : FIELDS.property(spec);
@@ -30,7 +25,6 @@ export function fieldProperties(fields: readonly FieldSpec[], locators = false):
 	});
 }
 
-/** The form's own properties: its fields, then its group (a collection the user adds fields to). */
 function formFields(form: BodyForm): INodeProperties[] {
 	const properties = fieldProperties(form.fields, form.locators);
 	if (!form.group) return properties;
@@ -52,9 +46,8 @@ function formFields(form: BodyForm): INodeProperties[] {
 const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
 
 /**
- * Record (JSON)'s default: one `$fromAI` whose description lists every field and its kind, so a model
- * using the node as a tool knows the keys (n8n shows it nothing else of the node for this argument).
- * Backticks hold it, as n8n's own button writes them; no field name holds a backtick or `${`.
+ * Record (JSON)'s default: one `$fromAI` listing every field and its kind (a model sees nothing else
+ * of the node for this argument). No field name holds a backtick or `${`.
  */
 function recordFromAI(fields: readonly FieldSpec[]): string {
 	const shape = fields
@@ -64,7 +57,6 @@ function recordFromAI(fields: readonly FieldSpec[]): string {
 	return `={{ $fromAI('${RECORD.name}', \`${description}\`, 'json') }}`;
 }
 
-/** The Mapping Mode selector and what each mode shows. */
 function mappingModeProperties(fields: readonly FieldSpec[]): INodeProperties[] {
 	return [
 		{
@@ -113,7 +105,6 @@ function mappingModeProperties(fields: readonly FieldSpec[]): INodeProperties[] 
 	];
 }
 
-/** The properties of a body form: with mapping modes, the selector first and the form shown for its mode. */
 export function formProperties(form: BodyForm): INodeProperties[] {
 	if (!form.mappingModes) return formFields(form);
 	const shownForForm = { show: { mappingMode: [MAPPING_MODE.fromForm] } };
@@ -133,12 +124,7 @@ export const JSON_BODY: FieldSpec = {
 		'The fields to send, as one JSON object: the service publishes no field list for this entity, so every key is sent as written',
 };
 
-/**
- * The body form of a catalogue entry's Create (required fields and `createFirst` on their own, the
- * rest in Additional Fields) or Update (every field in Update Fields, in the order of their labels).
- * Version 2's (`forms`) picks references from lists, and its Create shows the entry's `upFront`
- * fields on the form too, after the required ones, in the entry's order.
- */
+/** A catalogue entry's Create or Update form; version 2's (`forms`) shows `upFront` fields on the form. */
 export function catalogueForm(
 	resource: ResourceSpec,
 	operation: 'create' | 'update',

@@ -3,10 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { describeValue, isJsonObject } from '../../shared/service';
 
-/**
- * An error in the node's input: it names the field (the router adds the item), and is thrown before
- * anything is sent, so a bad item never reaches the service.
- */
+/** An error in the node's input, naming the field (the router adds the item); thrown before sending. */
 export function inputError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -20,19 +17,13 @@ export function inputError(
 	});
 }
 
-/**
- * A wrong value as a message shows it: its JSON, cut after 100 characters with its length, so a huge
- * value (a model's runaway output) names itself without flooding the message and the model's context.
- */
+/** A wrong value as a message shows it: cut after 100 characters, so a runaway value cannot flood it. */
 export function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
 }
 
-/**
- * Reads a part of a list entry whose error names the part and the kind of value, never the value: a
- * list often comes whole from another system (an input row, a model) and may carry anything.
- */
+/** Reads a list entry's part; its error names the kind of value, never the value (it may carry anything). */
 export function withoutValue<T>(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -57,11 +48,7 @@ export function withoutValue<T>(
 /** The most entries one list field sends: a row with a runaway list is refused, not sent. */
 export const MAX_ENTRIES = 1000;
 
-/**
- * The entries of a repeatable fixed collection (emails, phones, addresses): the form gives
- * `{ values: [...] }`, an expression or an input field gives the list itself. Each entry must be an
- * object; an object that is not the form's `{ values }` (one entry without its list) is refused.
- */
+/** A list field's entries: the form gives `{ values: [...] }`, an expression the list itself. */
 export function toEntries(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -88,10 +75,7 @@ export function toEntries(
 	return entries as IDataObject[];
 }
 
-/**
- * An object whose keys the service knows, each sent as given: an unknown key (a misspelt column,
- * `primary` for `isPrimary`, `__proto__`) is an error naming it, never silently left out.
- */
+/** An unknown key (misspelt, `primary` for `isPrimary`, `__proto__`) is an error, never left out. */
 export function refuseUnknownKeys(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -100,23 +84,17 @@ export function refuseUnknownKeys(
 	known: readonly string[],
 ): void {
 	const unknown = Object.keys(value).find((key) => !known.includes(key));
-	if (unknown !== undefined) {
-		// Cut as a value is (`shown`): a runaway key must not flood the message or a model's context.
+	if (unknown !== undefined)
 		throw inputError(ctx, itemIndex, field, `${shown(unknown)} is not one of: ${known.join(', ')}`);
-	}
 }
 
-/** Where an entry stands: its field's label, its number from 1, and its own label `Field › entry N`. */
+/** Where an entry stands: `label` is `Field › entry N`. */
 export interface EntryPlace {
 	field: string;
 	number: number;
 	label: string;
 }
 
-/**
- * The reader of a list field: the fixed collection's entries or a list from an expression, each
- * entry an object read by `readEntry`.
- */
 export function entriesReader(
 	wording: { list: string; entry: string },
 	readEntry: (

@@ -1,7 +1,4 @@
-/**
- * Get Many's `filters` parameter, made once from an entity's catalogue entry: a field picked from its
- * fields (or its name typed), a condition and a value; and the conditions read back from it.
- */
+/** Get Many's `filters` parameter from an entity's catalogue entry, and the conditions read back. */
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { FieldType, ResourceSpec } from '../../shared/catalogue';
@@ -105,10 +102,7 @@ export function filtersProperty(resource: ResourceSpec): INodeProperties {
 	};
 }
 
-/**
- * The conditions of an item's `filters` value, or why one cannot be used ("Filters › Condition 2 …"),
- * before anything is sent.
- */
+/** The conditions, or why one cannot be used ("Filters › Condition 2 …"), before anything is sent. */
 export function readFilters(raw: unknown): { conditions: FilterCondition[] } | { problem: string } {
 	const entries = ((raw ?? {}) as IDataObject).conditions;
 	const list = Array.isArray(entries) ? (entries as IDataObject[]) : [];

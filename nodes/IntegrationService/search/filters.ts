@@ -1,8 +1,6 @@
 /**
- * Get Many's Filters, pure: conditions on a record's fields, all of which a record must meet, checked
- * on each record as pages arrive (the service filters nothing itself). Answers vary by connected
- * system, so text compares case-insensitively, "42" equals 42, 1 and 0 are booleans, and a time may
- * be ISO text or epoch milliseconds.
+ * Get Many's Filters, checked on each record as pages arrive (the service filters nothing). Answers
+ * vary by connected system: text compares in any case, "42" equals 42, 1 and 0 are booleans.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -78,11 +76,7 @@ function equal(leaf: Leaf, wanted: string): boolean {
 	return own === want;
 }
 
-/**
- * A time in epoch ms: a number is epoch ms, text is ISO 8601 (or epoch ms written as digits). A day
- * without a time, as a condition's value, is that whole day (UTC): "on or before 2024-05-01"
- * keeps all of May 1.
- */
+/** Epoch ms from a number, digits or ISO text; a day alone is the whole day (UTC) with `endOfDay`. */
 export function timeOf(value: Leaf, endOfDay = false): number | undefined {
 	if (typeof value === 'boolean') return undefined;
 	const written = String(value).trim();

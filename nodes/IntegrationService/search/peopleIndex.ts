@@ -1,7 +1,6 @@
 /**
- * The people index of a run: the service has no search, so the first item that needs a person by
- * email, phone or name reads the people list, and every later item looks in what was read. It holds
- * match keys and IDs, never records, so memory stays flat however large the records are.
+ * The service has no search: the first item that needs a person reads the people list, later items
+ * look in what was read. Only match keys and IDs are held, so memory stays flat.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -29,7 +28,7 @@ export class ListChanged extends Error {
 	};
 }
 
-/** The IDs under one key: one (the common case, no array), or several. */
+/** One ID (the common case, no array), or several. */
 type Ids = PersonId | PersonId[];
 
 const NO_KEYS: PersonKeys = { email: [], phone: [], name: [] };
@@ -40,13 +39,12 @@ export class PeopleIndex {
 		phone: new Map(),
 		name: new Map(),
 	};
-	/** The keys of people this run wrote (none: deleted): they outrank what the scan reads of them, before or after. */
+	/** The keys of people this run wrote (none: deleted): they outrank what the scan reads. */
 	private readonly written = new Map<PersonId, PersonKeys>();
-	/** The write under way per claimed key (exclusive). */
 	private readonly writing = new Map<string, Promise<unknown>>();
-	/** Claimed keys whose create has an unknown outcome, with the item that sent it: never created again this run. */
+	/** Claimed keys whose create has an unknown outcome, with its item: never created again this run. */
 	private readonly unsure = new Map<string, number>();
-	/** Where the scan goes on: '' its start, undefined once the list has ended. */
+	/** '' the start, undefined once the list has ended. */
 	private cursor: string | undefined = '';
 	/** The page being read, by whichever item asked first; the others wait for it. */
 	private reading?: Promise<void>;
@@ -63,10 +61,7 @@ export class PeopleIndex {
 		return this.cursor === undefined;
 	}
 
-	/**
-	 * The people with any of these keys (already made by KEY_OF): reads the list page by page until
-	 * `enough` of them are found (Find with a Limit) or the list has ended (the answer is then whole).
-	 */
+	/** The people with any of these keys, reading on until `enough` are found or the list has ended. */
 	async find(
 		read: PeoplePages,
 		kind: MatchKind,
@@ -83,7 +78,7 @@ export class PeopleIndex {
 		}
 	}
 
-	/** What the index holds now for these keys (up to `most`), each person once, in the order read. */
+	/** Up to `most`, each person once, in the order read. */
 	lookup(kind: MatchKind, keys: readonly string[], most = Infinity): PersonId[] {
 		const found = new Set<PersonId>();
 		for (const key of keys) {
@@ -97,21 +92,16 @@ export class PeopleIndex {
 		return [...found];
 	}
 
-	/** A person this run created or updated, with its keys as the service answered it. */
 	remember(id: PersonId, keys: PersonKeys): void {
 		this.written.set(id, keys);
 		for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
 	}
 
-	/**
-	 * A create of these claims whose outcome is unknown (it timed out, the connection dropped): the
-	 * person may exist, and the index cannot know it, so later rows with one of these keys are refused.
-	 */
+	/** A create whose outcome is unknown: the person may exist, so later rows with these keys are refused. */
 	markUnsure(claims: readonly string[], itemIndex: number): void {
 		for (const claim of claims) if (!this.unsure.has(claim)) this.unsure.set(claim, itemIndex);
 	}
 
-	/** The first of these claims an unknown create holds, and the item that sent it. */
 	unsureOf(claims: readonly string[]): { claim: string; itemIndex: number } | undefined {
 		for (const claim of claims) {
 			const itemIndex = this.unsure.get(claim);
@@ -120,15 +110,13 @@ export class PeopleIndex {
 		return undefined;
 	}
 
-	/** A person this run deleted: found by no key any more. */
 	forget(id: PersonId): void {
 		this.written.set(id, NO_KEYS);
 	}
 
 	/**
-	 * Runs `work` (find, then create or update, then remember) while no other item's work holds one of
-	 * these claims (e.g. `email:ada@example.test`): two rows with one new email, run side by side, make
-	 * one person and then update it, instead of both finding nobody and creating two.
+	 * Runs `work` while no other item holds one of these claims (`email:ada@example.test`): two rows
+	 * with one new email make one person and update it, not two.
 	 */
 	async exclusive<T>(claims: readonly string[], work: () => Promise<T>): Promise<T> {
 		for (;;) {
@@ -148,8 +136,7 @@ export class PeopleIndex {
 	private add(kind: MatchKind, key: string, id: PersonId): void {
 		const map = this.byKey[kind];
 		const ids = map.get(key);
-		// A repeat in a list is harmless (lookup counts each person once); checking for one is not,
-		// when thousands share a key ("noemail@…", "Unknown").
+		// Repeats are harmless (lookup counts each person once); checking for one costs when thousands share a key.
 		if (ids === undefined) map.set(key, id);
 		else if (Array.isArray(ids)) ids.push(id);
 		else if (ids !== id) map.set(key, [ids, id]);
@@ -194,12 +181,7 @@ export class PeopleIndex {
 	}
 }
 
-/**
- * The run's index per connection. Keyed by the run's `state`: the router makes it once per node run
- * and hands every item a view of the run holding that same object (startItem copies the run with the
- * item's deadline), so the items of a run share one index and no run sees another's; held weakly,
- * the index goes with the run, and the transport needs no field for it.
- */
+/** The run's index per connection, keyed weakly by the run's `state` (shared by its items, gone with it). */
 const runIndexes = new WeakMap<ServiceRun['state'], Map<string, PeopleIndex>>();
 
 export function peopleIndexOf(run: ServiceRun, connection: Connection): PeopleIndex {
@@ -211,10 +193,7 @@ export function peopleIndexOf(run: ServiceRun, connection: Connection): PeopleIn
 	return index;
 }
 
-/**
- * The scan's pages for one item: each step one request (Page at a Time under the hood, so the scan can
- * stop after any page and go on later), at the transport's pace, with its retries and the item's deadline.
- */
+/** The scan's pages for one item: one request a step, so the scan can stop after any page. */
 export function peoplePages(
 	ctx: ServiceContext,
 	itemIndex: number,

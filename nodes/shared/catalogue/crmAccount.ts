@@ -1,12 +1,7 @@
 import { crmResource, field, simpleForm } from './entry';
 import type { FieldSpec, MembersSpec, ResourceSpec } from './types';
 
-/**
- * The CRM account's own records, as crm-endpoints.md describes them: users, teams, smart lists,
- * lists (and their people) and custom fields; and Person's tags. Fields in the order of their
- * labels; `required` is what the file marks required on create.
- */
-
+/** The CRM account's own records (crm-endpoints.md), and Person's tags. */
 const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
 	field(name, label, 'string', description, extra);
 
@@ -47,17 +42,13 @@ export const userResource = crmResource(
 			'role',
 			'Role',
 			"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
-			{
-				required: true,
-			},
+			{ required: true },
 		),
 		text(
 			'status',
 			'Status',
 			"The user's status as the CRM names it (e.g. Active), passed through unchanged",
-			{
-				required: true,
-			},
+			{ required: true },
 		),
 		text(
 			'timezone',
@@ -68,10 +59,7 @@ export const userResource = crmResource(
 			'type',
 			'Type',
 			'Kind of user as the CRM names it, passed through unchanged. Create only.',
-			{
-				required: true,
-				only: 'create',
-			},
+			{ required: true, only: 'create' },
 		),
 		text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
 	],
@@ -117,9 +105,7 @@ export const smartListResource = crmResource(
 						'fld',
 						'Field',
 						'Name of the field the condition tests, as the CRM names it (e.g. stage)',
-						{
-							required: true,
-						},
+						{ required: true },
 					),
 					text('opr', 'Operator', 'How the field is compared, as the CRM names it (e.g. is)', {
 						required: true,
@@ -155,7 +141,6 @@ export const smartListResource = crmResource(
 	},
 );
 
-/** The people of List › Add People and Remove People. */
 const listPeopleField = field(
 	'personIds',
 	'Person IDs',
@@ -209,7 +194,6 @@ export const CRM_ACCOUNT: readonly ResourceSpec[] = [
 	customFieldResource,
 ];
 
-/** The tags of Person › Add Tags and Remove Tags. */
 const personTagsField = field(
 	'tags',
 	'Tags',
@@ -218,7 +202,7 @@ const personTagsField = field(
 	{ required: true, placeholder: 'Add Tag' },
 );
 
-/** Person › Add Tags and Remove Tags: POST {crm}/api/people/{id}/tags/apply and /delete. */
+/** POST {crm}/api/people/{id}/tags/apply and /delete. */
 export const personTags = (add: boolean): MembersSpec => ({
 	label: add ? 'Add Tags' : 'Remove Tags',
 	verb: add ? 'add tags to' : 'remove tags from',

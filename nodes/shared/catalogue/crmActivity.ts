@@ -9,21 +9,14 @@ import {
 } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
-/**
- * The CRM's activity around a person, as crm-endpoints.md publishes it: notes, tasks, appointments
- * (with their types and outcomes), events, calls, text and email messages. Fields in the order of
- * their labels; `required` is what the file marks required on create.
- */
-
+/** The CRM's activity around a person (crm-endpoints.md); `required` is what it marks so on create. */
 const orderWeight = (what: string): FieldSpec =>
 	field(
 		'orderWeight',
 		'Order Weight',
 		'number',
 		`Position of the ${what} in the CRM's lists (lower comes first)`,
-		{
-			required: true,
-		},
+		{ required: true },
 	);
 const phoneNumber = (
 	name: string,
@@ -41,9 +34,7 @@ const incoming = (what: string): FieldSpec =>
 		'Is Incoming',
 		'boolean',
 		`Whether the ${what} came in from the person (off: the agent made it)`,
-		{
-			required: true,
-		},
+		{ required: true },
 	);
 
 export const noteResource = crmResource(
@@ -130,7 +121,6 @@ export const appointmentResource = crmResource(
 	},
 );
 
-/** A kind of appointment or a way one ends: a name and its place in the CRM's lists. */
 const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
 	crmResource(
 		`appointment-${kind}s`,
@@ -247,7 +237,6 @@ export const textMessageResource = crmResource(
 	},
 );
 
-/** Email messages have no update and delete. */
 export const emailMessageResource = crmResource(
 	'emailMessages',
 	'An email with a person, logged in the connected CRM',
@@ -266,9 +255,7 @@ export const emailMessageResource = crmResource(
 			'Sender',
 			'json',
 			'Who sent the email, as a JSON object with name and email, e.g. {"name": "Ann Agent", "email": "ann@example.com"}',
-			{
-				required: true,
-			},
+			{ required: true },
 		),
 		field('subject', 'Subject', 'string', "The email's subject line", { required: true }),
 		field('threadId', 'Thread ID', 'string', 'ID of the conversation the email belongs to'),

@@ -1,12 +1,6 @@
 import { crmResource, field, simpleForm } from './entry';
 
-/**
- * The CRM host's webhooks, as crm-endpoints.md publishes them: `GET`/`POST /api/webhooks` and
- * `PUT`/`DELETE /api/webhooks/{id}` (no get by ID), `url` and `event` required on create. A resource
- * of its own, beside the specification's calendar webhook (`webhook`, services.ts): one host per
- * resource, so an ID from one is never sent to the other's host. The trigger registers its own
- * webhooks on the same endpoints (IntegrationServiceTrigger/webhooks.ts).
- */
+/** The CRM host's webhooks: a resource apart from the calendar's, so an ID never reaches the other host. */
 export const crmWebhookResource = crmResource(
 	'webhooks',
 	'A webhook registration on the CRM host: which CRM event is delivered to which URL',

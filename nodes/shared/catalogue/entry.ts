@@ -2,15 +2,9 @@ import type { FieldSpec, FieldType, ResourceSpec, SimpleKey } from './types';
 
 /** How the family files write their entries: fields, CRM resources, and what an operation sends. */
 
-/** The five operations, in the order of their names (Create, Delete, Get, Get Many, Update). */
 export const CRUD = ['create', 'delete', 'get', 'getAll', 'update'] as const;
 
-export const CRM_SOURCE = 'crm-endpoints.md';
-
-/**
- * When a record was created and last changed: `created`/`updated` on some connected systems,
- * `createdAt`/`updatedAt` on others. Simplify keeps whichever the record has.
- */
+/** Connected systems name the times `created`/`updated` or `createdAt`/`updatedAt`. */
 const RECORD_TIMES = ['created', 'updated', 'createdAt', 'updatedAt'] as const;
 
 /** The keys every record of the service may carry (spec 2.1 to 2.5), its body fields aside. */
@@ -29,10 +23,8 @@ export const simpleForm = (...keys: readonly SimpleKey[]): readonly SimpleKey[] 
 	...RECORD_TIMES,
 ];
 
-/** The primary entry's value of a contact list, under a key of its own (`email` of `emails`). */
 export const primary = (name: string, primaryOf: string): SimpleKey => ({ name, primaryOf });
 
-/** A field from its wire name, label, type and description (`required`: on create). */
 export function field(
 	name: string,
 	label: string,
@@ -43,7 +35,6 @@ export function field(
 	return { name, label, type, description, ...extra };
 }
 
-/** The person a record belongs to (most CRM activity names one). */
 export const personIdField = (required: boolean, what: string): FieldSpec =>
 	field('personId', 'Person ID', 'string', `ID, in the connected CRM, of the person ${what}`, {
 		placeholder: 'e.g. p_42',
@@ -51,13 +42,11 @@ export const personIdField = (required: boolean, what: string): FieldSpec =>
 		...(required ? { required: true } : {}),
 	});
 
-/** The CRM user (agent) a record belongs to. */
 export const userIdField = (what: string): FieldSpec =>
 	field('userId', 'User ID', 'string', `ID, in the connected CRM, of the user (agent) ${what}`, {
 		refersTo: 'user',
 	});
 
-/** Text that is a date and time, sent as written. */
 export const timeField = (
 	name: string,
 	label: string,
@@ -85,11 +74,7 @@ const valueOf = (path: string) =>
 const labelOf = (value: string) =>
 	value.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
 
-/**
- * A CRM entity's resource from its path: value (`appointment-types` → `appointmentType`),
- * label, nouns (`appointment type(s)`) and list key (the path in lower case) follow from it; host
- * crm, ID `<value>Id`.
- */
+/** A CRM entity's resource from its path: value, label, nouns, list key and ID follow from it. */
 export function crmResource(
 	path: string,
 	description: string,
@@ -115,7 +100,31 @@ export function crmResource(
 		section: 'crm',
 		operations: CRUD,
 		...(fields ? { fields } : {}),
-		source: CRM_SOURCE,
+		source: 'crm-endpoints.md',
+		...extra,
+	};
+}
+
+/** A record of the loan origination system, e.g. `loan`: path and list key `loans`, ID `loanId`. */
+export function losResource(
+	one: string,
+	description: string,
+	placeholder: string,
+	extra: Partial<ResourceSpec>,
+): ResourceSpec {
+	const label = labelOf(one);
+	const many = `${one}s`;
+	return {
+		value: one,
+		label,
+		description: `${description} in the connected loan origination system`,
+		host: 'los',
+		path: [many],
+		listKey: many,
+		id: { label: `${label} ID`, name: `${one}Id`, placeholder },
+		noun: { one, many },
+		section: 'loanAndCalendar',
+		operations: CRUD,
 		...extra,
 	};
 }

@@ -2,11 +2,7 @@ import { ENTITIES } from './entities';
 import { SERVICE_RESOURCES } from './services';
 import { SECTIONS, type ResourceSpec } from './types';
 
-/**
- * One catalogue of the service's entities (decisions.md, "One catalogue"): everything the node, the
- * trigger, the credential and the pager list about entities follows from ENTITIES and
- * SERVICE_RESOURCES. How to add an entity: see types.ts.
- */
+/** One catalogue (decisions.md): all the node, trigger and credential list about entities follows from it. */
 export type {
 	EntityOperation,
 	EntitySpec,
@@ -21,10 +17,7 @@ export { SECTIONS } from './types';
 export { fieldsFor, RECORD_KEYS } from './entry';
 export { ENTITIES, SERVICE_RESOURCES };
 
-/**
- * The node's resources in the Resource option's order (and so the Actions panel's): by section
- * (types.ts SECTIONS: Person first, Custom API Call last), within a section by label.
- */
+/** The node's resources in the Resource option's order: by section, within a section by label. */
 export const RESOURCES: readonly ResourceSpec[] = [
 	...ENTITIES.flatMap((entity) => (entity.resource ? [entity.resource] : [])),
 	...SERVICE_RESOURCES,
@@ -34,12 +27,11 @@ export const RESOURCES: readonly ResourceSpec[] = [
 		a.label.localeCompare(b.label, 'en'),
 );
 
-/** The entity kinds a connection synchronises (the credential's Entities to Sync flags). */
+/** The credential's Entities to Sync flags. */
 export const SYNC_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.syncFlag).map(
 	(entity) => entity.kind,
 );
 
-/** The kinds whose `<kind>Created|Updated|Deleted` events the trigger offers. */
 export const EVENT_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.events).map(
 	(entity) => entity.kind,
 );
@@ -54,7 +46,6 @@ export const LIST_KEYS: readonly string[] = ENTITIES.flatMap((entity) =>
 	entity.resource?.listKey ? [entity.resource.listKey] : [],
 );
 
-/** The resource of that value, or undefined. */
 export function resourceSpec(value: string): ResourceSpec | undefined {
 	return RESOURCES.find((resource) => resource.value === value);
 }
@@ -64,10 +55,7 @@ export const CONNECTION_RESOURCES: readonly string[] = RESOURCES.filter(
 	(resource) => resource.host !== 'universal',
 ).map((resource) => resource.value);
 
-/**
- * Whether a resource's records can be searched for a locator: it lists them (Get Many) on a host of a
- * connected system.
- */
+/** Whether a locator can search the resource's records: it lists them on a connected system's host. */
 export function searchable(resource: ResourceSpec): boolean {
 	const lists = resource.operations.includes('getAll') && resource.listKey !== undefined;
 	return lists && resource.host !== 'universal' && resource.host !== 'chosen';

@@ -1,14 +1,8 @@
 import { BORROWER_FIELDS } from './losRecords';
-import { field, simpleForm, timeField } from './entry';
+import { field, losResource, simpleForm, timeField } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
-/**
- * The loan file and the calendar, as the service's public pages show them (docs/decisions.md cites
- * each page): loans (list, get, create, update), calendars and calendar events (lists), and the
- * operations Borrower and Document gain (borrowers: list, get, create, delete; documents: list, get,
- * update, delete). The LOS and calendar lists page with `_metadata` like the CRM's.
- */
-
+/** The loan file and the calendar, as the service's public pages show them. */
 const LOS_PAGES = 'https://rollout.com/docs/api-reference/los';
 const CALENDAR_PAGES = 'https://rollout.com/docs/api-reference/calendar';
 
@@ -20,11 +14,7 @@ const flag = (name: string, label: string, description: string) =>
 	field(name, label, 'boolean', description);
 const date = (name: string, label: string, what: string): FieldSpec => timeField(name, label, what);
 
-/**
- * A borrower created with the loan: the borrower's fields (losRecords.ts) but Loan ID (the
- * loan is the one created), its lists (emails, phones, addresses) as JSON parts (an entry holds no
- * collection), and the borrower's role on the loan. The create-loan page shows bio and role.
- */
+/** A borrower created with the loan: the borrower's fields but Loan ID, its lists as JSON (an entry holds no collection). */
 const LOAN_BORROWER_PARTS: readonly FieldSpec[] = BORROWER_FIELDS.filter(
 	(spec) => spec.name !== 'loanId',
 ).map(({ name, label, type, description, placeholder }): FieldSpec => {
@@ -34,7 +24,6 @@ const LOAN_BORROWER_PARTS: readonly FieldSpec[] = BORROWER_FIELDS.filter(
 		: { ...part, description };
 });
 
-/** A field sent only by Create or only by Update; its description says so. */
 const onlyOn = (only: 'create' | 'update', spec: FieldSpec): FieldSpec => ({
 	...spec,
 	only,
@@ -109,16 +98,7 @@ const loanFields: readonly FieldSpec[] = [
 	text('type', 'Type', 'Kind of loan as the LOS names it (e.g. Conventional, FHA)'),
 ];
 
-export const loanResource: ResourceSpec = {
-	value: 'loan',
-	label: 'Loan',
-	description: 'A loan file in the connected loan origination system',
-	host: 'los',
-	path: ['loans'],
-	listKey: 'loans',
-	id: { label: 'Loan ID', name: 'loanId', placeholder: 'e.g. loan-1' },
-	noun: { one: 'loan', many: 'loans' },
-	section: 'loanAndCalendar',
+export const loanResource = losResource('loan', 'A loan file', 'e.g. loan-1', {
 	operations: ['create', 'get', 'getAll', 'update'],
 	fields: loanFields,
 	upFront: ['loanNumber', 'amount', 'purpose', 'type'],
@@ -133,7 +113,7 @@ export const loanResource: ResourceSpec = {
 		'assignedUserId',
 	),
 	source: `${LOS_PAGES}/loans/`,
-};
+});
 
 export const calendarResource: ResourceSpec = {
 	value: 'calendar',
@@ -164,9 +144,6 @@ export const calendarEventResource: ResourceSpec = {
 	simple: simpleForm('title', 'calendarId', 'start', 'end', 'location', 'status'),
 	source: `${CALENDAR_PAGES}/calendar-events/list-calendarevents`,
 };
-
-/** The ID of Document › Get, Update and Delete. */
-export const DOCUMENT_ID = { label: 'Document ID', name: 'documentId', placeholder: 'e.g. doc_1' };
 
 export const LOAN_FILE: readonly ResourceSpec[] = [
 	loanResource,

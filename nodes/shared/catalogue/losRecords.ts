@@ -1,14 +1,8 @@
 import type { FieldSpec } from './types';
 
-/**
- * The body fields of a borrower and of a loan document (spec 2.5, 4.7), declared once: Borrower ›
- * Create and Update send the borrower's, Document › Create and Update the document's, each only the
- * fields given.
- */
-
+/** The body fields of a borrower and of a loan document (spec 2.5, 4.7). */
 const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
 	({ name, label, type: 'string', description, ...extra }) as FieldSpec;
-/** A field the loan origination system names in its own words (category, status, type). */
 const losWord = (name: string, label: string, example: string) =>
 	text(
 		name,
@@ -27,7 +21,6 @@ const contactList = (name: 'emails' | 'phones', what: string, example: string): 
 	description: `The borrower's ${what}, each with an optional type (e.g. ${example}), status and primary flag. The list sent replaces the borrower's ${name}.`,
 });
 
-/** The borrower's role on a loan, as Borrower › Create and a loan's borrowers send it. */
 export const BORROWER_ROLE = text(
 	'role',
 	'Role',
@@ -35,12 +28,7 @@ export const BORROWER_ROLE = text(
 	{ placeholder: 'e.g. primary' },
 );
 
-/**
- * The borrower's fields. Update sends spec 2.4's writable fields; Create those of the service's
- * create-borrower page (<https://rollout.com/docs/api-reference/los/borrowers/create-borrower>:
- * emails, name, type, phones, addresses, taxId, loanId and role; no bio), so `only` marks bio
- * update's and loanId and role create's.
- */
+/** Update sends spec 2.4's writable fields, Create those of the service's create-borrower page. */
 export const BORROWER_FIELDS: readonly FieldSpec[] = [
 	{
 		name: 'addresses',
@@ -77,9 +65,7 @@ export const BORROWER_FIELDS: readonly FieldSpec[] = [
 		'type',
 		'Type',
 		'Kind of borrower as used by the connected system, e.g. individual or business',
-		{
-			placeholder: 'e.g. individual',
-		},
+		{ placeholder: 'e.g. individual' },
 	),
 ];
 
@@ -132,9 +118,7 @@ export const DOCUMENT_FIELDS: readonly FieldSpec[] = [
 		'receivedDate',
 		'Received Date',
 		'When the document was received, passed through unchanged',
-		{
-			placeholder: 'e.g. 2024-05-01',
-		},
+		{ placeholder: 'e.g. 2024-05-01' },
 	),
 	flag('requiresSignature', 'Requires Signature', 'Whether the document must be signed'),
 	{

@@ -1,189 +1,158 @@
 import { personTags } from './crmAccount';
-import { primary, simpleForm } from './entry';
+import { field, primary, simpleForm } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
-/**
- * Every writable field of a person (spec 4.2), in the order of their labels. Create shows the names
- * first and the rest under Additional Fields; Update offers all of them under Update Fields.
- */
+/** Every writable field of a person (spec 4.2), in the order of their labels. */
 const personFields: readonly FieldSpec[] = [
-	{
-		name: 'addresses',
-		label: 'Addresses',
-		type: 'addresses',
-		description:
-			"The person's postal addresses. Each address has optional text parts (type, street, city, state, postal code, country), each passed through unchanged; an address with no part set is an error.",
-	},
-	{
-		name: 'assignedPondId',
-		label: 'Assigned Pond ID',
-		type: 'string',
-		description:
-			'ID, in the connected CRM, of the pond (shared pool of leads) the person is assigned to',
-	},
-	{
-		name: 'assignedUserId',
-		label: 'Assigned User ID',
-		type: 'string',
-		description: 'ID, in the connected CRM, of the user (agent) the person is assigned to',
-		refersTo: 'user',
-	},
-	{
-		name: 'averageBeds',
-		label: 'Average Beds',
-		type: 'number',
-		description: 'Average number of bedrooms the person is looking for, as a number (e.g. 3)',
-	},
-	{
-		name: 'averagePrice',
-		label: 'Average Price',
-		type: 'number',
-		description:
-			'Average property price the person is looking for, as a plain number without currency sign or thousands separators (e.g. 450000)',
-	},
-	{
-		name: 'birthday',
-		label: 'Birthday',
-		type: 'string',
-		placeholder: 'e.g. 1985-04-12',
-		description:
-			"The person's birthday as text, passed through unchanged (the service does not state a format; a date such as 1985-04-12 is typical)",
-	},
-	{
-		name: 'communicationsConsent',
-		label: 'Communications Consent',
-		type: 'consent',
-		description:
-			'Whether the person consents to be contacted, per channel (call, email, mass email, postal, text, visit). Add a channel and switch it on (consents) or off (does not consent); channels you do not add are not sent.',
-	},
-	{
-		name: 'companyName',
-		label: 'Company Name',
-		type: 'string',
-		description: 'Name of the company the person works for',
-	},
-	{
-		name: 'contactTypes',
-		label: 'Contact Types',
-		type: 'stringList',
-		placeholder: 'Add Contact Type',
-		description:
-			'Kinds of contact the person is (e.g. lead, client, vendor), one value per entry, each passed through unchanged. From an expression: a list of text, or one text with values separated by commas.',
-	},
-	{
-		name: 'emails',
-		label: 'Emails',
-		type: 'emails',
-		description:
-			"The person's email addresses. Each entry needs the address; type (e.g. work), status and Is Primary are optional and passed through unchanged.",
-	},
-	{
-		name: 'firstName',
-		label: 'First Name',
-		type: 'string',
+	field(
+		'addresses',
+		'Addresses',
+		'addresses',
+		"The person's postal addresses. Each address has optional text parts (type, street, city, state, postal code, country), each passed through unchanged; an address with no part set is an error.",
+	),
+	field(
+		'assignedPondId',
+		'Assigned Pond ID',
+		'string',
+		'ID, in the connected CRM, of the pond (shared pool of leads) the person is assigned to',
+	),
+	field(
+		'assignedUserId',
+		'Assigned User ID',
+		'string',
+		'ID, in the connected CRM, of the user (agent) the person is assigned to',
+		{ refersTo: 'user' },
+	),
+	field(
+		'averageBeds',
+		'Average Beds',
+		'number',
+		'Average number of bedrooms the person is looking for, as a number (e.g. 3)',
+	),
+	field(
+		'averagePrice',
+		'Average Price',
+		'number',
+		'Average property price the person is looking for, as a plain number without currency sign or thousands separators (e.g. 450000)',
+	),
+	field(
+		'birthday',
+		'Birthday',
+		'string',
+		"The person's birthday as text, passed through unchanged (the service does not state a format; a date such as 1985-04-12 is typical)",
+		{ placeholder: 'e.g. 1985-04-12' },
+	),
+	field(
+		'communicationsConsent',
+		'Communications Consent',
+		'consent',
+		'Whether the person consents to be contacted, per channel (call, email, mass email, postal, text, visit). Add a channel and switch it on (consents) or off (does not consent); channels you do not add are not sent.',
+	),
+	field('companyName', 'Company Name', 'string', 'Name of the company the person works for'),
+	field(
+		'contactTypes',
+		'Contact Types',
+		'stringList',
+		'Kinds of contact the person is (e.g. lead, client, vendor), one value per entry, each passed through unchanged. From an expression: a list of text, or one text with values separated by commas.',
+		{ placeholder: 'Add Contact Type' },
+	),
+	field(
+		'emails',
+		'Emails',
+		'emails',
+		"The person's email addresses. Each entry needs the address; type (e.g. work), status and Is Primary are optional and passed through unchanged.",
+	),
+	field('firstName', 'First Name', 'string', "The person's first (given) name, sent as entered", {
 		placeholder: 'e.g. Ada',
-		description: "The person's first (given) name, sent as entered",
-	},
-	{ name: 'jobTitle', label: 'Job Title', type: 'string', description: "The person's job title" },
-	{
-		name: 'lastActivity',
-		label: 'Last Activity',
-		type: 'dateTime',
-		placeholder: 'e.g. 2024-05-01T10:00:00Z',
-		description:
-			'When the person was last active, as text, passed through unchanged (the service does not state a format; an ISO 8601 timestamp such as 2024-05-01T10:00:00Z is typical)',
-	},
-	{
-		name: 'lastActivityType',
-		label: 'Last Activity Type',
-		type: 'string',
-		placeholder: 'e.g. call',
-		description:
-			"Kind of the person's last activity (e.g. call, email, showing), passed through unchanged",
-	},
-	{
-		name: 'lastName',
-		label: 'Last Name',
-		type: 'string',
+	}),
+	field('jobTitle', 'Job Title', 'string', "The person's job title"),
+	field(
+		'lastActivity',
+		'Last Activity',
+		'dateTime',
+		'When the person was last active, as text, passed through unchanged (the service does not state a format; an ISO 8601 timestamp such as 2024-05-01T10:00:00Z is typical)',
+		{ placeholder: 'e.g. 2024-05-01T10:00:00Z' },
+	),
+	field(
+		'lastActivityType',
+		'Last Activity Type',
+		'string',
+		"Kind of the person's last activity (e.g. call, email, showing), passed through unchanged",
+		{ placeholder: 'e.g. call' },
+	),
+	field('lastName', 'Last Name', 'string', "The person's last (family) name, sent as entered", {
 		placeholder: 'e.g. Lovelace',
-		description: "The person's last (family) name, sent as entered",
-	},
-	{
-		name: 'officeId',
-		label: 'Office ID',
-		type: 'string',
-		description: 'ID, in the connected CRM, of the office the person belongs to',
-	},
-	{
-		name: 'phones',
-		label: 'Phones',
-		type: 'phones',
-		description:
-			"The person's phone numbers. Each entry needs the number (sent as entered); type (e.g. mobile), status and Is Primary are optional and passed through unchanged.",
-	},
-	{
-		name: 'rating',
-		label: 'Rating',
-		type: 'number',
-		description:
-			'Rating of the person, as a number. The service accepts it on create but does not return it in the created person.',
-	},
-	{
-		name: 'source',
-		label: 'Source',
-		type: 'string',
-		placeholder: 'e.g. Website',
-		description:
-			'Where the person came from (lead source name, e.g. Website or Referral), passed through unchanged',
-	},
-	{
-		name: 'sourceId',
-		label: 'Source ID',
-		type: 'string',
-		description: 'ID, in the connected CRM, of the lead source the person came from',
-	},
-	{
-		name: 'stage',
-		label: 'Stage',
-		type: 'string',
-		placeholder: 'e.g. Lead',
-		description:
-			"Name of the person's stage in the CRM pipeline (e.g. Lead), passed through unchanged",
-	},
-	{
-		name: 'stageId',
-		label: 'Stage ID',
-		type: 'string',
-		description: "ID, in the connected CRM, of the person's pipeline stage",
-	},
-	{
-		name: 'systemSource',
-		label: 'System Source',
-		type: 'string',
-		description: 'Name of the system the person record comes from, passed through unchanged',
-	},
-	{
-		name: 'tags',
-		label: 'Tags',
-		type: 'stringList',
-		placeholder: 'Add Tag',
-		description:
-			'Labels to attach to the person, one tag per entry. From an expression: a list of text, or one text with tags separated by commas.',
-	},
-	{
-		name: 'timeframeId',
-		label: 'Timeframe ID',
-		type: 'string',
-		description: "ID, in the connected CRM, of the person's buying or selling timeframe",
-	},
-	{
-		name: 'timezone',
-		label: 'Timezone',
-		type: 'string',
-		placeholder: 'e.g. America/Chicago',
-		description:
-			"The person's time zone as text, passed through unchanged (the service does not state a format; an IANA name such as America/Chicago is typical)",
-	},
+	}),
+	field(
+		'officeId',
+		'Office ID',
+		'string',
+		'ID, in the connected CRM, of the office the person belongs to',
+	),
+	field(
+		'phones',
+		'Phones',
+		'phones',
+		"The person's phone numbers. Each entry needs the number (sent as entered); type (e.g. mobile), status and Is Primary are optional and passed through unchanged.",
+	),
+	field(
+		'rating',
+		'Rating',
+		'number',
+		'Rating of the person, as a number. The service accepts it on create but does not return it in the created person.',
+	),
+	field(
+		'source',
+		'Source',
+		'string',
+		'Where the person came from (lead source name, e.g. Website or Referral), passed through unchanged',
+		{ placeholder: 'e.g. Website' },
+	),
+	field(
+		'sourceId',
+		'Source ID',
+		'string',
+		'ID, in the connected CRM, of the lead source the person came from',
+	),
+	field(
+		'stage',
+		'Stage',
+		'string',
+		"Name of the person's stage in the CRM pipeline (e.g. Lead), passed through unchanged",
+		{ placeholder: 'e.g. Lead' },
+	),
+	field(
+		'stageId',
+		'Stage ID',
+		'string',
+		"ID, in the connected CRM, of the person's pipeline stage",
+	),
+	field(
+		'systemSource',
+		'System Source',
+		'string',
+		'Name of the system the person record comes from, passed through unchanged',
+	),
+	field(
+		'tags',
+		'Tags',
+		'stringList',
+		'Labels to attach to the person, one tag per entry. From an expression: a list of text, or one text with tags separated by commas.',
+		{ placeholder: 'Add Tag' },
+	),
+	field(
+		'timeframeId',
+		'Timeframe ID',
+		'string',
+		"ID, in the connected CRM, of the person's buying or selling timeframe",
+	),
+	field(
+		'timezone',
+		'Timezone',
+		'string',
+		"The person's time zone as text, passed through unchanged (the service does not state a format; an IANA name such as America/Chicago is typical)",
+		{ placeholder: 'e.g. America/Chicago' },
+	),
 ];
 
 /** A contact in the connected CRM (spec 4.2). */

@@ -31,7 +31,7 @@ export const customApiCallResource: ResourceSpec = {
 	operations: ['send'],
 };
 
-/** The calendar host's webhook (spec 4.8); labelled by its host beside the CRM's (crmWebhook.ts). */
+/** The calendar host's webhook (spec 4.8). */
 export const webhookResource: ResourceSpec = {
 	value: 'webhook',
 	label: 'Calendar Webhook',
@@ -43,7 +43,7 @@ export const webhookResource: ResourceSpec = {
 	operations: ['update'],
 };
 
-/** Resources of the node that are functions of the service itself, not entities of a connected system. */
+/** Functions of the service itself, not entities of a connected system. */
 export const SERVICE_RESOURCES: readonly ResourceSpec[] = [
 	authorizationLinkResource,
 	credentialResource,

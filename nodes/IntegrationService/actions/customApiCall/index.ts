@@ -2,11 +2,7 @@ import { customApiCallResource } from '../../../shared/catalogue/services';
 import { handWritten } from '../handWritten';
 import * as send from './send';
 
-/**
- * Custom API Call › Custom API Call: any endpoint of the service. The option is named as the
- * resource: n8n adds its own "Custom API Call" (to the HTTP Request node) to an operation list whose
- * last option has another name.
- */
+/** Named as the resource: n8n adds its own "Custom API Call" to a list whose last option is named otherwise. */
 export const { description, operations } = handWritten(
 	customApiCallResource,
 	[

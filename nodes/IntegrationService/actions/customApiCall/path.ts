@@ -7,11 +7,8 @@ import { requireText } from '../../helpers/kinds/text';
 import { inputError } from '../../helpers/validation';
 
 /**
- * The Custom API Call's Path as segments under /api (decisions.md, "Beyond the specification"). The
- * text typed in the Path is its shape: its `/` separate the segments, each part is percent-decoded
- * once. What an expression `{{ … }}` inside the text gives stays inside the segment where it stands,
- * sent exactly: a value from an input row can never choose another endpoint or another record. A Path
- * that is one expression and nothing else is a path computed whole, read like typed text.
+ * The Path typed is its shape: its `/` separate segments, each decoded once; what an expression inside
+ * gives stays in its segment, so an input row never chooses another endpoint.
  */
 
 type Refuse = (problem: string) => never;
@@ -146,11 +143,7 @@ function templateSegment(pieces: Piece[], position: number, refuse: Refuse): Pat
 	return { id: segment, field: 'Path' };
 }
 
-/**
- * The Path of an item as segments under /api, or an input error before anything is sent: it can name
- * no other host, never climb out of /api, and a value from an expression inside it is one segment's
- * text, never a `/` or an escape of its own.
- */
+/** The item's Path under /api: no other host, no climbing out, an expression's value one segment's text. */
 export function readPath(ctx: IExecuteFunctions, itemIndex: number): PathSegment[] {
 	const raw: unknown = ctx.getNodeParameter('path', itemIndex, '', { rawExpressions: true });
 	if (typeof raw !== 'string' || !raw.startsWith('=')) return typedPath(ctx, itemIndex, raw);

@@ -140,11 +140,7 @@ function oneOf<T extends string>(
 	);
 }
 
-/**
- * Any endpoint of the service through the transport, with every rule of the other operations:
- * the host from the credential, one encoded segment per path part, retries by method, the run's
- * pace and 429 pause, deadlines, size bounds, redaction and, for GET, the pager.
- */
+/** Any endpoint through the transport, with every rule of the other operations (and, for GET, the pager). */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,

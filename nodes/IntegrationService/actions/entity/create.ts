@@ -11,10 +11,7 @@ import type { OperationModule } from '../types';
 import { FORM_VERSION, versioned } from '../version';
 import { shownFor } from './texts';
 
-/**
- * Create: POST {host}/api/{path} with the body checked field by field before anything is sent; the
- * created record is the one output item. Not sent twice (the transport's rule for POST).
- */
+/** POST {host}/api/{path}, the body checked before anything is sent. */
 export function createOperation(resource: ResourceSpec, given?: BodyForm): OperationModule {
 	const form1 = given ?? catalogueForm(resource, 'create');
 	const form2 = given ?? catalogueForm(resource, 'create', true);
@@ -24,7 +21,6 @@ export function createOperation(resource: ResourceSpec, given?: BodyForm): Opera
 		async execute(itemIndex, run) {
 			const form = this.getNode().typeVersion >= FORM_VERSION ? form2 : form1;
 			const read = readBody(this, itemIndex, form, true);
-			// Where the service shows no fields, the one JSON object is the body.
 			const body = resource.jsonBody ? (read[JSON_BODY.name] as IDataObject) : read;
 			const choice = readOutput(this, itemIndex, undefined, resource.simple);
 			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'POST', body });

@@ -6,10 +6,7 @@ import type { OperationModule } from '../types';
 import { versioned } from '../version';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
-/**
- * Delete: DELETE {host}/api/{path}/{id}, one item `{ id, deleted: true }`. A 404 is the service saying
- * there is no such record: an error of the item, never a success.
- */
+/** DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */
 export function deleteOperation(resource: ResourceSpec): OperationModule {
 	const id = idOf(resource);
 	return {

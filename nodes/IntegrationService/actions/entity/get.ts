@@ -7,7 +7,6 @@ import type { OperationModule } from '../types';
 import { versioned } from '../version';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
-/** Get: GET {host}/api/{path}/{id}, the record as one item. */
 export function getOperation(resource: ResourceSpec): OperationModule {
 	const id = idOf(resource);
 	return {

@@ -24,7 +24,6 @@ const simplifyProperty: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
-/** The keys of the entity's simple form, as its Simplify hint names them. */
 function simpleNames(resource: ResourceSpec): string {
 	const names = (resource.simple ?? []).map((key) =>
 		typeof key === 'string' ? key : `${key.name} (the primary of ${key.primaryOf})`,
@@ -73,21 +72,19 @@ function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 	];
 }
 
-/** Why a list of an opt-in entity may be empty, naming the flag that decides it (decisions.md). */
 export function optInHint(resource: ResourceSpec): string | undefined {
 	if (resource.syncOptIn === undefined) return undefined;
 	const { many } = nounsOf(resource);
 	return `No ${many} came back. The service lists ${many} only for a connection that syncs them: if this connection should have some, turn on entitiesToSync.${resource.syncOptIn} for it (Credential › Update, Entities to Sync).`;
 }
 
-/** The Filters' record check; a record that is no object is kept, for the list's own check to name it. */
+/** A record that is no object is kept, for the list's own check to name it. */
 function keepFor(conditions: FilterCondition[]): (record: IDataObject) => boolean {
 	const meetsAll = recordFilter(conditions);
 	return (record) =>
 		record === null || typeof record !== 'object' || Array.isArray(record) || meetsAll(record);
 }
 
-/** Get Many: GET {host}/api/{path}, page by page (spec 3), its records as items. */
 export function getAllOperation(resource: ResourceSpec): OperationModule {
 	const { one } = nounsOf(resource);
 	const listKey = resource.listKey ?? resource.path[resource.path.length - 1];

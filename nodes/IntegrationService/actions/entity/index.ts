@@ -1,6 +1,7 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodePropertyOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
+import { operationProperty } from '../handWritten';
 import type { OperationModule, ResourceModule } from '../types';
 import { createOperation } from './create';
 import { deleteOperation } from './delete';
@@ -12,11 +13,7 @@ import { membersOperation } from './members';
 import { nounsOf, systemOf, withArticle } from './texts';
 import { updateOperation } from './update';
 
-/**
- * The entity operations, each with its option's name, description and action. The descriptions
- * share one style: the verb, the record, where it is ("a note in the connected CRM"), then only what
- * a user would not expect.
- */
+/** Option texts in one style: the verb, the record, where it is, then only what a user would not expect. */
 interface EntityOperation {
 	module(resource: ResourceSpec): OperationModule;
 	option(resource: ResourceSpec): { name: string; description: string; action: string };
@@ -90,7 +87,6 @@ const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
 
 const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
 
-/** An operation of the entry: an entity operation, or one of its members operations. */
 function operationOf(resource: ResourceSpec, value: string) {
 	const members = resource.members?.[value];
 	if (members) {
@@ -114,11 +110,7 @@ function operationOf(resource: ResourceSpec, value: string) {
 		: undefined;
 }
 
-/**
- * A catalogue entry's resource: its operations (the Operation option in the order of their names,
- * the entry's `defaultOperation` or the first preselected) and each operation's properties. An
- * operation the entity files do not know gets no option and no module (catalogue.test.ts names it).
- */
+/** A catalogue entry's resource; an operation the entity files do not know gets no option. */
 export function entityResource(resource: ResourceSpec): ResourceModule {
 	const options: INodePropertyOptions[] = [];
 	const operations: Record<string, OperationModule> = {};
@@ -130,21 +122,11 @@ export function entityResource(resource: ResourceSpec): ResourceModule {
 		options.push({ ...found.option, value, description });
 	}
 	options.sort((a, b) => a.name.localeCompare(b.name, 'en'));
-	const operation: INodeProperties = {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
-		options: options.map(({ name, value, description, action }) => ({
-			name,
-			value,
-			description,
-			action,
-		})),
-		default: '',
-	};
-	operation.default = resource.defaultOperation ?? options[0]?.value ?? '';
+	const operation = operationProperty(
+		resource,
+		options.map(({ name, value, description, action }) => ({ name, value, description, action })),
+		resource.defaultOperation ?? String(options[0]?.value ?? ''),
+	);
 	return {
 		description: [
 			operation,

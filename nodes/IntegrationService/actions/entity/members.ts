@@ -9,11 +9,7 @@ import type { OperationModule } from '../types';
 import { versioned } from '../version';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
-/**
- * A change of a record's members (a list's people, a person's tags): the names sent to
- * {path}/{id}/{more}, at least one. One item `{ id, <output>: names }` whatever the service answers
- * (the endpoints answer no body; a body some system does answer is not output: decisions.md).
- */
+/** A list's people, a person's tags: one item `{ id, <output>: names }` whatever the service answers. */
 export function membersOperation(
 	resource: ResourceSpec,
 	operation: string,

@@ -8,7 +8,6 @@ import type { ServiceHost } from '../../../shared/service';
 
 /** The words and properties every entity operation builds from its catalogue entry. */
 
-/** How the texts name the system a host stands for. */
 const SYSTEM: Record<ServiceHost, string> = {
 	crm: 'connected CRM',
 	los: 'connected loan origination system',
@@ -20,29 +19,25 @@ export function systemOf(resource: ResourceSpec): string {
 	return resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
 }
 
-/** The nouns of a resource's texts; its label's words when the catalogue names none. */
 export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 	const one = resource.label.toLowerCase();
 	return resource.noun ?? { one, many: `${one}s` };
 }
 
-/** "a note", "an appointment", "a user": the noun with its indefinite article (no noun here starts with a vowel-sounding u). */
+/** "a note", "an appointment", "a user" (no noun here starts with a vowel-sounding u). */
 export function withArticle(noun: string): string {
 	return `${/^[aeio]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
 
-/** Where an operation's own fields show. */
 export function shownFor(resource: ResourceSpec, operation: string): IDisplayOptions {
 	return { show: { resource: [resource.value], operation: [operation] } };
 }
 
-/** A resource's ID (label, parameter name): an operation on one record needs it in the catalogue. */
 export function idOf(resource: ResourceSpec): NonNullable<ResourceSpec['id']> {
 	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
 	return resource.id;
 }
 
-/** A resource's ID parameter (its label, name and placeholder from the catalogue). */
 export function idProperty(resource: ResourceSpec, verb: string): INodeProperties {
 	const { one } = nounsOf(resource);
 	const id = idOf(resource);
@@ -57,10 +52,7 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 	};
 }
 
-/**
- * Version 2's ID parameter: the record picked from the resource's list (or given by ID), where the
- * service lists them; the text box where it does not.
- */
+/** Version 2's ID: picked from the resource's list where the service lists them. */
 export function idLocator(resource: ResourceSpec, verb: string): INodeProperties {
 	const { one } = nounsOf(resource);
 	const id = idOf(resource);

@@ -11,11 +11,7 @@ import type { OperationModule } from '../types';
 import { FORM_VERSION, versioned } from '../version';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
-/**
- * Update: PUT {host}/api/{path}/{id}, the ID read (and checked) first; fields not sent stay as they
- * are. `id` is the property that asks for the ID (the catalogue's unless given); the changed record
- * is the one output item.
- */
+/** PUT {host}/api/{path}/{id}; `id` asks for the ID (the catalogue's unless given). */
 export function updateOperation(
 	resource: ResourceSpec,
 	given?: BodyForm,

@@ -14,7 +14,6 @@ import { withSettings } from '../settings';
 import type { OperationModule } from '../types';
 import { costNotice, peopleSearch } from './search';
 
-/** How each kind of key is asked for, and how it matches (search/matchKeys.ts). */
 const ASKED: Record<MatchKind, { label: string; placeholder: string; description: string }> = {
 	email: {
 		label: 'Email',
@@ -34,7 +33,7 @@ const ASKED: Record<MatchKind, { label: string; placeholder: string; description
 	},
 };
 
-/** A model reads these fields of each match unless Fields to Return names others (a few hundred characters). */
+/** A model reads these fields of each match unless Fields to Return names others. */
 const TOOL_FIELDS = ['id', 'name', 'emails', 'phones', 'stage', 'assignedUserId', 'updated'];
 
 const COST = 'one request per person found (a Get)';
@@ -110,7 +109,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The kind and the key asked for, checked before anything is sent. */
 function readKey(ctx: IExecuteFunctions, itemIndex: number): { kind: MatchKind; key: string } {
 	const kind = ctx.getNodeParameter('findBy', itemIndex, 'email') as MatchKind;
 	if (!Object.prototype.hasOwnProperty.call(ASKED, kind))
@@ -139,10 +137,7 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/**
- * Find: the people whose email, phone or name matches, from the run's people index (read once per
- * run, only as far as a Limit needs), each then read whole by its ID.
- */
+/** The people matching from the run's people index, each then read whole by its ID. */
 export function findOperation(resource: ResourceSpec): OperationModule {
 	return {
 		description: updateDisplayOptions(

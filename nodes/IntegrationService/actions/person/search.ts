@@ -20,7 +20,6 @@ export function costNotice(perItem: string, settings: string): INodeProperties {
 	};
 }
 
-/** The item's connection's people index for this run, and how this item reads more of it. */
 export function peopleSearch(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -19,7 +19,6 @@ import { withSettings } from '../settings';
 import type { OperationModule } from '../types';
 import { costNotice, peopleSearch } from './search';
 
-/** The match orders offered: the first kind that finds anyone decides (search/upsert.ts). */
 const ORDERS: Record<string, { name: string; kinds: MatchKind[] }> = {
 	emailThenPhone: { name: 'Email, Then Phone', kinds: ['email', 'phone'] },
 	email: { name: 'Email Only', kinds: ['email'] },
@@ -69,16 +68,12 @@ interface Row {
 	qs: IDataObject;
 }
 
-/** The row, checked before anything is sent: its body, match keys and claims, and the update's query. */
 function readRow(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject): Row {
 	const matchBy = ctx.getNodeParameter('matchBy', itemIndex, 'emailThenPhone') as string;
-	if (!Object.prototype.hasOwnProperty.call(ORDERS, matchBy))
-		throw inputError(
-			ctx,
-			itemIndex,
-			'Match By',
-			`must be one of ${Object.keys(ORDERS).join(', ')}`,
-		);
+	if (!Object.prototype.hasOwnProperty.call(ORDERS, matchBy)) {
+		const problem = `must be one of ${Object.keys(ORDERS).join(', ')}`;
+		throw inputError(ctx, itemIndex, 'Match By', problem);
+	}
 	const order = ORDERS[matchBy].kinds;
 	const keys: PersonKeys = {
 		email: keysOf('email', contactValues(body.emails)),
@@ -98,7 +93,7 @@ function readRow(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject): 
 	return { body, keys, claims, order, qs };
 }
 
-/** The people the row's keys find, kind by kind in its order, up to the first kind that finds anyone. */
+/** Kind by kind in the row's order, up to the first kind that finds anyone. */
 async function matchSteps(index: PeopleIndex, pages: PeoplePages, row: Row): Promise<MatchStep[]> {
 	const steps: MatchStep[] = [];
 	for (const kind of row.order) {
@@ -109,7 +104,7 @@ async function matchSteps(index: PeopleIndex, pages: PeoplePages, row: Row): Pro
 	return steps;
 }
 
-/** What the index learns of a person written: its keys as answered, and those sent (an answer may leave them out). */
+/** A person written: its keys as answered, and those sent (an answer may leave them out). */
 function writtenKeys(answer: IDataObject, row: Row): PersonKeys {
 	const answered = personKeys(answer);
 	const union = (kind: MatchKind) => [...new Set([...answered[kind], ...row.keys[kind]])];
@@ -122,7 +117,7 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string, next
 	return error;
 }
 
-/** Create or update, holding the row's claims: no other row with one of its keys runs meanwhile. */
+/** Holds the row's claims: no other row with one of its keys runs meanwhile. */
 async function upsertRow(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -174,11 +169,7 @@ async function upsertRow(
 	});
 }
 
-/**
- * Create or Update: the Create form's fields, matched by email then phone (or as Match By says)
- * against the run's people index. One person found is updated (PUT, with Merge Tags), none is created
- * (a create, which the transport never sends twice), several fail the item naming their IDs.
- */
+/** One person found is updated, none is created, several fail the item naming their IDs. */
 export function upsertOperation(resource: ResourceSpec): OperationModule {
 	const form = catalogueForm(resource, 'create');
 	const properties = (settings: string) => [

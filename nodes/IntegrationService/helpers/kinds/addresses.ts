@@ -5,7 +5,6 @@ import { entryListKind } from './entryList';
 import type { Kind } from './kind';
 import { optionalText } from './text';
 
-/** Address parts (spec 2.1), each optional text. */
 export const ADDRESS_PARTS = ['type', 'street', 'city', 'state', 'code', 'country'] as const;
 
 const part = (displayName: string, name: string, placeholder?: string, description?: string) => ({
@@ -17,7 +16,6 @@ const part = (displayName: string, name: string, placeholder?: string, descripti
 	...(description ? { description } : {}),
 });
 
-/** Addresses (spec 2.1): type, street, city, state, code, country; used by person and borrower. */
 function addressesProperty(overrides: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Addresses',
@@ -45,7 +43,7 @@ function addressesProperty(overrides: Partial<INodeProperties> = {}): INodePrope
 	};
 }
 
-/** Addresses (spec 2.1): every part optional, an address with no part is an error. */
+/** Every part optional, an address with no part is an error. */
 const toAddresses = entriesReader(
 	{ list: 'addresses', entry: 'must be an object' },
 	(ctx, itemIndex, entry, { field, number, label }) => {
@@ -57,14 +55,12 @@ const toAddresses = entriesReader(
 			);
 			if (value !== undefined) address[part] = value;
 		}
-		if (Object.keys(address).length === 0) {
+		if (Object.keys(address).length === 0)
 			throw inputError(ctx, itemIndex, field, `entry ${number} is empty`);
-		}
 		return address;
 	},
 );
 
-/** Postal addresses of a person or a borrower (spec 2.1). */
 export const addresses: Kind = entryListKind(
 	'address',
 	ADDRESS_PARTS.map((part) => `${part} (text)`).join(', '),

@@ -17,7 +17,6 @@ export const boolean: Kind = {
 	words: () => 'true or false',
 };
 
-/** A boolean parameter that may arrive as "true"/"false" text from an expression. */
 export function toBoolean(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

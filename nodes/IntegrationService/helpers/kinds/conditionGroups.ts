@@ -8,14 +8,10 @@ import { toWholeNumber } from './number';
 import { entryWord, objectListProperty, partsInWords, readEntry } from './objectList';
 
 /**
- * A list of lists of objects (a smart list's conditions, `{fld, opr, num, unit, val}[][]`). The form is
- * one `values` collection whose entries carry a Group number: entries with the same number make one
- * inner list, the lists in the order of their numbers. An input item or one JSON value gives the list
- * of lists itself. The service requires every key of a condition: an unset `num` is sent as null and
- * an unset `unit` as "", and `val` may be a list of numbers or texts (given as JSON).
+ * A smart list's conditions, `{fld, opr, num, unit, val}[][]`: in the form, entries with the same
+ * Group number make one inner list. The service requires every key, so an unset `num` is sent as null
+ * and an unset `unit` as "".
  */
-
-/** The Group part the form adds to each entry. */
 const GROUP_PART: INodeProperties = {
 	displayName: 'Group',
 	name: 'group',
@@ -28,7 +24,6 @@ const GROUP_PART: INodeProperties = {
 
 const FILLED: IDataObject = { num: null, unit: '' };
 
-/** At most this many groups, as at most this many entries in one list (validation.ts). */
 const MAX_GROUPS = 100;
 
 const CONDITIONS = { list: 'conditions', entry: 'must be an object' };
@@ -49,7 +44,6 @@ function condition(at: Reading, place: Place, entry: IDataObject, spec: FieldSpe
 	return { ...FILLED, ...read, val: val as IDataObject[keyof IDataObject] };
 }
 
-/** The form: entries with a Group number, grouped, the groups in the order of their numbers. */
 function fromForm(at: Reading, raw: unknown, spec: FieldSpec, fields: Fields) {
 	const { ctx, itemIndex, label: field } = at;
 	const groups = new Map<number, IDataObject[]>();
@@ -58,7 +52,6 @@ function fromForm(at: Reading, raw: unknown, spec: FieldSpec, fields: Fields) {
 		const { group, ...rest } = entry;
 		const label = `${place.label} › Group`;
 		const groupValue = group ?? 1;
-		// A part of an entry: its error names the kind of value, never the value (validation.ts).
 		const number = withoutValue(ctx, itemIndex, groupValue, () =>
 			toWholeNumber(ctx, itemIndex, label, groupValue, 1, MAX_GROUPS),
 		);
@@ -68,7 +61,6 @@ function fromForm(at: Reading, raw: unknown, spec: FieldSpec, fields: Fields) {
 	return [...groups.keys()].sort((a, b) => a - b).map((key) => groups.get(key) ?? []);
 }
 
-/** A list of groups (an input item, one JSON value), each a non-empty list of conditions. */
 function fromLists(at: Reading, raw: unknown[], spec: FieldSpec, fields: Fields) {
 	const { ctx, itemIndex, label: field } = at;
 	if (raw.length > MAX_GROUPS) {
@@ -86,9 +78,8 @@ function fromLists(at: Reading, raw: unknown[], spec: FieldSpec, fields: Fields)
 	}
 	return raw.map((group, g) => {
 		const groupLabel = `${field} › group ${g + 1}`;
-		if (!Array.isArray(group) || group.length === 0) {
+		if (!Array.isArray(group) || group.length === 0)
 			throw inputError(ctx, itemIndex, field, `group ${g + 1} must be a list of conditions`);
-		}
 		return toEntries(ctx, itemIndex, groupLabel, group, CONDITIONS).map((entry, position) => {
 			const label = `${groupLabel} › entry ${position + 1}`;
 			const place = { field: groupLabel, number: position + 1, label };

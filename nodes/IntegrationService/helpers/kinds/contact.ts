@@ -15,13 +15,9 @@ const text = (displayName: string, name: string, placeholder: string, descriptio
 	description,
 });
 
-/** Contact value parts (spec 2.1). */
 const CONTACT_PARTS = ['value', 'type', 'status', 'isPrimary'] as const;
 
-/**
- * Contact values (spec 2.1): `value`, `type`, `status`, `isPrimary`. Used by person emails and phones
- * and by borrower emails and phones.
- */
+/** Contact values (spec 2.1) of a person or a borrower. */
 export function contactValuesProperty(
 	name: 'emails' | 'phones',
 	overrides: Partial<INodeProperties> = {},
@@ -87,20 +83,13 @@ export function contactValuesProperty(
 	};
 }
 
-/** Contact values (spec 2.1) from the fixed collection or a list from an expression, blank parts left out. */
 const toContactValues = entriesReader(
 	{ list: 'entries', entry: 'must be an object with a value' },
 	(ctx, itemIndex, entry, { label: entryLabel }) => {
 		const { value, type, status, isPrimary } = entry;
 		refuseUnknownKeys(ctx, itemIndex, entryLabel, entry, CONTACT_PARTS);
-		if (
-			value === undefined ||
-			value === null ||
-			(typeof value === 'string' && value.trim() === '')
-		) {
+		if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
 			throw inputError(ctx, itemIndex, entryLabel, 'has no value');
-		}
-		// A part's error names the part and the kind of value, never the value (withoutValue).
 		const part = <T>(raw: unknown, read: () => T) => withoutValue(ctx, itemIndex, raw, read);
 		const contact: IDataObject = {
 			value: part(value, () => requireText(ctx, itemIndex, `${entryLabel} › Value`, value).trim()),
@@ -134,5 +123,4 @@ function contactKind(name: 'emails' | 'phones'): Kind {
 	);
 }
 
-/** Contact values of a person or a borrower (spec 2.1): `emails` and `phones`. */
 export const [emails, phones] = [contactKind('emails'), contactKind('phones')];

@@ -5,10 +5,7 @@ import { parseJsonParameter } from './json';
 import type { Kind, Reading } from './kind';
 import { compoundValue, jsonListPart } from './kind';
 
-/**
- * A list whose entries have a reader of their own (contact values, addresses): a fixed collection in
- * the form, one JSON list inside another list's entry (an entry holds no collection).
- */
+/** A list whose entries have a reader of their own: one JSON list inside another list's entry. */
 export function entryListKind(
 	what: string,
 	words: string,

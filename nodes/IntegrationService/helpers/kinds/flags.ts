@@ -6,10 +6,7 @@ import { toBoolean } from './boolean';
 import type { Kind } from './kind';
 import { compoundValue } from './kind';
 
-/**
- * A set of true/false flags as one collection (Communications Consent, Entities to Sync): a flag the
- * user adds is sent as its value, a flag not added is left out of the body (decisions.md).
- */
+/** A set of true/false flags as one collection: a flag not added is left out of the body. */
 
 /** The channels of Communications Consent (spec 2.1). */
 export const COMMUNICATION_CHANNELS = [
@@ -21,15 +18,11 @@ export const COMMUNICATION_CHANNELS = [
 	'visit',
 ] as const;
 
-/** A flag's label, from its wire key: `massEmail` → `Mass Email`. */
+/** `massEmail` → `Mass Email`. */
 export function flagLabel(key: string): string {
 	return key.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
 }
 
-/**
- * Flags given by the form (an object of booleans) or by an expression or input field (an object, or its
- * JSON text); an unknown key is an error rather than a silently dropped flag.
- */
 function readFlags(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -46,9 +39,8 @@ function readFlags(
 		}
 	}
 	if (value === undefined || value === null) return {};
-	if (typeof value !== 'object' || Array.isArray(value)) {
+	if (typeof value !== 'object' || Array.isArray(value))
 		throw inputError(ctx, itemIndex, field, 'must be an object of true/false flags');
-	}
 	const flags: IDataObject = {};
 	refuseUnknownKeys(ctx, itemIndex, field, value as IDataObject, keys);
 	for (const [key, flag] of Object.entries(value as IDataObject)) {
@@ -94,5 +86,4 @@ export const consent = flagsKind(
 	(channel) => `Whether the person consents to be contacted by ${channel}`,
 );
 
-/** The entity kinds a connection synchronises (spec 2.3). */
 export const entitiesToSync = flagsKind(SYNC_KINDS, (kind) => `Whether to synchronise ${kind}`);

@@ -11,7 +11,7 @@ import { objectList } from './objectList';
 import { text } from './text';
 import { textList } from './textList';
 
-/** Every field type of the catalogue and its kind: the one place a type is looked up. */
+/** The one place a field type is looked up. */
 export const KINDS: Readonly<Record<FieldType, Kind>> = {
 	string: text,
 	dateTime: text,
@@ -29,7 +29,6 @@ export const KINDS: Readonly<Record<FieldType, Kind>> = {
 	entitiesToSync,
 };
 
-/** The kinds as a whole, for the kinds made of parts and for the body and form builders. */
 export const FIELDS: Fields = {
 	property: (spec) => KINDS[spec.type].property(spec, FIELDS),
 	part: (spec) => {

@@ -6,11 +6,7 @@ import { inputError } from '../validation';
 import type { Kind } from './kind';
 import { isUnsetValue, named, shown } from './kind';
 
-/**
- * A JSON object (`json`) or a JSON list of objects (`jsonArray`) whose keys are not published:
- * accepted as text or as a value from an expression, checked for its shape, passed through
- * unchanged. A required one that is `{}` or `[]` is required but empty, unless `emptyAllowed`.
- */
+/** A JSON object or list of objects whose keys are not published: shape checked, passed through. */
 
 const OBJECT_EXAMPLE = 'a JSON object such as {"key": "value"}';
 
@@ -81,12 +77,8 @@ export function parseJsonParameter(
 		list = read.value;
 	}
 	if (!Array.isArray(list) || !list.every(isJsonObject)) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			field,
-			`must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`,
-		);
+		const problem = `must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`;
+		throw inputError(ctx, itemIndex, field, problem);
 	}
 	const lossy = lossyNumberAt(list);
 	if (lossy !== undefined) throw inputError(ctx, itemIndex, field, lossyProblem(lossy));

@@ -3,10 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { FieldSpec } from '../../../shared/catalogue';
 import { inputError } from '../validation';
 
-/**
- * What a field's kind does (the catalogue's `type` names it): builds the editor property and reads
- * the item's value into its wire value. One file per kind; index.ts maps each type to its kind.
- */
+/** A field's kind builds its editor property and reads the item's value into its wire value. */
 
 /** Where a value is read: the item, and the label every error of it names. */
 export interface Reading {
@@ -15,32 +12,28 @@ export interface Reading {
 	label: string;
 }
 
-/** The kinds as a whole, for a kind made of parts (a list of objects reads its parts by their kinds). */
+/** The kinds as a whole, for a kind made of parts. */
 export interface Fields {
 	property(spec: FieldSpec): INodeProperties;
-	/** The property of a part of a list entry. */
 	part(spec: FieldSpec): INodeProperties;
 	read(at: Reading, spec: FieldSpec, raw: unknown): unknown;
-	/** The value of a part of a list entry. */
 	readPart(at: Reading, spec: FieldSpec, raw: unknown): unknown;
 	words(spec: FieldSpec): string;
 }
 
 export interface Kind {
 	property(spec: FieldSpec, fields: Fields): INodeProperties;
-	/** The property as a part of a list entry, when it differs (an entry holds no collection). */
+	/** As a part of a list entry, when it differs (an entry holds no collection). */
 	part?(spec: FieldSpec, fields: Fields): INodeProperties;
-	/** The wire value, or undefined when not set (not sent); an input error naming `at.label` else. */
+	/** The wire value, or undefined when not set. */
 	read(at: Reading, spec: FieldSpec, raw: unknown, fields: Fields): unknown;
-	/** The value as a part of a list entry, when it is read otherwise (one JSON list). */
 	readPart?(at: Reading, spec: FieldSpec, raw: unknown, fields: Fields): unknown;
 	/** The kind of value in words a model reads (Record (JSON)'s description). */
 	words(spec: FieldSpec, fields: Fields): string;
-	/** A list: offered with a "(JSON)" companion that takes the whole list as one value. */
+	/** Offered with a "(JSON)" companion that takes the whole list as one value. */
 	list?: true;
 }
 
-/** The parts of a property every plain kind shares: its label and name, and what it shows. */
 export const named = (spec: FieldSpec) => ({ displayName: spec.label, name: spec.name });
 export const shown = (spec: FieldSpec) => ({
 	...(spec.required ? { required: true } : {}),
@@ -52,10 +45,7 @@ export function isUnset(raw: unknown): boolean {
 	return raw === undefined || raw === null || raw === '';
 }
 
-/**
- * A value of a number, boolean or JSON field that says nothing: unset, or text of blanks only (what a
- * model's text-typed `$fromAI` gives when it does not know). Text fields keep blanks as written.
- */
+/** Blanks say nothing in a number, boolean or JSON field (a model's `$fromAI` gives them); text keeps them. */
 export function isUnsetValue(raw: unknown): boolean {
 	return isUnset(raw) || (typeof raw === 'string' && raw.trim() === '');
 }
@@ -63,10 +53,7 @@ export function isUnsetValue(raw: unknown): boolean {
 const isEmpty = (value: IDataObject | IDataObject[]) =>
 	Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
 
-/**
- * A list or set of flags: empty is not sent, or refused when the service requires the field (`what`
- * names one entry: "email", "flag").
- */
+/** A list or set of flags: empty is not sent, or refused when required (`what` names one entry). */
 export function compoundValue(
 	at: Reading,
 	spec: FieldSpec,
@@ -81,7 +68,6 @@ export function compoundValue(
 	throw inputError(at.ctx, at.itemIndex, at.label, problem);
 }
 
-/** A list kind as a part of an entry: one JSON list (an entry holds no collection). */
 export const jsonListPart = (spec: FieldSpec): INodeProperties => ({
 	...named(spec),
 	type: 'json',

@@ -4,18 +4,11 @@ import { inputError, shown } from '../validation';
 import type { Kind } from './kind';
 import { isUnsetValue, named, shown as shownParts } from './kind';
 
-/**
- * Numbers: a number parameter, or text from an expression, an input row or a record that holds one.
- * Every number the node sends or obeys is read here, and none is ever rounded.
- */
+/** Every number the node sends or obeys is read here, and none is ever rounded. */
 
 /**
- * A required number is a number parameter. An optional one is text that holds a number: n8n's "let
- * the model define this parameter" writes `$fromAI(key, description, <the parameter's type>)` and
- * makes every key a required value of that type, so a number parameter makes the model give a number
- * (0 when it knows none), a text one lets it give "" (not set). n8n's editor checks typed text with
- * `validateType`; the node checks it when it runs (`ignoreValidationDuringExecution`, so its own
- * messages and the "not set" rule apply). `min` is the lowest value.
+ * A required number is a number parameter; an optional one is text holding a number, so a model's
+ * `$fromAI` (typed as the parameter) can give "" for "not set" rather than 0.
  */
 export const number: Kind = {
 	property(spec) {
@@ -50,17 +43,10 @@ export const number: Kind = {
 	words: () => 'number',
 };
 
-/**
- * Text that is a number as people write one: sign, digits, one dot, an exponent, blanks around. Not
- * what JavaScript's Number() also reads ("0x10", "0b101", "0o17"), which would make a value up.
- */
+/** A number as people write one; not "0x10", "0b101" or "0o17", which Number() also reads. */
 const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
-/**
- * The value a decimal numeral says, as one canonical text: sign, significant digits, power of ten
- * ("+012.50", "1.25e1" and "125e-1" are all `125e-1`; every zero, "-0" too, is `0`). Two numerals say
- * the same number exactly when their canonical texts are equal.
- */
+/** A numeral as sign, significant digits and power of ten: "+012.50" and "1.25e1" are both `125e-1`. */
 function exactDecimal(numeral: string): string {
 	const [, sign, whole, fraction, exponent] = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/.exec(
 		numeral.trim(),
@@ -72,12 +58,7 @@ function exactDecimal(numeral: string): string {
 	return `${sign === '-' ? '-' : ''}${significant}e${power}`;
 }
 
-/**
- * A number parameter that may arrive as text from an expression: "12.5" is fine, "twelve" is not.
- * Nothing is rounded (decisions.md, "Numbers are sent exactly or refused"): text must be the very
- * number it becomes, and no number may lie beyond ±(2^53 − 1), where a number (one already read from
- * JSON too) may have lost digits. Those errors name the field, never the value.
- */
+/** A number, or text that is exactly one ("12.5", not "twelve"); beyond ±(2^53 − 1) is refused. */
 export function toNumber(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -89,25 +70,17 @@ export function toNumber(
 		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
 	}
 	if (Math.abs(number) > Number.MAX_SAFE_INTEGER) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			field,
-			`is beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded`,
-		);
+		const problem = `is beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded`;
+		throw inputError(ctx, itemIndex, field, problem);
 	}
 	if (typeof value === 'string' && exactDecimal(value) !== exactDecimal(String(number))) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			field,
-			'has more digits than a number holds exactly (15 significant digits always fit); it is not sent rounded',
-		);
+		const problem =
+			'has more digits than a number holds exactly (15 significant digits always fit); it is not sent rounded';
+		throw inputError(ctx, itemIndex, field, problem);
 	}
 	return number;
 }
 
-/** A whole number within bounds, from a number parameter or from text given by an expression. */
 export function toWholeNumber(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -117,9 +90,8 @@ export function toWholeNumber(
 	max?: number,
 ): number {
 	const number = toNumber(ctx, itemIndex, field, value);
-	if (!Number.isInteger(number)) {
+	if (!Number.isInteger(number))
 		throw inputError(ctx, itemIndex, field, `must be a whole number, got ${number}`);
-	}
 	if (number < min || (max !== undefined && number > max)) {
 		const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
 		throw inputError(ctx, itemIndex, field, `must be ${range}, got ${number}`);

@@ -5,14 +5,9 @@ import { entriesReader, inputError, refuseUnknownKeys, withoutValue } from '../v
 import type { Fields, Kind, Reading } from './kind';
 import { compoundValue } from './kind';
 
-/**
- * A list of objects whose keys are published (an email's recipients, a smart list's columns): a
- * `values` collection like Person's emails, one entry per object, its parts (`items`) the object's
- * keys. Read from the form (`{ values: [...] }`), an input item or one JSON value (a list), each
- * entry's parts read by their own kinds.
- */
+/** A list of objects whose keys are published (`items`), each part read by its own kind. */
 
-/** The repeatable collection of a list field; the button says its placeholder (e.g. Add Recipient). */
+/** The button says the placeholder (e.g. Add Recipient). */
 export function objectListProperty(spec: FieldSpec, parts: INodeProperties[]): INodeProperties {
 	const placeholder = spec.placeholder ?? 'Add Entry';
 	return {
@@ -28,7 +23,7 @@ export function objectListProperty(spec: FieldSpec, parts: INodeProperties[]): I
 	};
 }
 
-/** What one entry's placeholder names: "recipient" for Add Recipient. */
+/** "recipient" for Add Recipient. */
 export const entryWord = (spec: FieldSpec) =>
 	(spec.placeholder ?? 'Add Entry').replace(/^Add /, '').toLowerCase();
 
@@ -41,11 +36,7 @@ export const partsInWords = (parts: readonly FieldSpec[], fields: Fields) =>
 const isEmptyJson = (value: unknown) =>
 	typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 
-/**
- * One entry's wire object: each part read by its kind, unknown keys and an empty entry refused. A
- * part's error never echoes the value: a list often comes whole from another system (an input row,
- * a model) and may carry anything; the error names the part and the kind of value instead.
- */
+/** One entry: unknown keys and an empty entry refused; a part's error never echoes its value. */
 export function readEntry(
 	at: Reading,
 	place: { field: string; number: number; label: string },
@@ -68,9 +59,8 @@ export function readEntry(
 			object[part.name] = value as IDataObject[keyof IDataObject];
 		} else if (part.required) throw inputError(ctx, itemIndex, label, 'is required but empty');
 	}
-	if (Object.keys(object).length === 0) {
+	if (Object.keys(object).length === 0)
 		throw inputError(ctx, itemIndex, place.field, `entry ${place.number} is empty`);
-	}
 	return object;
 }
 

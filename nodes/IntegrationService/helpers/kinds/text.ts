@@ -6,10 +6,7 @@ import { inputError } from '../validation';
 import type { Kind } from './kind';
 import { named, shown } from './kind';
 
-/**
- * Text (`string`, and `dateTime`: text the service does not parse for us), sent as written. A
- * write-only value is masked in the editor too.
- */
+/** Text, sent as written; a write-only value is masked in the editor too. */
 export const text: Kind = {
 	property: (spec) => ({
 		...named(spec),
@@ -25,11 +22,7 @@ export const text: Kind = {
 	words: () => 'text',
 };
 
-/**
- * A text value as it goes on the wire, never made up: text as given; a finite number or a boolean as
- * its text (a phone number or postal code from a spreadsheet column); anything else is an error that
- * names the field. No object, list, null or NaN ever becomes "[object Object]", "a,b", "null" or "NaN".
- */
+/** Text as given, a finite number or a boolean as its text; never "[object Object]", "null" or "NaN". */
 export function textOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -52,7 +45,6 @@ export function textOf(
 const isBlank = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** A required text value: present, not blank. */
 export function requireText(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -63,7 +55,7 @@ export function requireText(
 	return textOf(ctx, itemIndex, field, value);
 }
 
-/** An optional text value: blank or null means "not set" (left out of the body); an object or a list is an error. */
+/** Empty or null is "not set" (left out of the body). */
 export function optionalText(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -81,17 +73,13 @@ export function requireId(
 	field: string,
 	value: unknown,
 ): string {
-	// A number past 2^53 (or with a fraction) has lost digits, or was never an ID: refused, never rounded.
-	if (typeof value === 'number' && !Number.isSafeInteger(value))
-		throw inputError(
-			ctx,
-			itemIndex,
-			field,
-			`must be text or a whole number up to 9007199254740991, got ${String(value)}: a larger number has lost digits; give the ID as text, as the service wrote it`,
-		);
-	const id = requireText(ctx, itemIndex, field, value).trim();
-	if (hasControlCharacter(id)) {
-		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
+	// A number past 2^53 (or with a fraction) has lost digits, or was never an ID.
+	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+		const problem = `must be text or a whole number up to 9007199254740991, got ${String(value)}: a larger number has lost digits; give the ID as text, as the service wrote it`;
+		throw inputError(ctx, itemIndex, field, problem);
 	}
+	const id = requireText(ctx, itemIndex, field, value).trim();
+	if (hasControlCharacter(id))
+		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
 	return id;
 }

@@ -24,12 +24,7 @@ export const textList: Kind = {
 	words: () => 'list of text',
 };
 
-/**
- * A list of strings, from a multi-value string parameter or from an expression giving a list or comma
- * text. A list's entries are sent as given (" padded " stays padded); comma text is a list written
- * out, so the blanks around each comma-separated piece are dropped ("vip, navy"); a blank entry is
- * not set (decisions.md, "Where blanks are dropped").
- */
+/** A list's entries are sent as given; comma text's pieces are trimmed ("vip, navy"); blank ones dropped. */
 export function toStringList(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -38,14 +33,9 @@ export function toStringList(
 ): string[] {
 	const list = typeof value === 'string' ? value.split(',').map((piece) => piece.trim()) : value;
 	if (!Array.isArray(list)) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			field,
-			`must be a list of text values, got ${describeValue(value)}`,
-		);
+		const problem = `must be a list of text values, got ${describeValue(value)}`;
+		throw inputError(ctx, itemIndex, field, problem);
 	}
-	// Each entry is text itself: a null entry (a NULL column) never becomes the text "null".
 	return list
 		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry))
 		.filter((entry) => entry.trim() !== '');
