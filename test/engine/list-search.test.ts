@@ -176,4 +176,97 @@ describe('list search on a service of its own shape', () => {
 		]);
 		expect(found.paginationToken).toBeUndefined();
 	});
+	const pageOf = (people: unknown[], nextLink?: string) => ({
+		people,
+		_metadata: nextLink ? { nextLink } : { total: people.length, offset: 0, limit: 100 },
+	});
+
+	test('an ID past 2^53 has lost digits in the answer: it is left out, the rest of the page stays', async () => {
+		service.script((_request, res) => {
+			const exact = JSON.stringify(pageOf([{ id: 42, firstName: 'Kept' }]));
+			// Written as the service would: digits a JSON parser cannot keep.
+			const lossy =
+				'{"id":12345678901234567891,"firstName":"Big"},{"id":9007199254740993},{"id":1e21},';
+			sendJson(res, 200, exact.replace('[{', `[${lossy}{`));
+		});
+		const found = await searchList({
+			method: 'searchPerson',
+			credentials: credentialsFor(service.origin),
+		});
+		expect(found.results).toEqual([{ name: 'Kept', value: '42' }]);
+	});
+
+	test.each([
+		[
+			'an expression on the input items',
+			'={{ $json.conn }}',
+			/^The list could not be read: .*input items.*pick By ID, or set a fixed Connection ID to search$/,
+		],
+		['an object', '={{ {a: 1} }}', /^The list could not be read: Connection ID: must be text/],
+		[
+			'a number past 2^53',
+			'={{ 12345678901234567891 }}',
+			/^The list could not be read: Connection ID: is a number beyond/,
+		],
+	])(
+		'a Connection ID the run refuses (%s) is one line, and nothing is sent',
+		async (_name, id, message) => {
+			service.script((_request, res) => sendJson(res, 200, pageOf([{ id: 1, name: 'A' }])));
+			const failure = searchList({
+				method: 'searchPerson',
+				credentials: credentialsFor(service.origin),
+				parameters: { options: { credentialId: id } },
+			});
+			await expect(failure).rejects.toThrow(message);
+			const error = await failure.catch((e: Error) => e);
+			expect((error as Error).message).not.toContain('\n');
+			expect(service.received).toHaveLength(0);
+		},
+	);
+
+	test("the service's stack lines are not part of the line", async () => {
+		service.script((_request, res) =>
+			sendJson(res, 401, {
+				error: 'bad token for cred-default\nat Object.<anonymous> (/srv/app.js:1:1)\n    at stack',
+			}),
+		);
+		const failure = searchList({
+			method: 'searchPerson',
+			credentials: credentialsFor(service.origin),
+		});
+		await expect(failure).rejects.toThrow(
+			/^The list could not be read: .*bad token for cred-default/,
+		);
+		const { message } = (await failure.catch((e: Error) => e)) as Error;
+		expect(message).not.toMatch(/app\.js|Object\.<anonymous>|at stack/);
+	});
+
+	test('when the time limit ends after a page was read, the matches so far come with a token to go on', async () => {
+		// A full first page at once; the next one never answers.
+		const people = [
+			{ id: 1, firstName: 'Ada' },
+			...Array.from({ length: 99 }, (_, i) => ({ id: i + 2 })),
+		];
+		service.script((request, res) => {
+			if (!request.url.includes('p=2')) sendJson(res, 200, pageOf(people, '/api/people?p=2'));
+		});
+		const found = await searchList({
+			method: 'searchPerson',
+			credentials: credentialsFor(service.origin),
+			filter: 'ada',
+		});
+		expect(found.results).toEqual([{ name: 'Ada', value: '1' }]);
+		expect(found.paginationToken).toEqual(expect.any(String));
+		const asked = service.received.length;
+		service.script((_request, res) => sendJson(res, 200, pageOf([{ id: 2, firstName: 'Ada' }])));
+		const next = await searchList({
+			method: 'searchPerson',
+			credentials: credentialsFor(service.origin),
+			filter: 'ada',
+			paginationToken: found.paginationToken,
+		});
+		// It goes on with the page that did not come.
+		expect(service.received[asked].url).toContain('p=2');
+		expect(next.results).toEqual([{ name: 'Ada', value: '2' }]);
+	}, 60_000);
 });

@@ -1,5 +1,6 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	ILoadOptionsFunctions,
 	INodeListSearchItems,
 	INodeListSearchResult,
@@ -18,8 +19,7 @@ import {
 	serviceRequestPages,
 	startItem,
 } from '../transport';
-import { SETTINGS } from './settings';
-import { connectionFrom } from './request';
+import { connectionOf as itemConnection } from './request';
 
 /**
  * The locators' list search (methods.listSearch), one function for every resource the catalogue
@@ -80,6 +80,8 @@ function matches(words: string[], record: IDataObject, id: string): boolean {
  * name is shown by what it has, else as "<Noun> <ID>"; one without an ID cannot be picked.
  */
 function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchItems | undefined {
+	// A number past 2^53 lost digits when the answer was parsed: offered, it would name another record.
+	if (typeof record.id === 'number' && !Number.isSafeInteger(record.id)) return undefined;
 	const id = textOf(record.id);
 	if (id === '') return undefined;
 	const name = nameOf(record);
@@ -88,20 +90,56 @@ function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchIt
 	return { name: shown || `${resource.label} ${id}`, value: id };
 }
 
-/** The Connection ID the node will use (version 2's Options); the credential's default when empty. */
+const cannotRead = (ctx: ILoadOptionsFunctions, line: string) =>
+	new NodeOperationError(ctx.getNode(), `The list could not be read: ${line}`);
+
+/**
+ * The Connection ID read and checked as a run reads it for its first item (request.ts), from the
+ * form: the editor has no input items, so an expression on them cannot be worked out here.
+ */
 function connectionOf(ctx: ILoadOptionsFunctions) {
-	const options = ctx.getNodeParameter(SETTINGS, {}) as IDataObject | undefined;
-	const given = textOf(options?.credentialId);
-	return connectionFrom(given === '' ? undefined : given);
+	let unworkable: NodeOperationError | undefined;
+	const form = {
+		getNode: () => ctx.getNode(),
+		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) => {
+			try {
+				return ctx.getNodeParameter(name, fallback);
+			} catch (error) {
+				const said = String((error as Error)?.message).split('\n')[0];
+				const why = `Options cannot be worked out without input items (${said})`;
+				const instead = 'pick By ID, or set a fixed Connection ID to search';
+				unworkable = cannotRead(
+					ctx,
+					`${why}; where the Connection ID comes from the input items, ${instead}`,
+				);
+				throw unworkable;
+			}
+		},
+	};
+	try {
+		return itemConnection(form as unknown as IExecuteFunctions, 0);
+	} catch (error) {
+		throw unworkable ?? cannotRead(ctx, (error as Error).message);
+	}
 }
 
-/** A failure as one line of the dropdown, with the credential's secrets taken out. */
+/** The start of a stack trace a service put in its error text: a JavaScript, Java or Python one. */
+const STACK =
+	/\s+at\s+(?:(?:async|new)\s+)?(?:[^\s()]+\s+)?\(?[^\s()]*(?:[/\\]|<anonymous>)[^\s()]*:\d+:\d+|\s+at\s+[\w$.<>]+\([\w$-]+\.\w+:\d+\)|\s*Traceback \(most recent call last\)/;
+const MAX_LINE = 240;
+
+/** A failure as one short line of the dropdown, without the credential's secrets or a service's stack. */
 async function failure(ctx: ServiceContext, run: ServiceRun, error: unknown) {
 	await redactRunError(ctx, run, 0, error);
 	const message = (error as Error | undefined)?.message ?? String(error);
-	const line = message.split('\n')[0];
-	return new NodeOperationError(ctx.getNode(), `The list could not be read: ${line}`);
+	const line = message.split('\n')[0].split(STACK)[0];
+	const short = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+	return new NodeOperationError(ctx.getNode(), `The list could not be read: ${short}`);
 }
+
+/** Whether a failure is the search's own time limit, which the transport names when it gives up. */
+const outOfTime = (run: ServiceRun, error: unknown) =>
+	run.deadline !== undefined && String((error as Error)?.message).includes(run.deadline.bound);
 
 /** Records of `resource` whose text holds the typed words, from where `token` says. */
 export async function searchRecords(
@@ -125,9 +163,11 @@ export async function searchRecords(
 	let cursor = token;
 	let pages = 0;
 	let pageLength: number | undefined;
+	let kept = 0;
 	try {
 		// After the first call each asks for one page as long as the service's pages are.
 		while (pages < SEARCH_PAGES && results.length < ENOUGH) {
+			kept = results.length;
 			const read = await serviceRequestPages.call(
 				ctx,
 				0,
@@ -152,6 +192,9 @@ export async function searchRecords(
 			cursor = read.nextCursor;
 		}
 	} catch (error) {
+		// Out of time after a call read its pages (the cursor moved): their matches, and where to go on.
+		if (cursor !== token && outOfTime(run, error))
+			return { results: results.slice(0, kept), paginationToken: cursor };
 		throw await failure(ctx, run, error);
 	}
 	return { results, paginationToken: cursor };
