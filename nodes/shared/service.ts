@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { jsonTextProblem } from './jsonNumbers';
+
 /**
  * What the credential, the action node and the trigger know and check alike: the credential type,
  * the four hosts, and the rules for host URLs, links the service gives, header values and
@@ -232,14 +234,18 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * JSON text parsed, or why not: "is not valid JSON", never the parser's message, which quotes the
- * text (a field's text may hold anything, a secret included).
+ * text (a field's text may hold anything, a secret included); or what the text says that its value
+ * would not (a key given twice, a number not kept exactly).
  */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
+	let value: unknown;
 	try {
-		return { value: JSON.parse(text) as unknown };
+		value = JSON.parse(text);
 	} catch {
 		return { problem: 'is not valid JSON' };
 	}
+	const problem = jsonTextProblem(text);
+	return problem === undefined ? { value } : { problem };
 }
 
 /**
