@@ -8,7 +8,8 @@ export function lossyNumberAt(value: unknown): string | undefined {
 		const [here, path] = next;
 		if (
 			typeof here === 'number' &&
-			Number.isFinite(here) &&
+			// Infinity inside an object would be sent as null; alone, a text field reports it itself.
+			(Number.isFinite(here) || path !== '') &&
 			Math.abs(here) > Number.MAX_SAFE_INTEGER
 		)
 			return path;
@@ -25,3 +26,73 @@ export function lossyNumberAt(value: unknown): string | undefined {
 /** Why such a value is refused; it follows the field's label, and names the place, never the value. */
 export const lossyProblem = (path: string): string =>
 	`${path === '' ? 'is a number' : `holds at ${path} a number`} beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded (give it as text)`;
+
+/** The significant digits of a decimal number's text and the power of ten of its last one ("1.50e2": ["15", 1]). */
+function decimalOf(text: string): [string, number] {
+	const [mantissa, exponent = '0'] = text.replace(/^-/, '').toLowerCase().split('e');
+	const [whole, fraction = ''] = mantissa.split('.');
+	const digits = (whole + fraction).replace(/^0+/, '');
+	const significant = digits.replace(/0+$/, '');
+	if (significant === '') return ['', 0];
+	return [significant, Number(exponent) - fraction.length + digits.length - significant.length];
+}
+
+/**
+ * Why a number written in JSON text is not sent as written, or undefined: too big for a number (1e400
+ * would be sent as null), or parsed to a number that writes back other digits (1.00000000000000001
+ * is 1, 1e-400 is 0). 1.0, 1e2 and 0.1 write back the same number, so they are sent.
+ */
+function numberTokenProblem(token: string, place: () => string): string | undefined {
+	// At most 15 digits, no exponent: always a safe number that writes back the same (the common case).
+	if (/^-?[\d.]{1,15}$/.test(token)) return undefined;
+	const value = Number(token);
+	// Beyond ±(2^53 − 1) but finite: refused by the value's own check, which names the field better.
+	if (Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) return undefined;
+	if (!Number.isFinite(value)) return lossyProblem(place());
+	const [digits, power] = decimalOf(token);
+	const [keptDigits, keptPower] = decimalOf(String(value));
+	if (digits === keptDigits && (digits === '' || power === keptPower)) return undefined;
+	const path = place();
+	return `${path === '' ? 'is a number' : `holds at ${path} a number`} that a number cannot keep exactly (too many digits, or too small); it is not sent rounded (give it as text)`;
+}
+
+/**
+ * What JSON text says that its parsed value would not: a number not kept exactly (above), or a key
+ * given twice in one object, at any depth (JSON.parse keeps the last one silently). The text must
+ * already parse. The problem names the place, as lossyNumberAt's path, never the value.
+ */
+export function jsonTextProblem(text: string): string | undefined {
+	// A string, a number, or a mark; the literals true, false and null are matched and passed over.
+	const token = /\s*(?:("[^"\\]*(?:\\.[^"\\]*)*")|(-?[\d.eE+-]+)|([{}[\],:])|true|false|null)/y;
+	const open: Array<{ keys?: Set<string>; key: string; index: number }> = [];
+	let keyNext = false;
+	// Built only for a problem: a path kept per level would grow with the square of the depth.
+	const place = (): string =>
+		open
+			.map((level, depth) =>
+				level.keys ? `${depth === 0 ? '' : '.'}${level.key}` : `[${level.index}]`,
+			)
+			.join('');
+	for (let match = token.exec(text); match; match = token.exec(text)) {
+		const [, string, number, mark] = match;
+		const top = open[open.length - 1];
+		if (string !== undefined && keyNext && top?.keys) {
+			top.key = JSON.parse(string) as string;
+			keyNext = false;
+			if (top.keys.has(top.key))
+				return `the field "${place()}" is given twice; give each field once`;
+			top.keys.add(top.key);
+		} else if (number !== undefined) {
+			const problem = numberTokenProblem(number, place);
+			if (problem !== undefined) return problem;
+		} else if (mark === '{' || mark === '[') {
+			open.push({ keys: mark === '{' ? new Set() : undefined, key: '', index: 0 });
+			keyNext = mark === '{';
+		} else if (mark === '}' || mark === ']') open.pop();
+		else if (mark === ',' && top) {
+			if (top.keys) keyNext = true;
+			else top.index += 1;
+		}
+	}
+	return undefined;
+}

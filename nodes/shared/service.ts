@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { jsonTextProblem } from './jsonNumbers';
+
 /** What the credential, the action node and the trigger check alike: hosts, links, headers, JSON. */
 
 export const CREDENTIAL_TYPE = 'integrationServiceApi';
@@ -193,13 +195,19 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Never the parser's message, which quotes the text (it may hold a secret). */
+/**
+ * JSON text parsed, or why not: never the parser's message, which quotes the text (it may hold a
+ * secret); or what the text says that its value would not (a key given twice, a number not exact).
+ */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
+	let value: unknown;
 	try {
-		return { value: JSON.parse(text) as unknown };
+		value = JSON.parse(text);
 	} catch {
 		return { problem: 'is not valid JSON' };
 	}
+	const problem = jsonTextProblem(text);
+	return problem === undefined ? { value } : { problem };
 }
 
 /** A JSON-object parameter (text or an object), or why not, worded to follow the field's label. */

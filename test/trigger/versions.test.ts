@@ -247,6 +247,40 @@ describe('version 1.2 makes the same wire and matching as 1.1', () => {
 		expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 	});
 
+	test('JSON Filters that would be sent changed fail activation in every version, naming the field; nothing is sent', async () => {
+		const changed = 'a number that a number cannot keep exactly (too many digits, or too small)';
+		const refused: Array<[number, string, string]> = [
+			[1.2, '{"stage":"Lead","stage":"Closed"}', 'the field "stage" is given twice'],
+			[1.2, '{"stage":"Lead","st\\u0061ge":"Closed"}', 'the field "stage" is given twice'],
+			[1.1, '{"stage":{"in":["Lead"],"in":["Hot"]}}', 'the field "stage.in" is given twice'],
+			[1, '{"minPrice": 1e400}', 'holds at minPrice a number beyond ±9007199254740991'],
+			[1.1, '{"minPrice": 1.00000000000000001}', `holds at minPrice ${changed}`],
+			[1.2, '{"price": {"gt": [1, 1e-400]}}', `holds at price.gt[1] ${changed}`],
+		];
+		for (const [version, filters, problem] of refused) {
+			const parameters = {
+				events: ['peopleCreated'],
+				manageWebhooks: true,
+				filtersMode: 'json',
+				filters,
+			};
+			const receiver = await trigger(version, parameters);
+			await expect(receiver.activate()).rejects.toThrow(`Filters: ${problem}`);
+		}
+		expect(sandbox.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+
+		// Numbers written otherwise but kept exactly are sent as their value.
+		const exact = '{"a":1.0,"b":1e2,"c":0.1,"d":-2.50,"e":0.30000000000000004}';
+		const { wire } = await scenario(1.2, {
+			events: ['peopleCreated'],
+			filtersMode: 'json',
+			filters: exact,
+		});
+		expect(wire.join('\n')).toContain(
+			'"filters":{"a":1,"b":100,"c":0.1,"d":-2.5,"e":0.30000000000000004}',
+		);
+	});
+
 	test('a new trigger gets version 1.2, and its events at their default are the wire names 1.1 stored', async () => {
 		const { loadPackage } = await import('../harness/engine');
 		const { nodeTypes } = await loadPackage();
