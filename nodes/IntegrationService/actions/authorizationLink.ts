@@ -1,7 +1,7 @@
 import { authorizationLinkResource } from '../../shared/catalogue/services';
 import { appKeyField, planField, syncField } from './credential';
 import { createOperation } from './entity/create';
-import { handWritten } from './handWritten';
+import { handWritten } from './modules';
 
 /** POST {universal}/api/oauth/authorize-url (spec 4.3): the link for the end user. */
 const create = createOperation(authorizationLinkResource, {

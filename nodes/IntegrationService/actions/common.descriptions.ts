@@ -21,34 +21,66 @@ export const credentialIdOverride: INodeProperties = {
 	},
 };
 
-const bound = (label: string, initial: number, min: number, max: number, whole = false) => ({
-	label,
-	default: initial,
-	min,
-	max,
-	whole,
-});
+/** Whole: a whole number only; the label (as errors name it) is the display name without its unit. */
+const bound = (
+	displayName: string,
+	[initial, min, max]: [number, number, number],
+	description: string,
+	extra: { whole?: true; hint?: string } = {},
+) => ({ displayName, initial, min, max, description, ...extra });
+export type Bound = ReturnType<typeof bound>;
 
 /**
- * Each Request Option's label (as errors name it), default and bounds, for the editor and the run's
- * reader (request.ts). The defaults are the transport's DEFAULT_SETTINGS (a unit test holds them equal).
+ * Each Request Option: its editor property and the bounds the run's reader (request.ts) checks. The
+ * defaults are the transport's DEFAULT_SETTINGS (a unit test holds them equal).
  */
 export const REQUEST_BOUNDS = {
-	concurrency: bound('Concurrency', 16, 1, 50, true),
-	initialRetryDelay: bound('Initial Retry Delay', 1000, 0, 60000),
-	maxAttempts: bound('Max Attempts', 5, 1, 20, true),
-	maxRequestsPerSecond: bound('Max Requests Per Second', 50, 0, 1000),
-	maxResponseSize: bound('Max Response Size', 16, 1, 512),
-	maxTimePerItem: bound('Max Time per Item', 0, 0, 3600),
-	maxTotalWait: bound('Max Total Retry Wait', 60, 0, 3600),
-	timeout: bound('Timeout', 30, 1, 600),
+	concurrency: bound(
+		'Concurrency',
+		[16, 1, 50],
+		'How many items to send at once. Output keeps the input order. A rate limit (429) pauses all of them.',
+		{ whole: true },
+	),
+	initialRetryDelay: bound(
+		'Initial Retry Delay (Ms)',
+		[1000, 0, 60000],
+		'First wait before a retry when the service gives no Retry-After; each further retry waits about twice as long. A 409 (data not ready yet) waits at least 30 times this.',
+	),
+	maxAttempts: bound(
+		'Max Attempts',
+		[5, 1, 20],
+		'How many times to send a request at most. 429 and 409 are retried for every method; server errors, timeouts and dropped connections for GET and PUT, and for POST, PATCH and DELETE only when they never reached the service.',
+		{ whole: true },
+	),
+	maxRequestsPerSecond: bound(
+		'Max Requests Per Second',
+		[50, 0, 1000],
+		'The most requests the service receives in any one second, shared by every run in this n8n process that uses the same credential and Connection ID (each queue-mode worker keeps its own); 0 for no cap. A request counts from its start until a second after its answer, so a slow service gets fewer. The service typically allows about 50 per second per tenant.',
+	),
+	maxResponseSize: bound(
+		'Max Response Size (MB)',
+		[16, 1, 512],
+		'Largest answer to read, counted after decompression. A larger answer fails the request instead of filling memory.',
+	),
+	maxTimePerItem: bound(
+		'Max Time per Item (Seconds)',
+		[0, 0, 3600],
+		"The most time one item's operation may take: every attempt, wait and page together. No wait goes past it, no attempt starts after it, and each attempt's Timeout is cut to the time left; a create cut off by it may have been processed and is never sent again.",
+		{
+			hint: '0 chooses: 45 s when an AI agent or MCP client calls the node as a tool (below the 60 s such a caller waits), no bound in a workflow. Set it where someone waits for the answer.',
+		},
+	),
+	maxTotalWait: bound(
+		'Max Total Retry Wait (Seconds)',
+		[60, 0, 3600],
+		'Stop retrying a request once its waits would add up to more than this',
+	),
+	timeout: bound(
+		'Timeout (Seconds)',
+		[30, 1, 600],
+		'Deadline for one attempt: the whole answer, headers and body, must arrive within it',
+	),
 };
-
-const bounded = (name: keyof typeof REQUEST_BOUNDS) => ({
-	type: 'number' as const,
-	typeOptions: { minValue: REQUEST_BOUNDS[name].min, maxValue: REQUEST_BOUNDS[name].max },
-	default: REQUEST_BOUNDS[name].default,
-});
 
 export const requestOptions: INodeProperties = {
 	displayName: 'Request Options',
@@ -56,64 +88,15 @@ export const requestOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
-		{
-			displayName: 'Concurrency',
-			name: 'concurrency',
-			...bounded('concurrency'),
-			description:
-				'How many items to send at once. Output keeps the input order. A rate limit (429) pauses all of them.',
-		},
-		{
-			displayName: 'Initial Retry Delay (Ms)',
-			name: 'initialRetryDelay',
-			...bounded('initialRetryDelay'),
-			description:
-				'First wait before a retry when the service gives no Retry-After; each further retry waits about twice as long. A 409 (data not ready yet) waits at least 30 times this.',
-		},
-		{
-			displayName: 'Max Attempts',
-			name: 'maxAttempts',
-			...bounded('maxAttempts'),
-			description:
-				'How many times to send a request at most. 429 and 409 are retried for every method; server errors, timeouts and dropped connections for GET and PUT, and for POST, PATCH and DELETE only when they never reached the service.',
-		},
-		{
-			displayName: 'Max Requests Per Second',
-			name: 'maxRequestsPerSecond',
-			...bounded('maxRequestsPerSecond'),
-			description:
-				'The most requests the service receives in any one second, shared by every run in this n8n process that uses the same credential and Connection ID (each queue-mode worker keeps its own); 0 for no cap. A request counts from its start until a second after its answer, so a slow service gets fewer. The service typically allows about 50 per second per tenant.',
-		},
-		{
-			displayName: 'Max Response Size (MB)',
-			name: 'maxResponseSize',
-			...bounded('maxResponseSize'),
-			description:
-				'Largest answer to read, counted after decompression. A larger answer fails the request instead of filling memory.',
-		},
-		{
-			displayName: 'Max Time per Item (Seconds)',
-			name: 'maxTimePerItem',
-			...bounded('maxTimePerItem'),
-			description:
-				"The most time one item's operation may take: every attempt, wait and page together. No wait goes past it, no attempt starts after it, and each attempt's Timeout is cut to the time left; a create cut off by it may have been processed and is never sent again.",
-			hint: '0 chooses: 45 s when an AI agent or MCP client calls the node as a tool (below the 60 s such a caller waits), no bound in a workflow. Set it where someone waits for the answer.',
-		},
-		{
-			displayName: 'Max Total Retry Wait (Seconds)',
-			name: 'maxTotalWait',
-			...bounded('maxTotalWait'),
-			description: 'Stop retrying a request once its waits would add up to more than this',
-		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeout',
-			...bounded('timeout'),
-			description:
-				'Deadline for one attempt: the whole answer, headers and body, must arrive within it',
-		},
-	],
+	options: Object.entries(REQUEST_BOUNDS).map(([name, option]) => ({
+		displayName: option.displayName,
+		name,
+		type: 'number' as const,
+		typeOptions: { minValue: option.min, maxValue: option.max },
+		default: option.initial,
+		description: option.description,
+		...(option.hint ? { hint: option.hint } : {}),
+	})),
 };
 
 export const returnAllProperty: INodeProperties = {

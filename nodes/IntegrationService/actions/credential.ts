@@ -2,7 +2,7 @@ import type { FieldSpec } from '../../shared/catalogue';
 import { credentialResource } from '../../shared/catalogue/services';
 import { createOperation } from './entity/create';
 import { updateOperation } from './entity/update';
-import { handWritten } from './handWritten';
+import { handWritten } from './modules';
 
 /** Credential › Create and Update (spec 4.4, 4.5): a connection and the entities it synchronises. */
 

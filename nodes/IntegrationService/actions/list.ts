@@ -11,7 +11,7 @@ import { serviceRequestPages } from '../transport';
 import { filteredPages } from './filteredList';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 import { modelSetsCursor, readToolCursor } from './toolCursor';
-import { FORM_VERSION } from './version';
+import { FORM_VERSION } from './settings';
 
 /** The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item. */
 

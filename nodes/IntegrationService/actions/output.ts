@@ -4,7 +4,7 @@ import type { SimpleKey } from '../../shared/catalogue';
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
 import { readSetting, runsAsTool } from './request';
-import { FORM_VERSION } from './version';
+import { FORM_VERSION } from './settings';
 
 /** What a record operation outputs: the fields asked for, the compact or full form, a model's bound. */
 

@@ -4,14 +4,15 @@ import { ApplicationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/catalogue';
 import type { PathSegment } from '../../shared/service';
 import { locatorValue } from '../helpers/kinds/locator';
-import { toNumber } from '../helpers/kinds/number';
+import { isUnset } from '../helpers/kinds/kind';
+import { toNumber, toWholeNumber } from '../helpers/kinds/number';
 import { optionalText, requireId } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
 import type { Connection, RequestSettings, ServiceRequest, ServiceRun } from '../transport';
 import { serviceRequest } from '../transport';
+import type { Bound } from './common.descriptions';
 import { REQUEST_BOUNDS } from './common.descriptions';
-import { SETTINGS } from './settings';
-import { FORM_VERSION } from './version';
+import { FORM_VERSION, SETTINGS } from './settings';
 
 /** What an operation's requests share: the run's settings, the item's connection, the record's ID. */
 
@@ -57,23 +58,17 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 	const setting = readSetting(ctx, 'requestOptions', 0);
 	const given = (setting.value ?? {}) as IDataObject;
 	const value = {} as Record<keyof typeof REQUEST_BOUNDS, number>;
-	for (const [name, bound] of Object.entries(REQUEST_BOUNDS)) {
-		const raw = given[name];
-		const key = name as keyof typeof REQUEST_BOUNDS;
-		value[key] = bound.default;
-		if (raw === undefined || raw === null || raw === '') continue;
-		const field = `${setting.label} › ${bound.label}`;
-		const number = toNumber(ctx, 0, field, raw);
-		if (bound.whole && !Number.isInteger(number))
-			throw inputError(ctx, 0, field, `must be a whole number, got ${number}`);
-		if (number < bound.min || number > bound.max)
-			throw inputError(
-				ctx,
-				0,
-				field,
-				`must be between ${bound.min} and ${bound.max}, got ${number}`,
-			);
-		value[key] = number;
+	for (const [key, bound] of Object.entries(REQUEST_BOUNDS) as Array<[keyof typeof value, Bound]>) {
+		const raw = given[key];
+		const field = `${setting.label} › ${bound.displayName.replace(/ \(.*\)$/, '')}`;
+		const { min, max } = bound;
+		value[key] = isUnset(raw)
+			? bound.initial
+			: bound.whole
+				? toWholeNumber(ctx, 0, field, raw, min, max)
+				: toNumber(ctx, 0, field, raw);
+		if (value[key] < min || value[key] > max)
+			throw inputError(ctx, 0, field, `must be between ${min} and ${max}, got ${value[key]}`);
 	}
 	const maxItem = value.maxTimePerItem * 1000;
 	return {

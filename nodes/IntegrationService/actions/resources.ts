@@ -3,7 +3,7 @@ import * as authorizationLink from './authorizationLink';
 import * as credential from './credential';
 import * as customApiCall from './customApiCall';
 import { entityResource } from './entity';
-import type { ResourceModule } from './types';
+import type { ResourceModule } from './modules';
 import * as webhook from './webhook';
 
 /** The resources whose API is special, written by hand; every other resource is its catalogue entry's. */

@@ -6,15 +6,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { ServiceRun } from '../transport';
 import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
 import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './resources';
-import { OWN_SETTINGS_OPERATIONS, settingsProperty } from './settings';
+import {
+	FROM_VERSION_2,
+	ONLY_VERSION_1,
+	OWN_SETTINGS_OPERATIONS,
+	settingsProperty,
+} from './settings';
 import { argumentsBehind } from './toolArguments';
-import type { OperationModule } from './types';
-import { FROM_VERSION_2, ONLY_VERSION_1 } from './version';
+import type { OperationModule } from './modules';
 
 /**
  * The node's own properties besides the operations' (IntegrationService.node.ts): version 1's three,
@@ -32,26 +37,11 @@ export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
 	]),
 ];
 
-export function operationModule(resource: string, operation: string): OperationModule | undefined {
-	const modules = Object.prototype.hasOwnProperty.call(RESOURCE_MODULES, resource)
-		? RESOURCE_MODULES[resource].operations
-		: undefined;
-	return modules && Object.prototype.hasOwnProperty.call(modules, operation)
-		? modules[operation]
-		: undefined;
-}
-
-function errorText(error: unknown): { message: string; description?: string; httpCode?: string } {
-	const { message, description, httpCode } = error as {
-		message?: string;
-		description?: string;
-		httpCode?: string;
-	};
-	return {
-		message: message ?? String(error),
-		description: description ?? undefined,
-		httpCode: httpCode ?? undefined,
-	};
+function operationModule(resource: string, operation: string): OperationModule | undefined {
+	const has = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
+	if (!has(RESOURCE_MODULES, resource)) return undefined;
+	const { operations } = RESOURCE_MODULES[resource];
+	return has(operations, operation) ? operations[operation] : undefined;
 }
 
 type Reader = { asTool: false } | { asTool: true; properties: INodeProperties[] };
@@ -92,13 +82,21 @@ function readerOf(ctx: IExecuteFunctions, module: OperationModule): Reader {
 	return { asTool: true, properties: [...module.description, ...NODE_WIDE_PROPERTIES] };
 }
 
-function asNodeError(
+/** The item's error, named and redacted: input errors too, as a bad value may be a pasted secret. */
+async function failed(
 	ctx: IExecuteFunctions,
-	error: unknown,
+	failure: unknown,
 	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	reader: Reader,
+	run: ServiceRun,
+): Promise<NodeApiError | NodeOperationError> {
+	tagWithItem(ctx, failure, itemIndex, reader);
+	const error =
+		failure instanceof NodeApiError || failure instanceof NodeOperationError
+			? failure
+			: new NodeOperationError(ctx.getNode(), failure as Error, { itemIndex });
+	await redactRunError(ctx, run, itemIndex, error);
+	return error;
 }
 
 /**
@@ -144,54 +142,44 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
+	const reader = readerOf(this, module);
 	let settings: ReturnType<typeof readRequestOptions>;
 	try {
 		settings = readRequestOptions(this);
 	} catch (failure) {
 		// Node-wide options are read for the first item (an expression sees that item).
-		tagWithItem(this, failure, 0, readerOf(this, module));
-		const error = asNodeError(this, failure, 0);
-		await redactRunError(this, newRun(), 0, error);
+		const error = await failed(this, failure, 0, reader, newRun());
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike (n8n would pass the input through as a success).
-		const { message } = errorText(error);
 		return [
 			items.map((_, itemIndex) => ({
-				json: { error: message, details: { itemIndex } },
+				json: { error: error.message, details: { itemIndex } },
 				pairedItem: { item: itemIndex },
 			})),
 		];
 	}
-	const reader = readerOf(this, module);
-	const asTool = reader.asTool;
-	const run = newRun(settings.settings, asTool);
+	const run = newRun(settings.settings, reader.asTool);
 	const continueOnFail = this.continueOnFail();
 
 	const perItem = await mapInOrder(
 		items.length,
 		settings.concurrency,
 		async (itemIndex) => {
-			let failure: unknown;
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
 				const found = await module.execute.call(this, itemIndex, startItem(run));
-				const records = asTool ? boundForModel(found) : found;
+				const records = reader.asTool ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-			} catch (error) {
-				failure = error;
+			} catch (failure) {
+				const error = await failed(this, failure, itemIndex, reader, run);
+				if (!continueOnFail) throw error;
+				const details: IDataObject = { itemIndex };
+				if ('httpCode' in error && error.httpCode) details.httpCode = error.httpCode;
+				if (error.description) details.description = error.description;
+				// Only `error`, `message` and `details` keys: n8n then routes the item to the error output under
+				// "Continue (using error output)" and keeps all of it (an item carrying `.error` is cut to its message).
+				return [{ json: { error: error.message, details }, pairedItem: { item: itemIndex } }];
 			}
-			tagWithItem(this, failure, itemIndex, reader);
-			const error = asNodeError(this, failure, itemIndex);
-			// Every error leaves redacted, input errors too: a bad value may be a pasted secret.
-			await redactRunError(this, run, itemIndex, error);
-			if (!continueOnFail) throw error;
-			const { message, description, httpCode } = errorText(error);
-			const details: IDataObject = { itemIndex };
-			if (httpCode) details.httpCode = httpCode;
-			if (description) details.description = description;
-			// Only `error`, `message` and `details` keys: n8n then routes the item to the error output under
-			// "Continue (using error output)" and keeps all of it (an item carrying `.error` is cut to its message).
-			return [{ json: { error: message, details }, pairedItem: { item: itemIndex } }];
 		},
 		() => stopRun(run, 'another item failed and the node stops'),
 	);

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { describeValue } from '../../shared/service';
 import { inputError } from '../helpers/validation';
-import { FROM_VERSION_2 } from './version';
+import { FROM_VERSION_2 } from './settings';
 
 /** The cursor a model passes back (version 2): a parameter of the Tool variant only, `$fromAI` by default. */
 

@@ -1,7 +1,7 @@
 import { webhookResource } from '../../shared/catalogue/services';
 import { webhookIdProperty } from '../../shared/descriptions';
 import { updateOperation } from './entity/update';
-import { handWritten } from './handWritten';
+import { handWritten } from './modules';
 
 /** PUT {calendar}/api/webhooks/{id} (spec 2.6, 4.8): the changed registration. */
 const update = updateOperation(

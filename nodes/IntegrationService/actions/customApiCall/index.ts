@@ -1,5 +1,5 @@
 import { customApiCallResource } from '../../../shared/catalogue/services';
-import { handWritten } from '../handWritten';
+import { handWritten } from '../modules';
 import * as send from './send';
 
 /** Named as the resource: n8n adds its own "Custom API Call" to a list whose last option is named otherwise. */

@@ -7,8 +7,8 @@ import { readBody } from '../../helpers/body';
 import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
-import type { OperationModule } from '../types';
-import { FORM_VERSION, versioned } from '../version';
+import type { OperationModule } from '../modules';
+import { FORM_VERSION, versioned } from '../settings';
 import { shownFor } from './texts';
 
 /** POST {host}/api/{path}, the body checked before anything is sent. */

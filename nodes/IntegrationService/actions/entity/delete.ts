@@ -2,8 +2,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { readId, sendToEntity } from '../request';
-import type { OperationModule } from '../types';
-import { versioned } from '../version';
+import type { OperationModule } from '../modules';
+import { versioned } from '../settings';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /** DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */

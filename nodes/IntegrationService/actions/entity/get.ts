@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
-import type { OperationModule } from '../types';
-import { versioned } from '../version';
+import type { OperationModule } from '../modules';
+import { versioned } from '../settings';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 export function getOperation(resource: ResourceSpec): OperationModule {

@@ -10,10 +10,9 @@ import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
-import { withSettings } from '../settings';
+import { FROM_VERSION_2, ONLY_VERSION_1, withSettings } from '../settings';
 import { toolCursorProperty } from '../toolCursor';
-import type { OperationModule } from '../types';
-import { FROM_VERSION_2, ONLY_VERSION_1 } from '../version';
+import type { OperationModule } from '../modules';
 import { nounsOf, shownFor, systemOf } from './texts';
 
 const simplifyProperty: INodeProperties = {

@@ -1,8 +1,8 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
-import { operationProperty } from '../handWritten';
-import type { OperationModule, ResourceModule } from '../types';
+import { operationProperty } from '../modules';
+import type { OperationModule, ResourceModule } from '../modules';
 import { createOperation } from './create';
 import { deleteOperation } from './delete';
 import { getOperation } from './get';

@@ -5,8 +5,8 @@ import { fieldProperties } from '../../helpers/form';
 import { FIELDS } from '../../helpers/kinds';
 import { locatorValue } from '../../helpers/kinds/locator';
 import { readId, sendToEntity } from '../request';
-import type { OperationModule } from '../types';
-import { versioned } from '../version';
+import type { OperationModule } from '../modules';
+import { versioned } from '../settings';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /** A list's people, a person's tags: one item `{ id, <output>: names }` whatever the service answers. */

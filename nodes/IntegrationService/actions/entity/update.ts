@@ -7,8 +7,8 @@ import { readBody } from '../../helpers/body';
 import { catalogueForm, formProperties, JSON_BODY } from '../../helpers/form';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
-import type { OperationModule } from '../types';
-import { FORM_VERSION, versioned } from '../version';
+import type { OperationModule } from '../modules';
+import { FORM_VERSION, versioned } from '../settings';
 import { idLocator, idOf, idProperty, shownFor } from './texts';
 
 /** PUT {host}/api/{path}/{id}; `id` asks for the ID (the catalogue's unless given). */

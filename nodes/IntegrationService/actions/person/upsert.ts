@@ -16,7 +16,7 @@ import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
 import { withSettings } from '../settings';
-import type { OperationModule } from '../types';
+import type { OperationModule } from '../modules';
 import { costNotice, peopleSearch } from './search';
 
 const ORDERS: Record<string, { name: string; kinds: MatchKind[] }> = {

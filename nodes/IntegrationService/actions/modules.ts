@@ -1,7 +1,25 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/catalogue';
-import type { OperationModule, ResourceModule } from './types';
+import type { ServiceRun } from '../transport';
+
+/** What every operation gives: its properties and what it does for one item. */
+export interface OperationModule {
+	description: INodeProperties[];
+	/** Returns the records for one input item; the router pairs them with that item. */
+	execute(this: IExecuteFunctions, itemIndex: number, run: ServiceRun): Promise<IDataObject[]>;
+}
+
+/** What every resource gives: its properties (the Operation option first) and its operations by value. */
+export interface ResourceModule {
+	description: INodeProperties[];
+	operations: Record<string, OperationModule>;
+}
 
 /** A resource's Operation option. */
 export const operationProperty = (
