@@ -1,6 +1,6 @@
 import { authorizationLinkResource } from '../../shared/catalogue/services';
 import { appKeyField, planField, syncField } from './credential';
-import { createOperation } from './entity/create';
+import { createOperation } from './entity/write';
 import { handWritten } from './modules';
 
 /** POST {universal}/api/oauth/authorize-url (spec 4.3): the link for the end user. */

@@ -1,7 +1,6 @@
 import type { FieldSpec } from '../../shared/catalogue';
 import { credentialResource } from '../../shared/catalogue/services';
-import { createOperation } from './entity/create';
-import { updateOperation } from './entity/update';
+import { createOperation, updateOperation } from './entity/write';
 import { handWritten } from './modules';
 
 /** Credential › Create and Update (spec 4.4, 4.5): a connection and the entities it synchronises. */

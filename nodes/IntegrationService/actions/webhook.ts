@@ -1,6 +1,6 @@
 import { webhookResource } from '../../shared/catalogue/services';
 import { webhookIdProperty } from '../../shared/descriptions';
-import { updateOperation } from './entity/update';
+import { updateOperation } from './entity/write';
 import { handWritten } from './modules';
 
 /** PUT {calendar}/api/webhooks/{id} (spec 2.6, 4.8): the changed registration. */

@@ -1,6 +1,181 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
 import { customApiCallResource } from '../../../shared/catalogue/services';
+import type { ServiceHost } from '../../../shared/service';
+import { parseJsonParameter } from '../../helpers/kinds/json';
+import { inputError } from '../../helpers/validation';
+import type { ServiceRun } from '../../transport';
+import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
+import {
+	cursorProperty,
+	limitProperty,
+	pageAtATimeProperty,
+	PAGING_PARAMETERS,
+	queryParametersProperty,
+	returnAllProperty,
+} from '../common.descriptions';
+import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import { handWritten } from '../modules';
-import * as send from './send';
+import { connectionOf } from '../request';
+import { readPath } from './path';
+
+const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
+const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const WITH_BODY: readonly string[] = ['POST', 'PUT', 'PATCH'];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Host',
+		name: 'host',
+		type: 'options',
+		options: [
+			{
+				name: 'Calendar',
+				value: 'calendar',
+				description: "The credential's Calendar Host URL (webhooks, calendars, appointments)",
+			},
+			{
+				name: 'CRM',
+				value: 'crm',
+				description: "The credential's CRM Host URL (people, notes, tasks)",
+			},
+			{
+				name: 'LOS',
+				value: 'los',
+				description: "The credential's LOS Host URL (loans, borrowers, documents)",
+			},
+			{
+				name: 'Universal',
+				value: 'universal',
+				description: "The credential's Universal Host URL (credentials, authorization links)",
+			},
+		],
+		default: 'crm',
+		description:
+			"Which of the credential's four hosts to call; the request never goes anywhere else",
+	},
+	{
+		displayName: 'Method',
+		name: 'method',
+		type: 'options',
+		options: [...METHODS].sort().map((method) => ({ name: method, value: method })),
+		default: 'GET',
+		description:
+			'The HTTP method. GET, PUT and DELETE are retried after a server error; POST and PATCH are never sent again once they may have reached the service.',
+	},
+	{
+		displayName: 'Path',
+		name: 'path',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. loans or loans/{{ $json.loanId }}',
+		description:
+			'The endpoint, relative to /api on the chosen host. Each part between the slashes you type is one path segment; a value from {{ }} stays inside its segment, sent exactly (its / ? # % encoded). A Path that is only one expression is read whole, its slashes separating segments. A URL, "." or "..", an empty part, and ? or # you type are refused.',
+	},
+	queryParametersProperty,
+	{
+		displayName: 'Body',
+		name: 'body',
+		type: 'json',
+		default: '{}',
+		description: 'The request body as a JSON object, sent unchanged',
+		displayOptions: { show: { method: WITH_BODY as string[] } },
+	},
+	{ ...returnAllProperty, displayOptions: { show: { method: ['GET'] } } },
+	{ ...limitProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
+	{ ...pageAtATimeProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
+	{
+		...cursorProperty,
+		displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		hint: 'On: one item per record of the answer\'s list (an answer that is no page of a list, such as one record, is one item), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+	{
+		displayName:
+			'A GET reads a list page by page, as Person › Get Many does: limit and offset are sent, then the next page is followed by nextLink, next or offset, always on the same host',
+		name: 'pagingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { method: ['GET'] } },
+	},
+];
+
+function oneOf<T extends string>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	[field, name, fallback]: [string, string, T],
+	allowed: readonly T[],
+): T {
+	const value = ctx.getNodeParameter(name, itemIndex, fallback);
+	if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+		return value as T;
+	const problem = `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`;
+	throw inputError(ctx, itemIndex, field, problem);
+}
+
+/** Any endpoint through the transport, with every rule of the other operations (and, for GET, the pager). */
+async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): Promise<IDataObject[]> {
+	const host = oneOf(this, itemIndex, ['Host', 'host', 'crm'], HOSTS);
+	const method = oneOf(this, itemIndex, ['Method', 'method', 'GET'], METHODS);
+	const path = readPath(this, itemIndex);
+	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
+	const qs = readQueryParameters(
+		this,
+		itemIndex,
+		'Query Parameters',
+		this.getNodeParameter('queryParameters', itemIndex, {}),
+		reserved,
+	);
+	const connection = connectionOf(this, itemIndex);
+
+	if (method !== 'GET') {
+		const rawBody = WITH_BODY.includes(method)
+			? this.getNodeParameter('body', itemIndex, '{}')
+			: undefined;
+		const body =
+			rawBody === undefined || rawBody === ''
+				? undefined
+				: parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
+		return [
+			await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, connection }, run),
+		];
+	}
+
+	return await listBody(this, itemIndex, run, readListParameters(this, itemIndex), {
+		page: {
+			request: { method, host, path, qs, connection },
+			pageSize: MAX_PAGE_SIZE,
+			recordsKey: recordsOf,
+		},
+		batchKey: 'records',
+		rawPages: true,
+		// A batch is its records; without one, Simplify off outputs each page as the service sent it.
+		record: (record, simplify) =>
+			!simplify
+				? record
+				: record !== null && typeof record === 'object' && !Array.isArray(record)
+					? withoutOriginal(record)
+					: { value: record },
+	});
+}
 
 /** Named as the resource: n8n adds its own "Custom API Call" to a list whose last option is named otherwise. */
 export const { description, operations } = handWritten(
@@ -14,5 +189,13 @@ export const { description, operations } = handWritten(
 			action: 'Send a request to any endpoint',
 		},
 	],
-	{ send },
+	{
+		send: {
+			description: updateDisplayOptions(
+				{ show: { resource: ['customApiCall'], operation: ['send'] } },
+				properties,
+			),
+			execute,
+		},
+	},
 );

@@ -3,15 +3,12 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { operationProperty } from '../modules';
 import type { OperationModule, ResourceModule } from '../modules';
-import { createOperation } from './create';
-import { deleteOperation } from './delete';
-import { getOperation } from './get';
+import { deleteOperation, getOperation, membersOperation } from './byId';
 import { getAllOperation } from './getAll';
 import { findOperation } from '../person/find';
 import { upsertOperation } from '../person/upsert';
-import { membersOperation } from './members';
 import { nounsOf, systemOf, withArticle } from './texts';
-import { updateOperation } from './update';
+import { createOperation, updateOperation } from './write';
 
 /** Option texts in one style: the verb, the record, where it is, then only what a user would not expect. */
 interface EntityOperation {
@@ -19,60 +16,48 @@ interface EntityOperation {
 	option(resource: ResourceSpec): { name: string; description: string; action: string };
 }
 
+const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
+
+/** An option whose description is its action, then where: "in the connected CRM", and `after`. */
+const entityOperation = (
+	module: EntityOperation['module'],
+	name: string,
+	[place, after]: [string, string?],
+	action = (resource: ResourceSpec) => `${name} ${anOne(resource)}`,
+): EntityOperation => ({
+	module,
+	option: (r) => ({
+		name,
+		description: `${action(r)} ${place} the ${systemOf(r)}${after ?? ''}`,
+		action: action(r),
+	}),
+});
+
 const OPERATIONS: Record<string, EntityOperation> = {
-	create: {
-		module: createOperation,
-		option: (r) => ({
-			name: 'Create',
-			description: `Create ${anOne(r)} in the ${systemOf(r)}`,
-			action: `Create ${anOne(r)}`,
-		}),
-	},
-	delete: {
-		module: deleteOperation,
-		option: (r) => ({
-			name: 'Delete',
-			description: `Delete ${anOne(r)} from the ${systemOf(r)}`,
-			action: `Delete ${anOne(r)}`,
-		}),
-	},
-	get: {
-		module: getOperation,
-		option: (r) => ({
-			name: 'Get',
-			description: `Get ${anOne(r)} from the ${systemOf(r)} by its ID`,
-			action: `Get ${anOne(r)}`,
-		}),
-	},
-	getAll: {
-		module: getAllOperation,
-		option: (r) => ({
-			name: 'Get Many',
-			description: `Get many ${nounsOf(r).many} from the ${systemOf(r)}, page by page`,
-			action: `Get many ${nounsOf(r).many}`,
-		}),
-	},
-	update: {
-		module: (r) => updateOperation(r),
-		option: (r) => ({
-			name: 'Update',
-			description: `Update ${anOne(r)} in the ${systemOf(r)}; fields not set stay as they are`,
-			action: `Update ${anOne(r)}`,
-		}),
-	},
+	create: entityOperation(createOperation, 'Create', ['in']),
+	delete: entityOperation(deleteOperation, 'Delete', ['from']),
+	get: entityOperation(getOperation, 'Get', ['from', ' by its ID']),
+	getAll: entityOperation(
+		getAllOperation,
+		'Get Many',
+		['from', ', page by page'],
+		(r) => `Get many ${nounsOf(r).many}`,
+	),
+	update: entityOperation((r) => updateOperation(r), 'Update', [
+		'in',
+		'; fields not set stay as they are',
+	]),
 };
 
 /** Operations of one entity only, whose API makes them special (the service cannot search people). */
 const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
 	person: {
-		find: {
-			module: findOperation,
-			option: () => ({
-				name: 'Find',
-				description: 'Find people in the connected CRM by email, phone or name',
-				action: 'Find people',
-			}),
-		},
+		find: entityOperation(
+			findOperation,
+			'Find',
+			['in', ' by email, phone or name'],
+			() => 'Find people',
+		),
 		upsert: {
 			module: upsertOperation,
 			option: () => ({
@@ -85,29 +70,17 @@ const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
 	},
 };
 
-const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
-
 function operationOf(resource: ResourceSpec, value: string) {
 	const members = resource.members?.[value];
 	if (members) {
-		const action = `${members.verb[0].toUpperCase()}${members.verb.slice(1)} ${anOne(resource)}`;
-		return {
-			module: membersOperation(resource, value, members),
-			option: {
-				name: members.label,
-				description: `${action} in the ${systemOf(resource)}`,
-				action,
-			},
-		};
+		const verb = `${members.verb[0].toUpperCase()}${members.verb.slice(1)}`;
+		const module = (r: ResourceSpec) => membersOperation(r, value, members);
+		return entityOperation(module, members.label, ['in'], (r) => `${verb} ${anOne(r)}`);
 	}
 	const own = OWN_OPERATIONS[resource.value];
-	const operation =
-		own !== undefined && Object.prototype.hasOwnProperty.call(own, value)
-			? own[value]
-			: OPERATIONS[value];
-	return operation
-		? { module: operation.module(resource), option: operation.option(resource) }
-		: undefined;
+	return own !== undefined && Object.prototype.hasOwnProperty.call(own, value)
+		? own[value]
+		: OPERATIONS[value];
 }
 
 /** A catalogue entry's resource; an operation the entity files do not know gets no option. */
@@ -117,16 +90,18 @@ export function entityResource(resource: ResourceSpec): ResourceModule {
 	for (const value of resource.operations) {
 		const found = operationOf(resource, value);
 		if (!found) continue;
-		operations[value] = found.module;
-		const description = resource.operationTexts?.[value] ?? found.option.description;
-		options.push({ ...found.option, value, description });
+		operations[value] = found.module(resource);
+		const { name, description, action } = found.option(resource);
+		options.push({
+			name,
+			value,
+			description: resource.operationTexts?.[value] ?? description,
+			action,
+		});
 	}
 	options.sort((a, b) => a.name.localeCompare(b.name, 'en'));
-	const operation = operationProperty(
-		resource,
-		options.map(({ name, value, description, action }) => ({ name, value, description, action })),
-		resource.defaultOperation ?? String(options[0]?.value ?? ''),
-	);
+	const preselected = resource.defaultOperation ?? String(options[0]?.value ?? '');
+	const operation = operationProperty(resource, options, preselected);
 	return {
 		description: [
 			operation,

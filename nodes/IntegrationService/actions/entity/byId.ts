@@ -1,0 +1,79 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { MembersSpec, ResourceSpec } from '../../../shared/catalogue';
+import { fieldProperties } from '../../helpers/form';
+import { FIELDS } from '../../helpers/kinds';
+import { locatorValue } from '../../helpers/kinds/locator';
+import type { OperationModule } from '../modules';
+import { readOutput, shapeRecord } from '../output';
+import { readId, sendToEntity } from '../request';
+import { versioned } from '../settings';
+import { idLocator, idOf, idProperty, shownFor } from './texts';
+
+/** An operation's properties: the record's ID (version 2: picked from a list), then `more`. */
+function byIdProperties(
+	resource: ResourceSpec,
+	operation: string,
+	verb: string,
+	[more1, more2]: INodeProperties[][] = [[], []],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		shownFor(resource, operation),
+		versioned([idProperty(resource, verb), ...more1], [idLocator(resource, verb), ...more2]),
+	);
+}
+
+export function getOperation(resource: ResourceSpec): OperationModule {
+	const id = idOf(resource);
+	return {
+		description: byIdProperties(resource, 'get', 'get'),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			const choice = readOutput(this, itemIndex, undefined, resource.simple);
+			const path = [segment];
+			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path });
+			return [shapeRecord(record, choice)];
+		},
+	};
+}
+
+/** DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */
+export function deleteOperation(resource: ResourceSpec): OperationModule {
+	const id = idOf(resource);
+	return {
+		description: byIdProperties(resource, 'delete', 'delete'),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
+			return [{ id: segment.value, deleted: true }];
+		},
+	};
+}
+
+/** A list's people, a person's tags: one item `{ id, <output>: names }` whatever the service answers. */
+export function membersOperation(
+	resource: ResourceSpec,
+	operation: string,
+	members: MembersSpec,
+): OperationModule {
+	const id = idOf(resource);
+	const { field } = members;
+	return {
+		description: byIdProperties(resource, operation, members.verb, [
+			[FIELDS.property(field)],
+			fieldProperties([field], true),
+		]),
+		async execute(itemIndex, run) {
+			const segment = readId(this, itemIndex, id);
+			const raw = locatorValue(this.getNodeParameter(field.name, itemIndex, undefined));
+			const names = FIELDS.read({ ctx: this, itemIndex, label: field.label }, field, raw);
+			await sendToEntity(this, itemIndex, run, resource, {
+				method: members.method,
+				path: [segment, ...members.path],
+				body: { [field.name]: names as string[] },
+			});
+			return [{ id: segment.value, [members.output]: names as string[] }];
+		},
+	};
+}
