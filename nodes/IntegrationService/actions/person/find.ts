@@ -7,12 +7,39 @@ import { optionalText } from '../../helpers/kinds/text';
 import { inputError } from '../../helpers/validation';
 import type { MatchKind } from '../../search/matchKeys';
 import { KEY_OF } from '../../search/matchKeys';
+import type { PeopleIndex, PeoplePages } from '../../search/peopleIndex';
+import { peopleIndexOf, peoplePages } from '../../search/peopleIndex';
+import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
-import { sendToEntity } from '../request';
+import { connectionOf, sendToEntity } from '../request';
 import { withSettings } from '../settings';
 import type { OperationModule } from '../modules';
-import { costNotice, peopleSearch } from './search';
+
+/**
+ * The editor's notice of what an operation that reads the people index costs; `settings` names the
+ * collection that holds Max Requests Per Second (version 1: Request Options, version 2: Options).
+ */
+export function costNotice(perItem: string, settings: string): INodeProperties {
+	return {
+		displayName: `The service has no search: this reads the people list once per run, about people ÷ 100 requests (10,000 people: 100 requests, 2 s at 50 requests per second), then ${perItem}, at the pace of ${settings} › Max Requests Per Second. Later items look in what was read.`,
+		name: 'peopleIndexNotice',
+		type: 'notice',
+		default: '',
+	};
+}
+
+export function peopleSearch(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+): { index: PeopleIndex; pages: PeoplePages } {
+	const connection = connectionOf(ctx, itemIndex);
+	return {
+		index: peopleIndexOf(run, connection),
+		pages: peoplePages(ctx, itemIndex, run, connection),
+	};
+}
 
 const ASKED: Record<MatchKind, { label: string; placeholder: string; description: string }> = {
 	email: {

@@ -17,7 +17,7 @@ import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
 import { withSettings } from '../settings';
 import type { OperationModule } from '../modules';
-import { costNotice, peopleSearch } from './search';
+import { costNotice, peopleSearch } from './find';
 
 const ORDERS: Record<string, { name: string; kinds: MatchKind[] }> = {
 	emailThenPhone: { name: 'Email, Then Phone', kinds: ['email', 'phone'] },
