@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { describeValue } from '../../shared/service';
 import { toBoolean } from '../helpers/kinds/boolean';
@@ -10,8 +10,36 @@ import type { PageRequest, ServiceRun } from '../transport';
 import { serviceRequestPages } from '../transport';
 import { filteredPages } from './filteredList';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
-import { modelSetsCursor, readToolCursor } from './toolCursor';
-import { FORM_VERSION } from './settings';
+import { FORM_VERSION, FROM_VERSION_2 } from './settings';
+
+/** The cursor a model passes back (version 2): a parameter of the Tool variant only, `$fromAI` by default. */
+const FROM_AI = /\$from(AI|Ai|ai)\(/;
+
+export const toolCursorProperty: INodeProperties = {
+	displayName: 'Cursor',
+	name: 'toolCursor',
+	type: 'string',
+	default:
+		"={{ $fromAI('cursor', 'Leave empty for the first page. To read further, pass the nextCursor of the previous answer; when done is true there is nothing more', 'string', '') }}",
+	description:
+		'Where the page a model reads starts: the nextCursor of its previous call. By default the model fills it; a fixed value always reads the same page.',
+	displayOptions: { show: { ...FROM_VERSION_2, '@tool': [true], pageAtATime: [false] } },
+};
+
+/** The Cursor (`cursor`, or the Tool variant's `toolCursor`): the text of a nextCursor. */
+function readCursor(ctx: IExecuteFunctions, itemIndex: number, name: string): string {
+	const cursor = ctx.getNodeParameter(name, itemIndex, '') ?? '';
+	if (typeof cursor === 'string') return cursor.trim();
+	const problem = `must be the text of a nextCursor, got ${describeValue(cursor)}`;
+	throw inputError(ctx, itemIndex, 'Cursor', problem);
+}
+
+/** Whether the parameter the list reads the cursor from asks the model (`$fromAI`). */
+function modelSetsCursor(ctx: IExecuteFunctions, pageAtATime: boolean): boolean {
+	const parameters = ctx.getNode().parameters;
+	const cursor = pageAtATime ? parameters.cursor : parameters[toolCursorProperty.name];
+	return FROM_AI.test(String(cursor ?? ''));
+}
 
 /** The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item. */
 
@@ -52,7 +80,7 @@ export async function listBody(
 	const maxRecords = choice.asTool ? Math.min(limit ?? TOOL_PAGE_LIMIT, TOOL_PAGE_LIMIT) : limit;
 	// A model reads one page: from the Cursor with Page at a Time, else (version 2) from its own.
 	const fromModel = () =>
-		ctx.getNode().typeVersion >= FORM_VERSION ? readToolCursor(ctx, itemIndex) : '';
+		ctx.getNode().typeVersion >= FORM_VERSION ? readCursor(ctx, itemIndex, 'toolCursor') : '';
 	const batch = choice.asTool ? (asked ?? { cursor: fromModel(), field: 'Cursor' }) : asked;
 	const output: IDataObject[] = [];
 	const onRecords = (records: IDataObject[]) => {
@@ -106,12 +134,7 @@ export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
 	let batch: { cursor: string; field: string } | undefined;
 	if (!returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false)) {
-		const cursor = ctx.getNodeParameter('cursor', itemIndex, '');
-		if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') {
-			const problem = `must be the text of a nextCursor, got ${describeValue(cursor)}`;
-			throw inputError(ctx, itemIndex, 'Cursor', problem);
-		}
-		batch = { cursor: (cursor ?? '').trim(), field: 'Cursor' };
+		batch = { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' };
 	}
 	return { limit, simplify, batch };
 }

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { customApiCallResource } from '../../../shared/catalogue/services';
 import type { ServiceHost } from '../../../shared/service';
-import { parseJsonParameter } from '../../helpers/kinds/json';
+import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
@@ -153,7 +153,7 @@ async function execute(
 		const body =
 			rawBody === undefined || rawBody === ''
 				? undefined
-				: parseJsonParameter(this, itemIndex, 'Body', rawBody, 'object');
+				: parseJsonObject(this, itemIndex, 'Body', rawBody);
 		return [
 			await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, connection }, run),
 		];

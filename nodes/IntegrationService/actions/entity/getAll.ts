@@ -8,10 +8,15 @@ import type { FilterCondition } from '../../search/filters';
 import { recordFilter } from '../../search/filters';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
-import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
+import {
+	listBody,
+	readListParameters,
+	readQueryParameters,
+	toolCursorProperty,
+	withoutOriginal,
+} from '../list';
 import { entityRequest } from '../request';
 import { FROM_VERSION_2, ONLY_VERSION_1, withSettings } from '../settings';
-import { toolCursorProperty } from '../toolCursor';
 import type { OperationModule } from '../modules';
 import { nounsOf, shownFor, systemOf } from './texts';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
-import { parseJsonParameter } from './json';
+import { parseJsonList } from './json';
 import type { Kind, Reading } from './kind';
 import { compoundValue, jsonListPart } from './kind';
 
@@ -25,7 +25,7 @@ export function entryListKind(
 				at,
 				spec,
 				typeof raw === 'string' && raw !== ''
-					? parseJsonParameter(at.ctx, at.itemIndex, at.label, raw, 'arrayOfObjects')
+					? parseJsonList(at.ctx, at.itemIndex, at.label, raw)
 					: raw,
 			),
 		words: () => `list of objects with ${words}`,

@@ -24,9 +24,7 @@ function jsonKind(list: boolean): Kind {
 					throw inputError(ctx, itemIndex, label, `is required but empty; give ${OBJECT_EXAMPLE}`);
 				return undefined;
 			}
-			const value = list
-				? parseJsonParameter(ctx, itemIndex, label, raw, 'arrayOfObjects')
-				: parseJsonParameter(ctx, itemIndex, label, raw, 'object');
+			const value = (list ? parseJsonList : parseJsonObject)(ctx, itemIndex, label, raw);
 			const empty = Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
 			if (spec.required && empty && !spec.emptyAllowed) {
 				const example = list ? 'a JSON list such as [{"key": "value"}]' : OBJECT_EXAMPLE;
@@ -41,46 +39,38 @@ function jsonKind(list: boolean): Kind {
 export const json = jsonKind(false);
 export const jsonArray = jsonKind(true);
 
-/** A JSON parameter as an object, or a list of objects; numbers that lost digits are refused. */
-export function parseJsonParameter(
+/** Numbers that lost digits when the JSON was read are refused, never sent rounded. */
+function exact<T>(ctx: IExecuteFunctions, itemIndex: number, field: string, value: T): T {
+	const lossy = lossyNumberAt(value);
+	if (lossy !== undefined) throw inputError(ctx, itemIndex, field, lossyProblem(lossy));
+	return value;
+}
+
+/** A JSON parameter (text or a value) as an object. */
+export function parseJsonObject(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 	value: unknown,
-	shape: 'object',
-): IDataObject;
-export function parseJsonParameter(
+): IDataObject {
+	const parsed = jsonObjectOf(value);
+	if ('problem' in parsed) throw inputError(ctx, itemIndex, field, parsed.problem);
+	return exact(ctx, itemIndex, field, parsed.object as IDataObject);
+}
+
+/** A JSON parameter (text or a value) as a list of objects. */
+export function parseJsonList(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 	value: unknown,
-	shape: 'arrayOfObjects',
-): IDataObject[];
-export function parseJsonParameter(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-	shape: 'object' | 'arrayOfObjects',
-): IDataObject | IDataObject[] {
-	if (shape === 'object') {
-		const parsed = jsonObjectOf(value);
-		if ('problem' in parsed) throw inputError(ctx, itemIndex, field, parsed.problem);
-		const lossy = lossyNumberAt(parsed.object);
-		if (lossy !== undefined) throw inputError(ctx, itemIndex, field, lossyProblem(lossy));
-		return parsed.object as IDataObject;
-	}
-	let list = value;
-	if (typeof value === 'string') {
-		const read = jsonOf(value);
-		if ('problem' in read) throw inputError(ctx, itemIndex, field, read.problem);
-		list = read.value;
-	}
+): IDataObject[] {
+	const read = typeof value === 'string' ? jsonOf(value) : { value };
+	if ('problem' in read) throw inputError(ctx, itemIndex, field, read.problem);
+	const list = read.value;
 	if (!Array.isArray(list) || !list.every(isJsonObject)) {
 		const problem = `must be a JSON list of objects like [{"key": "value"}], got ${describeValue(list)}`;
 		throw inputError(ctx, itemIndex, field, problem);
 	}
-	const lossy = lossyNumberAt(list);
-	if (lossy !== undefined) throw inputError(ctx, itemIndex, field, lossyProblem(lossy));
-	return list as IDataObject[];
+	return exact(ctx, itemIndex, field, list as IDataObject[]);
 }
