@@ -50,6 +50,16 @@ export const SETTINGS = 'options';
 const byLabel = (properties: INodeProperties[]) =>
 	[...properties].sort((a, b) => a.displayName.localeCompare(b.displayName, 'en'));
 
+/** An operation's Options collection (version 2 folds the node-wide settings into it). */
+export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Options',
+	name: SETTINGS,
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options,
+});
+
 /**
  * Version 2's one Options collection: Connection ID, Output's and Request Options' settings under
  * their version 1 names (so one reader serves both), and an operation's own options (`own`, e.g. Get
@@ -57,13 +67,8 @@ const byLabel = (properties: INodeProperties[]) =>
  */
 export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 	const output = (outputProperty.options ?? []) as INodeProperties[];
-	return {
-		displayName: 'Options',
-		name: SETTINGS,
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: byLabel([
+	return optionsCollection(
+		byLabel([
 			...own,
 			{
 				...credentialIdOverride,
@@ -77,7 +82,7 @@ export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 			})),
 			...((requestOptions.options ?? []) as INodeProperties[]),
 		]),
-	};
+	);
 }
 
 /** The operations whose own Options collection holds the node-wide settings at version 2 (`withSettings`). */

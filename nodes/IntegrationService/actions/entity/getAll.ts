@@ -16,7 +16,7 @@ import {
 	withoutOriginal,
 } from '../list';
 import { entityRequest } from '../request';
-import { FROM_VERSION_2, ONLY_VERSION_1, withSettings } from '../settings';
+import { FROM_VERSION_2, ONLY_VERSION_1, optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
 import { nounsOf, shownFor, systemOf } from './texts';
 
@@ -52,27 +52,20 @@ function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 			hint: `On: the fields of each ${one} a user reads: ${simpleNames(resource)}. Off: each ${one} exactly as the service returns it.`,
 			displayOptions: { show: FROM_VERSION_2 },
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Page Size',
-					name: 'pageSize',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
-					default: MAX_PAGE_SIZE,
-					description: `How many ${many} to ask for per request (1 to 100). Return All and a Limit larger than this read several pages; the output is the same, only the number of requests changes.`,
-				},
-				{
-					...queryParametersProperty,
-					description: `Extra filters sent as query parameters on the list request, each name and value passed through unchanged. Which filters the ${systemOf(resource)} understands is not documented. The names limit, offset and next are set by paging and cannot be used; each name may appear once.`,
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'Page Size',
+				name: 'pageSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+				default: MAX_PAGE_SIZE,
+				description: `How many ${many} to ask for per request (1 to 100). Return All and a Limit larger than this read several pages; the output is the same, only the number of requests changes.`,
+			},
+			{
+				...queryParametersProperty,
+				description: `Extra filters sent as query parameters on the list request, each name and value passed through unchanged. Which filters the ${systemOf(resource)} understands is not documented. The names limit, offset and next are set by paging and cannot be used; each name may appear once.`,
+			},
+		]),
 	];
 }
 

@@ -13,7 +13,7 @@ import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
 import { connectionOf, sendToEntity } from '../request';
-import { withSettings } from '../settings';
+import { optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
 
 /**
@@ -88,52 +88,45 @@ const properties: INodeProperties[] = [
 			displayOptions: { show: { findBy: [kind] } },
 		}),
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Limit',
-				name: 'limit',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50,
-				description: 'Max number of results to return',
-				hint: 'The people list is read only until this many people match',
-			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				options: [
-					{ name: 'One Item per Match', value: 'eachMatch' },
-					{
-						name: 'One Item With the Matches',
-						value: 'oneItem',
-						description: 'One item: the people found under "people", and their "count"',
-					},
-				],
-				default: 'eachMatch',
-			},
-			{
-				displayName: 'When Nothing Matches',
-				name: 'whenNone',
-				type: 'options',
-				options: [
-					{ name: 'Fail the Item', value: 'error' },
-					{
-						name: 'Output Nothing',
-						value: 'empty',
-						description: 'No item (with One Item With the Matches: an item with no people)',
-					},
-				],
-				default: 'empty',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			hint: 'The people list is read only until this many people match',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{ name: 'One Item per Match', value: 'eachMatch' },
+				{
+					name: 'One Item With the Matches',
+					value: 'oneItem',
+					description: 'One item: the people found under "people", and their "count"',
+				},
+			],
+			default: 'eachMatch',
+		},
+		{
+			displayName: 'When Nothing Matches',
+			name: 'whenNone',
+			type: 'options',
+			options: [
+				{ name: 'Fail the Item', value: 'error' },
+				{
+					name: 'Output Nothing',
+					value: 'empty',
+					description: 'No item (with One Item With the Matches: an item with no people)',
+				},
+			],
+			default: 'empty',
+		},
+	]),
 ];
 
 function readKey(ctx: IExecuteFunctions, itemIndex: number): { kind: MatchKind; key: string } {

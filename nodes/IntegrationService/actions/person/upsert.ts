@@ -15,7 +15,7 @@ import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
 import { sendToEntity } from '../request';
-import { withSettings } from '../settings';
+import { optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
 import { costNotice, peopleSearch } from './find';
 
@@ -42,23 +42,16 @@ const ownProperties: INodeProperties[] = [
 	},
 ];
 
-const options: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Merge Tags',
-			name: 'mergeTags',
-			type: 'boolean',
-			default: true,
-			description:
-				"Whether an update adds the tags sent to the person's tags (on) or replaces them (off); when not added, the service decides",
-		},
-	],
-};
+const options = optionsCollection([
+	{
+		displayName: 'Merge Tags',
+		name: 'mergeTags',
+		type: 'boolean',
+		default: true,
+		description:
+			"Whether an update adds the tags sent to the person's tags (on) or replaces them (off); when not added, the service decides",
+	},
+]);
 
 interface Row {
 	body: IDataObject;
