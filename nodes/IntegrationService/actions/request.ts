@@ -4,7 +4,6 @@ import { ApplicationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/catalogue';
 import type { PathSegment } from '../../shared/service';
 import { locatorValue } from '../helpers/kinds/locator';
-import { isUnset } from '../helpers/kinds/kind';
 import { toNumber, toWholeNumber } from '../helpers/kinds/number';
 import { optionalText, requireId } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
@@ -62,11 +61,12 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 		const raw = given[key];
 		const field = `${setting.label} › ${bound.displayName.replace(/ \(.*\)$/, '')}`;
 		const { min, max } = bound;
-		value[key] = isUnset(raw)
-			? bound.initial
-			: bound.whole
-				? toWholeNumber(ctx, 0, field, raw, min, max)
-				: toNumber(ctx, 0, field, raw);
+		value[key] =
+			raw === undefined || raw === null || raw === ''
+				? bound.initial
+				: bound.whole
+					? toWholeNumber(ctx, 0, field, raw, min, max)
+					: toNumber(ctx, 0, field, raw);
 		if (value[key] < min || value[key] > max)
 			throw inputError(ctx, 0, field, `must be between ${min} and ${max}, got ${value[key]}`);
 	}
