@@ -8,11 +8,20 @@ export const CREDENTIAL_TYPE = 'integrationServiceApi';
 
 export type ServiceHost = 'crm' | 'universal' | 'los' | 'calendar';
 
-export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string }> = {
-	crm: { field: 'crmUrl', label: 'CRM Host URL' },
-	universal: { field: 'universalUrl', label: 'Universal Host URL' },
-	los: { field: 'losUrl', label: 'LOS Host URL' },
-	calendar: { field: 'calendarUrl', label: 'Calendar Host URL' },
+/** Each host's credential field, its label, and the endpoints it serves (the credential's form). */
+export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string; serves: string }> = {
+	crm: { field: 'crmUrl', label: 'CRM Host URL', serves: 'people (CRM)' },
+	universal: {
+		field: 'universalUrl',
+		label: 'Universal Host URL',
+		serves: 'credential and authorization-link',
+	},
+	los: {
+		field: 'losUrl',
+		label: 'LOS Host URL',
+		serves: 'borrower and document (loan origination)',
+	},
+	calendar: { field: 'calendarUrl', label: 'Calendar Host URL', serves: 'webhook (calendar)' },
 };
 
 /** decisions.md: X-Service-Credential-Id goes to every host except universal, which manages credentials itself. */
