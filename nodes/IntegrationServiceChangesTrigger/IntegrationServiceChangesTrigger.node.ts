@@ -21,8 +21,8 @@ import {
 	type ServiceContext,
 	type ServiceRun,
 } from '../IntegrationService/transport';
+import type { ListedResource } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
-import type { WatchedResource } from './properties';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
 import type { ChangeEvent, ChangeState } from './state';
 import { MAX_AHEAD_MS, PollReading, stateFor, timeOf } from './state';
@@ -48,7 +48,7 @@ function contextsOf(poll: IPollFunctions): { service: ServiceContext; item: IExe
 }
 
 /** The watched resource and the event, as the editor set them. */
-function readSetting(poll: IPollFunctions): { resource: WatchedResource; event: ChangeEvent } {
+function readSetting(poll: IPollFunctions): { resource: ListedResource; event: ChangeEvent } {
 	const value = poll.getNodeParameter('resource', 'person') as string;
 	const resource = WATCHED.find((candidate) => candidate.value === value);
 	if (!resource) throw new NodeOperationError(poll.getNode(), `Entity: unknown value "${value}"`);
@@ -61,7 +61,7 @@ function readSetting(poll: IPollFunctions): { resource: WatchedResource; event: 
 /** The entity, the event and where requests go; another setting starts over. No secret in it. */
 async function settingOf(
 	poll: IPollFunctions,
-	resource: WatchedResource,
+	resource: ListedResource,
 	event: ChangeEvent,
 	connection: Connection,
 ): Promise<string> {
@@ -75,7 +75,7 @@ async function settingOf(
 /** Batch by batch, each page handed on as it arrives: memory stays flat whatever the list's size. */
 async function readList(
 	service: ServiceContext,
-	resource: WatchedResource,
+	resource: ListedResource,
 	connection: Connection,
 	run: ServiceRun,
 	onRecords: (records: IDataObject[]) => void,

@@ -26,7 +26,7 @@ export const simpleForm = (...keys: readonly SimpleKey[]): readonly SimpleKey[] 
 export const primary = (name: string, primaryOf: string): SimpleKey => ({ name, primaryOf });
 
 /** `appointmentType` → `Appointment Type`, `pageUrl` → `Page URL`: a label as the editor shows it. */
-const labelOf = (name: string) =>
+export const labelOf = (name: string) =>
 	name
 		.replace(/([A-Z])/g, ' $1')
 		.replace(/^./, (first) => first.toUpperCase())
