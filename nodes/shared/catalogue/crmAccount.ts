@@ -10,7 +10,7 @@ import {
 	text,
 	textList,
 } from './entry';
-import type { MembersSpec, ResourceSpec } from './types';
+import type { MembersSpec } from './types';
 
 /** The CRM account's own records (crm-endpoints.md), and Person's tags. */
 export const userResource = crmResource(
@@ -168,15 +168,6 @@ export const customFieldResource = crmResource(
 		simple: simpleForm('name', 'label', 'type'),
 	},
 );
-
-export const CRM_ACCOUNT: readonly ResourceSpec[] = [
-	userResource,
-	teamResource,
-	smartListResource,
-	listResource,
-	customFieldResource,
-];
-
 const personTagsField = textList(
 	'tags',
 	'Tags to add to or remove from the person, one per entry. From an expression: a list of text, or one text with tags separated by commas.',

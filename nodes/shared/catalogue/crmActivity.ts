@@ -12,7 +12,7 @@ import {
 	timeField,
 	userIdField,
 } from './entry';
-import type { FieldSpec, ResourceSpec } from './types';
+import type { FieldSpec } from './types';
 
 /** The CRM's activity around a person (crm-endpoints.md); `required` is what it marks so on create. */
 const orderWeight = (what: string): FieldSpec =>
@@ -217,15 +217,3 @@ export const emailMessageResource = crmResource(
 		upFront: ['personId', 'userId'],
 	},
 );
-
-export const CRM_ACTIVITY: readonly ResourceSpec[] = [
-	noteResource,
-	taskResource,
-	appointmentResource,
-	appointmentTypeResource,
-	appointmentOutcomeResource,
-	eventResource,
-	callResource,
-	textMessageResource,
-	emailMessageResource,
-];

@@ -33,10 +33,6 @@ export const SYNC_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.
 	(entity) => entity.kind,
 );
 
-export const EVENT_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.events).map(
-	(entity) => entity.kind,
-);
-
 /** The kinds whose events the CRM host's `POST /api/webhooks` registers: those it publishes records of. */
 export const CRM_EVENT_KINDS: readonly string[] = ENTITIES.filter(
 	(entity) => entity.events && entity.resource?.host === 'crm',

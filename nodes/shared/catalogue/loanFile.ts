@@ -129,9 +129,3 @@ export const calendarEventResource: ResourceSpec = {
 	simple: simpleForm('title', 'calendarId', 'start', 'end', 'location', 'status'),
 	source: `${CALENDAR_PAGES}/calendar-events/list-calendarevents`,
 };
-
-export const LOAN_FILE: readonly ResourceSpec[] = [
-	loanResource,
-	calendarResource,
-	calendarEventResource,
-];
