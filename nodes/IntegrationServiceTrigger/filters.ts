@@ -191,10 +191,13 @@ function filtersFromFields(ctx: IHookFunctions): IDataObject | undefined {
 	return pairs.length > 0 ? (Object.fromEntries(pairs) as IDataObject) : undefined;
 }
 
-/** The fields (1.2's default) or the JSON object, checked whole before anything is sent. */
-export function filtersOf(ctx: IHookFunctions): IDataObject | undefined {
+/** The fields (1.2's default) or the JSON object, checked whole before anything is sent; `{}` for none. */
+export function filtersOf(ctx: IHookFunctions): { filters?: IDataObject } {
 	const mode =
 		ctx.getNode().typeVersion >= 1.2 ? ctx.getNodeParameter('filtersMode', 'fields') : 'json';
-	if (mode === 'fields') return filtersFromFields(ctx);
-	return parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+	const filters =
+		mode === 'fields'
+			? filtersFromFields(ctx)
+			: parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+	return filters === undefined ? {} : { filters };
 }
