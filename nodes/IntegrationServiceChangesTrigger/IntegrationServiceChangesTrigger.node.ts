@@ -27,25 +27,19 @@ import { CHANGES_PROPERTIES, WATCHED } from './properties';
 import type { ChangeEvent, ChangeState } from './state';
 import { MAX_AHEAD_MS, PollReading, stateFor, timeOf } from './state';
 
-/** Where the state sits in the node's static data. */
 const STATE_KEY = 'changes';
 /** How many records a manual test run returns: the latest ones, as a sample. */
 export const SAMPLE_SIZE = 5;
 /** Records per Page at a Time batch: what the pager's loop memory holds at most, whatever the list's size. */
 const BATCH_RECORDS = 10 * MAX_PAGE_SIZE;
 
-/** A poll as a node run's context: the same helpers, its parameters those of one item. */
-function contextsOf(poll: IPollFunctions): { service: ServiceContext; item: IExecuteFunctions } {
-	const item = {
+/** A poll as one item's context, for the action node's readers of Connection ID and Output. */
+const itemContext = (poll: IPollFunctions): IExecuteFunctions =>
+	({
 		getNode: () => poll.getNode(),
 		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
 			poll.getNodeParameter(name, fallback),
-	};
-	return {
-		service: poll as unknown as ServiceContext,
-		item: item as unknown as IExecuteFunctions,
-	};
-}
+	}) as unknown as IExecuteFunctions;
 
 /** The watched resource and the event, as the editor set them. */
 function readSetting(poll: IPollFunctions): { resource: ListedResource; event: ChangeEvent } {
@@ -133,7 +127,8 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const { service, item } = contextsOf(this);
+		const service = this as unknown as ServiceContext;
+		const item = itemContext(this);
 		const { resource, event } = readSetting(this);
 		const connection = connectionOf(item, 0);
 		const choice = readOutput(item, 0, this.getNodeParameter('simplify', true) !== false);
