@@ -15,6 +15,19 @@ import {
 	sessionTokenOf,
 	storedSessionUsable,
 } from './serviceToken';
+import { HOST_FIELDS } from '../nodes/shared/service';
+
+/** The credential test's answers that fail it, and what each says. */
+const REFUSALS: Array<[number, string]> = [
+	...[301, 302, 303, 307, 308].map((value): [number, string] => [
+		value,
+		`The CRM host answered with a redirect (HTTP ${value}); redirects are not followed with your token. Enter the final address as CRM Host URL.`,
+	]),
+	[401, 'The CRM host refused the token (HTTP 401): it is invalid or expired'],
+	[403, 'The token is not allowed to read people for this Default Credential ID (HTTP 403)'],
+	[404, 'The CRM host has no people list at /api/people (HTTP 404): check the CRM Host URL'],
+	[409, "The connected system's data is not ready yet (HTTP 409): try again in a minute"],
+];
 
 export class IntegrationServiceApi implements ICredentialType {
 	name = 'integrationServiceApi';
@@ -29,43 +42,15 @@ export class IntegrationServiceApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-integration-service';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'CRM Host URL',
-			name: 'crmUrl',
-			type: 'string',
+		...Object.entries(HOST_FIELDS).map(([host, { field, label, serves }]) => ({
+			displayName: label,
+			name: field,
+			type: 'string' as const,
 			default: '',
 			required: true,
-			placeholder: 'https://crm.example.com',
-			description: 'Base URL of the people (CRM) endpoints, without /api',
-		},
-		{
-			displayName: 'Universal Host URL',
-			name: 'universalUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://universal.example.com',
-			description: 'Base URL of the credential and authorization-link endpoints, without /api',
-		},
-		{
-			displayName: 'LOS Host URL',
-			name: 'losUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://los.example.com',
-			description:
-				'Base URL of the borrower and document (loan origination) endpoints, without /api',
-		},
-		{
-			displayName: 'Calendar Host URL',
-			name: 'calendarUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://calendar.example.com',
-			description: 'Base URL of the webhook (calendar) endpoints, without /api',
-		},
+			placeholder: `https://${host}.example.com`,
+			description: `Base URL of the ${serves} endpoints, without /api`,
+		})),
 		{
 			displayName: 'Default Credential ID',
 			name: 'credentialId',
@@ -191,43 +176,10 @@ export class IntegrationServiceApi implements ICredentialType {
 		},
 		// n8n's tester applies both kinds of rule from one list; its type allows one kind, hence the cast.
 		rules: [
-			...[301, 302, 303, 307, 308].map((value) => ({
+			...REFUSALS.map(([value, message]) => ({
 				type: 'responseCode' as const,
-				properties: {
-					value,
-					message: `The CRM host answered with a redirect (HTTP ${value}); redirects are not followed with your token. Enter the final address as CRM Host URL.`,
-				},
+				properties: { value, message },
 			})),
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The CRM host refused the token (HTTP 401): it is invalid or expired',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The token is not allowed to read people for this Default Credential ID (HTTP 403)',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'The CRM host has no people list at /api/people (HTTP 404): check the CRM Host URL',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 409,
-					message: "The connected system's data is not ready yet (HTTP 409): try again in a minute",
-				},
-			},
 			{
 				type: 'responseSuccessBody',
 				properties: {

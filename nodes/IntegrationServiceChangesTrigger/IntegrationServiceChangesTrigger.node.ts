@@ -21,34 +21,28 @@ import {
 	type ServiceContext,
 	type ServiceRun,
 } from '../IntegrationService/transport';
+import type { ListedResource } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
-import type { WatchedResource } from './properties';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
 import type { ChangeEvent, ChangeState } from './state';
 import { MAX_AHEAD_MS, PollReading, stateFor, timeOf } from './state';
 
-/** Where the state sits in the node's static data. */
 const STATE_KEY = 'changes';
 /** How many records a manual test run returns: the latest ones, as a sample. */
 export const SAMPLE_SIZE = 5;
 /** Records per Page at a Time batch: what the pager's loop memory holds at most, whatever the list's size. */
 const BATCH_RECORDS = 10 * MAX_PAGE_SIZE;
 
-/** A poll as a node run's context: the same helpers, its parameters those of one item. */
-function contextsOf(poll: IPollFunctions): { service: ServiceContext; item: IExecuteFunctions } {
-	const item = {
+/** A poll as one item's context, for the action node's readers of Connection ID and Output. */
+const itemContext = (poll: IPollFunctions): IExecuteFunctions =>
+	({
 		getNode: () => poll.getNode(),
 		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
 			poll.getNodeParameter(name, fallback),
-	};
-	return {
-		service: poll as unknown as ServiceContext,
-		item: item as unknown as IExecuteFunctions,
-	};
-}
+	}) as unknown as IExecuteFunctions;
 
 /** The watched resource and the event, as the editor set them. */
-function readSetting(poll: IPollFunctions): { resource: WatchedResource; event: ChangeEvent } {
+function readSetting(poll: IPollFunctions): { resource: ListedResource; event: ChangeEvent } {
 	const value = poll.getNodeParameter('resource', 'person') as string;
 	const resource = WATCHED.find((candidate) => candidate.value === value);
 	if (!resource) throw new NodeOperationError(poll.getNode(), `Entity: unknown value "${value}"`);
@@ -61,7 +55,7 @@ function readSetting(poll: IPollFunctions): { resource: WatchedResource; event: 
 /** The entity, the event and where requests go; another setting starts over. No secret in it. */
 async function settingOf(
 	poll: IPollFunctions,
-	resource: WatchedResource,
+	resource: ListedResource,
 	event: ChangeEvent,
 	connection: Connection,
 ): Promise<string> {
@@ -75,7 +69,7 @@ async function settingOf(
 /** Batch by batch, each page handed on as it arrives: memory stays flat whatever the list's size. */
 async function readList(
 	service: ServiceContext,
-	resource: WatchedResource,
+	resource: ListedResource,
 	connection: Connection,
 	run: ServiceRun,
 	onRecords: (records: IDataObject[]) => void,
@@ -133,7 +127,8 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const { service, item } = contextsOf(this);
+		const service = this as unknown as ServiceContext;
+		const item = itemContext(this);
 		const { resource, event } = readSetting(this);
 		const connection = connectionOf(item, 0);
 		const choice = readOutput(item, 0, this.getNodeParameter('simplify', true) !== false);

@@ -2,24 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { credentialIdOverride } from '../IntegrationService/actions/common.descriptions';
 import { MAX_PAGE_SIZE } from '../IntegrationService/transport';
-import type { ResourceSpec } from '../shared/catalogue';
-import { RESOURCES } from '../shared/catalogue';
-import type { ServiceHost } from '../shared/service';
-
-/** A catalogue resource the trigger can watch: one with Get Many, a list key and a connected system's host. */
-export type WatchedResource = ResourceSpec & {
-	host: Exclude<ServiceHost, 'universal'>;
-	listKey: string;
-};
-
-const watchable = (resource: ResourceSpec): resource is WatchedResource =>
-	resource.operations.includes('getAll') &&
-	resource.listKey !== undefined &&
-	resource.host !== 'universal' &&
-	resource.host !== 'chosen';
+import { RESOURCES, searchable, type ListedResource } from '../shared/catalogue';
 
 /** Every listable entity of the catalogue, in the order of its labels. */
-export const WATCHED: readonly WatchedResource[] = RESOURCES.filter(watchable);
+export const WATCHED: readonly ListedResource[] = RESOURCES.filter(searchable);
 
 /** The trigger's editor: what to watch, for which change, on which connection, and what it outputs. */
 export const CHANGES_PROPERTIES: INodeProperties[] = [

@@ -121,21 +121,17 @@ const FIELDS_OR_JSON: INodeProperties[] = [
 
 export const FILTER_PROPERTIES: INodeProperties[] = [...JSON_ONLY, ...FIELDS_OR_JSON];
 
-/** The Filters as a JSON object, or undefined for none ({} or blank). */
-export function parseFilters(ctx: IHookFunctions, value: unknown): IDataObject | undefined {
-	if (
-		value === undefined ||
-		value === null ||
-		(typeof value === 'string' && ['', '{}'].includes(value.trim()))
-	)
-		return undefined;
+type FiltersRead = { filters?: IDataObject } | { problem: string };
+
+/** The Filters as a JSON object; none for {} or blank. */
+function jsonFilters(value: unknown): FiltersRead {
+	const blank = typeof value === 'string' ? value.trim() : (value ?? '');
+	if (blank === '' || blank === '{}') return {};
 	const parsed = jsonObjectOf(value);
-	if ('problem' in parsed)
-		throw new NodeOperationError(ctx.getNode(), `Filters: ${parsed.problem}`);
+	if ('problem' in parsed) return parsed;
 	const lossy = lossyNumberAt(parsed.object);
-	if (lossy !== undefined)
-		throw new NodeOperationError(ctx.getNode(), `Filters: ${lossyProblem(lossy)}`);
-	return parsed.object as IDataObject;
+	if (lossy !== undefined) return { problem: lossyProblem(lossy) };
+	return { filters: parsed.object as IDataObject };
 }
 
 /** One filter as entered; a value may come from an expression, so its type is checked. */
@@ -172,29 +168,28 @@ function filterValue(entry: FilterEntry, field: string): Checked {
 }
 
 /** The Filters given as fields: one key per field, each given once; none for no filter. */
-function filtersFromFields(ctx: IHookFunctions): IDataObject | undefined {
+function filtersFromFields(ctx: IHookFunctions): FiltersRead {
 	const entries = ctx.getNodeParameter('filterFields.filter', []) as FilterEntry[];
 	const pairs: Array<[string, string | number | boolean]> = [];
 	for (const [index, entry] of entries.entries()) {
 		const field = typeof entry.field === 'string' ? entry.field.trim() : '';
-		const checked: Checked =
-			field === ''
-				? { problem: `filter ${index + 1} has no Field` }
-				: pairs.some(([seen]) => seen === field)
-					? { problem: `the field "${field}" is given twice; give each field once` }
-					: filterValue(entry, field);
-		if ('problem' in checked)
-			throw new NodeOperationError(ctx.getNode(), `Filters: ${checked.problem}`);
+		if (field === '') return { problem: `filter ${index + 1} has no Field` };
+		if (pairs.some(([seen]) => seen === field))
+			return { problem: `the field "${field}" is given twice; give each field once` };
+		const checked = filterValue(entry, field);
+		if ('problem' in checked) return checked;
 		pairs.push([field, checked.value]);
 	}
 	// fromEntries makes each key an own property, also "__proto__".
-	return pairs.length > 0 ? (Object.fromEntries(pairs) as IDataObject) : undefined;
+	return pairs.length > 0 ? { filters: Object.fromEntries(pairs) } : {};
 }
 
-/** The fields (1.2's default) or the JSON object, checked whole before anything is sent. */
-export function filtersOf(ctx: IHookFunctions): IDataObject | undefined {
+/** The fields (1.2's default) or the JSON object, checked whole before anything is sent; `{}` for none. */
+export function filtersOf(ctx: IHookFunctions): { filters?: IDataObject } {
 	const mode =
 		ctx.getNode().typeVersion >= 1.2 ? ctx.getNodeParameter('filtersMode', 'fields') : 'json';
-	if (mode === 'fields') return filtersFromFields(ctx);
-	return parseFilters(ctx, ctx.getNodeParameter('filters', '{}'));
+	const read =
+		mode === 'fields' ? filtersFromFields(ctx) : jsonFilters(ctx.getNodeParameter('filters', '{}'));
+	if ('problem' in read) throw new NodeOperationError(ctx.getNode(), `Filters: ${read.problem}`);
+	return read;
 }

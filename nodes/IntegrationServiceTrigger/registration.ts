@@ -1,4 +1,4 @@
-import type { IDataObject, IHookFunctions, INodeProperties } from 'n8n-workflow';
+import type { IHookFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_DEFAULT, newRun, serviceRequest } from '../IntegrationService/transport';
@@ -91,9 +91,6 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url)
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave no production URL for this trigger');
-	const body: IDataObject = { url, event: events[0] };
-	const filters = filtersOf(ctx);
-	if (filters !== undefined) body.filters = filters;
 	await serviceRequest.call(
 		ctx,
 		0,
@@ -101,7 +98,7 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 			method: 'PUT',
 			host: 'calendar',
 			path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
-			body,
+			body: { url, event: events[0], ...filtersOf(ctx) },
 			connection: CREDENTIAL_DEFAULT,
 		},
 		newRun(),

@@ -1,4 +1,4 @@
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -10,13 +10,13 @@ import {
 	type ServiceRun,
 } from '../IntegrationService/transport';
 import { CRM_EVENT_KINDS } from '../shared/catalogue';
+import { isJsonObject } from '../shared/service';
 import { holds, listWebhooks, webhookIdOf, type Listed, type Listing } from './listing';
 import { filtersOf } from './filters';
+
 /** Whether the CRM host can register the event (the catalogue's CRM kinds). */
-export function isCrmEvent(event: string): boolean {
-	const match = /^(.+)(Created|Updated|Deleted)$/.exec(event);
-	return match !== null && CRM_EVENT_KINDS.includes(match[1]);
-}
+const isCrmEvent = (event: string): boolean =>
+	CRM_EVENT_KINDS.includes(/^(.+)(?:Created|Updated|Deleted)$/.exec(event)?.[1] ?? '');
 
 /** Registering waits for nobody but the user who activates: bounded, and fewer retries than an action. */
 const HOOK_MS = 60_000;
@@ -36,13 +36,11 @@ const keyOf = (ctx: IHookFunctions): string =>
 
 /** The webhooks this trigger created, by event, as kept in the node's static data. */
 function owned(ctx: IHookFunctions): Record<string, string> {
-	const staticData = ctx.getWorkflowStaticData('node');
-	const kept = staticData[keyOf(ctx)];
-	if (kept === null || typeof kept !== 'object' || Array.isArray(kept)) return {};
-	const result: Record<string, string> = {};
-	for (const [event, id] of Object.entries(kept as IDataObject))
-		if (typeof id === 'string') result[event] = id;
-	return result;
+	const kept = ctx.getWorkflowStaticData('node')[keyOf(ctx)];
+	if (!isJsonObject(kept)) return {};
+	return Object.fromEntries(
+		Object.entries(kept).filter(([, id]) => typeof id === 'string'),
+	) as Record<string, string>;
 }
 
 /** Assigned anew, so that n8n sees the static data changed and saves it. */
@@ -51,7 +49,7 @@ function keep(ctx: IHookFunctions, webhooks: Record<string, string>): void {
 }
 
 /** The selected events the CRM host registers; Any Event cannot be registered (a webhook holds one). */
-export function crmEvents(ctx: IHookFunctions): string[] {
+function crmEvents(ctx: IHookFunctions): string[] {
 	const events = ctx.getNodeParameter('events', []) as string[];
 	if (events.includes('*')) {
 		throw new NodeOperationError(
@@ -67,7 +65,7 @@ export function crmEvents(ctx: IHookFunctions): string[] {
 }
 
 /** This trigger's URL: the production URL on activation, the test URL while listening for a test event. */
-export function ownUrl(ctx: IHookFunctions): string {
+function ownUrl(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave no URL for this trigger');
 	return url;
@@ -105,8 +103,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 		for (const event of events) {
 			if (before.readable.some((w) => matches(w, url, event))) continue;
 			pending = event;
-			const body: IDataObject = { url, event };
-			if (filters !== undefined) body.filters = filters;
+			const body = { url, event, ...filters };
 			const answer = await serviceRequest.call(
 				ctx,
 				0,
@@ -119,7 +116,12 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 					ctx.getNode(),
 					`The CRM host answered no webhook ID for ${event}`,
 				);
-			refuseForeign(ctx, { url, before }, event, id);
+			// An ID the first listing held elsewhere is another integration's: deactivation would delete it.
+			if (before.held.some((w) => holds(w, id) && w.url !== url))
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
+				);
 			made.push([event, id]);
 			pending = undefined;
 		}
@@ -127,20 +129,6 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 		await undoCreate(ctx, error as Error, { url, before, made, pending });
 	}
 	keep(ctx, { ...mine, ...Object.fromEntries(made) });
-}
-
-/** An answered ID the first listing held elsewhere is another integration's: deactivation would delete it. */
-function refuseForeign(
-	ctx: IHookFunctions,
-	at: Pick<Attempt, 'url' | 'before'>,
-	event: string,
-	id: string,
-): void {
-	if (!at.before.held.some((w) => holds(w, id) && w.url !== at.url)) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
-	);
 }
 
 interface Attempt {

@@ -8,11 +8,20 @@ export const CREDENTIAL_TYPE = 'integrationServiceApi';
 
 export type ServiceHost = 'crm' | 'universal' | 'los' | 'calendar';
 
-export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string }> = {
-	crm: { field: 'crmUrl', label: 'CRM Host URL' },
-	universal: { field: 'universalUrl', label: 'Universal Host URL' },
-	los: { field: 'losUrl', label: 'LOS Host URL' },
-	calendar: { field: 'calendarUrl', label: 'Calendar Host URL' },
+/** Each host's credential field, its label, and the endpoints it serves (the credential's form). */
+export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string; serves: string }> = {
+	crm: { field: 'crmUrl', label: 'CRM Host URL', serves: 'people (CRM)' },
+	universal: {
+		field: 'universalUrl',
+		label: 'Universal Host URL',
+		serves: 'credential and authorization-link',
+	},
+	los: {
+		field: 'losUrl',
+		label: 'LOS Host URL',
+		serves: 'borrower and document (loan origination)',
+	},
+	calendar: { field: 'calendarUrl', label: 'Calendar Host URL', serves: 'webhook (calendar)' },
 };
 
 /** decisions.md: X-Service-Credential-Id goes to every host except universal, which manages credentials itself. */
@@ -23,36 +32,22 @@ export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<ServiceHost> = new Set([
 ]);
 
 /** CR/LF and other control characters would let an input split or forge headers. */
-export function hasControlCharacter(value: string): boolean {
-	for (let index = 0; index < value.length; index++) {
-		const code = value.charCodeAt(index);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
-}
-
-/** The highest character sent as written: visible ASCII and the space (0x20 to 0x7E). */
-const LAST_SENDABLE = 0x7e;
+export const hasControlCharacter = (value: string): boolean =>
+	// Neither visible ASCII, the space, nor past ASCII: 0x00 to 0x1F and 0x7F.
+	/[^ -~\u0080-\uffff]/.test(value);
 
 /** n8n's client writes headers as Latin-1 (`conn-東京` went out as `conn-`): such a value is refused. */
 export function headerValueProblem(value: string): string | undefined {
 	if (hasControlCharacter(value)) return 'contains a line break or another control character';
-	for (let index = 0; index < value.length; index++) {
-		if (value.charCodeAt(index) > LAST_SENDABLE) {
-			return 'contains characters that cannot be sent in an HTTP header as written (only ASCII letters, digits, punctuation and spaces)';
-		}
-	}
+	// Sent as written: visible ASCII and the space (0x20 to 0x7E).
+	if (/[^ -~]/.test(value))
+		return 'contains characters that cannot be sent in an HTTP header as written (only ASCII letters, digits, punctuation and spaces)';
 	return undefined;
 }
 
 /** http(s) only, no user:password@, no query or fragment; never echoed (it may hold a password). */
 export function hostUrlProblem(raw: string): string | undefined {
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(raw.trim());
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = URL.canParse(raw.trim()) ? new URL(raw.trim()) : undefined;
 	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
 		return 'must be an http:// or https:// URL';
 	}
@@ -84,24 +79,17 @@ export function endpointUrl(
 ): { url: string } | { refused: string } {
 	const parts: string[] = [];
 	for (const segment of path) {
-		const value = typeof segment === 'string' ? segment : segment.id;
-		let encoded: string | undefined;
+		const { id, field } = typeof segment === 'string' ? { id: segment, field: 'ID' } : segment;
+		if (id.trim() === '') return { refused: `${field}: is required but empty` };
+		let encoded = '';
 		try {
-			// "." and ".." are resolved by URL parsers even when escaped: refused, as an empty ID is.
-			encoded =
-				['.', '..'].includes(value) || value.trim() === '' ? undefined : encodeURIComponent(value);
+			encoded = encodeURIComponent(id);
 		} catch {
 			// A lone UTF-16 surrogate has no UTF-8 form: refused like any ID that cannot be one segment.
 		}
-		if (encoded === undefined) {
-			const field = typeof segment === 'string' ? 'ID' : segment.field;
-			return {
-				refused:
-					value.trim() === ''
-						? `${field}: is required but empty`
-						: `${field}: "${value}" is not a valid ID`,
-			};
-		}
+		// "." and ".." are resolved by URL parsers even when escaped.
+		if (encoded === '' || id === '.' || id === '..')
+			return { refused: `${field}: "${id}" is not a valid ID` };
 		parts.push(encoded);
 	}
 	return { url: `${base}/api/${parts.join('/')}` };
@@ -109,12 +97,9 @@ export function endpointUrl(
 
 /** For messages: never a URL's path, query or user info. */
 export function originOf(url: string): string {
-	try {
-		const { origin } = new URL(url);
-		return origin === 'null' ? 'a URL without an origin' : origin;
-	} catch {
-		return 'an invalid URL';
-	}
+	if (!URL.canParse(url)) return 'an invalid URL';
+	const { origin } = new URL(url);
+	return origin === 'null' ? 'a URL without an origin' : origin;
 }
 
 /** A URL the service gave, only on the base's origin: our token never goes anywhere else. */
@@ -123,12 +108,8 @@ export function sameOriginUrl(
 	relativeTo: string,
 	base: string,
 ): { url: string } | { refused: string } {
-	let resolved: URL;
-	try {
-		resolved = new URL(link, relativeTo);
-	} catch {
-		return { refused: 'an invalid URL' };
-	}
+	if (!URL.canParse(link, relativeTo)) return { refused: 'an invalid URL' };
+	const resolved = new URL(link, relativeTo);
 	if (
 		resolved.username !== '' ||
 		resolved.password !== '' ||

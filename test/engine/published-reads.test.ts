@@ -3,22 +3,13 @@
  * driven from the catalogue: the catalogue's generic operations on each entry's host and path, with
  * the item's Connection ID, the whole wire and the output items asserted.
  */
-import type { ResourceSpec } from '../../nodes/shared/catalogue';
-import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
-import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
-import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
-import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
+import { RESOURCES, type ResourceSpec } from '../../nodes/shared/catalogue';
 import { operationRunner, useSandbox } from '../harness/fixtures';
 import { ENTITIES, seedRecord } from '../sandbox/entityTable';
 import type { HostName, Sandbox } from '../sandbox/server';
 
 /** The entries of the service's CRM, LOS and calendar pages (crm-endpoints.md and the pages decisions.md cites). */
-const PUBLISHED_RESOURCES: readonly ResourceSpec[] = [
-	...CRM_ACTIVITY,
-	...CRM_ACCOUNT,
-	...LOAN_FILE,
-	crmWebhookResource,
-];
+const PUBLISHED_RESOURCES = RESOURCES.filter((resource) => resource.source !== undefined);
 
 let sandbox: Sandbox;
 useSandbox((started) => (sandbox = started), { people: 5 });

@@ -9,7 +9,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { IntegrationServiceTrigger } from '../../nodes/IntegrationServiceTrigger/IntegrationServiceTrigger.node';
 import { EVENT_OBJECTS, kindLabel } from '../../nodes/IntegrationServiceTrigger/events';
-import { ENTITIES, EVENT_KINDS } from '../../nodes/shared/catalogue';
+import { ENTITIES } from '../../nodes/shared/catalogue';
 
 const description = new IntegrationServiceTrigger().description;
 const ACTIONS = ['Created', 'Updated', 'Deleted'];
@@ -101,9 +101,10 @@ describe('versions 1 and 1.1 keep their events', () => {
 	test.each([1, 1.1])(
 		'version %s: the wire names from A to Z after Any Event, with no hint',
 		(version) => {
-			const wire = EVENT_KINDS.flatMap((kind) => ACTIONS.map((action) => `${kind}${action}`)).sort(
-				(a, b) => a.localeCompare(b),
-			);
+			const kinds = ENTITIES.filter((entity) => entity.events).map((entity) => entity.kind);
+			const wire = kinds
+				.flatMap((kind) => ACTIONS.map((action) => `${kind}${action}`))
+				.sort((a, b) => a.localeCompare(b));
 			expect(eventOptions(version)).toEqual([
 				{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
 				...wire.map((name) => ({ name, value: name })),

@@ -3,10 +3,6 @@
  * every module an option; a catalogue entry alone gives an entity its operations; the lists the
  * catalogue drives (Entities to Sync, trigger events, Connection ID) hold what they held.
  */
-import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
-import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
-import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
-import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { entityResource } from '../../nodes/IntegrationService/actions/entity';
@@ -14,19 +10,14 @@ import { RESOURCE_MODULES } from '../../nodes/IntegrationService/actions/resourc
 import type { ResourceSpec } from '../../nodes/shared/catalogue';
 import {
 	CONNECTION_RESOURCES,
-	EVENT_KINDS,
+	ENTITIES,
 	LIST_KEYS,
 	RESOURCES,
 	SYNC_KINDS,
 } from '../../nodes/shared/catalogue';
 
 /** The entries of the service's CRM, LOS and calendar pages (crm-endpoints.md and the pages decisions.md cites). */
-const PUBLISHED_RESOURCES: readonly ResourceSpec[] = [
-	...CRM_ACTIVITY,
-	...CRM_ACCOUNT,
-	...LOAN_FILE,
-	crmWebhookResource,
-];
+const PUBLISHED_RESOURCES = RESOURCES.filter((resource) => resource.source !== undefined);
 
 /** The Operation option values a resource's properties offer. */
 function offered(description: INodeProperties[], resource: string): string[] {
@@ -116,7 +107,8 @@ describe('what the catalogue drives', () => {
 	test('27 sync flags in spec order; events for people and each of them', () => {
 		expect(SYNC_KINDS).toHaveLength(27);
 		expect(SYNC_KINDS[0]).toBe('appointments');
-		expect(EVENT_KINDS).toEqual(['people', ...SYNC_KINDS]);
+		const eventKinds = ENTITIES.filter((entity) => entity.events).map((entity) => entity.kind);
+		expect(eventKinds).toEqual(['people', ...SYNC_KINDS]);
 	});
 
 	test('Connection ID shows on every resource that sends it, never on universal-only ones', () => {

@@ -4,15 +4,14 @@
  * host, path and list key; the same fields and the same required ones on create, and on update; the
  * issue's conventions (singular camelCase values, `<resource>Id`, operation names, labels in order).
  */
-import { CRM_ACCOUNT } from '../../nodes/shared/catalogue/crmAccount';
-import { CRM_ACTIVITY } from '../../nodes/shared/catalogue/crmActivity';
 import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
-import { LOAN_FILE } from '../../nodes/shared/catalogue/loanFile';
-import { fieldsFor, type ResourceSpec } from '../../nodes/shared/catalogue';
+import { fieldsFor, RESOURCES, type ResourceSpec } from '../../nodes/shared/catalogue';
 import { ENTITIES, parseFields, type EntityDef } from '../sandbox/entityTable';
 import { WEBHOOK_FIELDS } from '../sandbox/schema';
 
-const PUBLISHED: readonly ResourceSpec[] = [...CRM_ACTIVITY, ...CRM_ACCOUNT, ...LOAN_FILE];
+const PUBLISHED = RESOURCES.filter(
+	(resource) => resource.source !== undefined && resource !== crmWebhookResource,
+);
 
 const sandboxEntity = (resource: ResourceSpec): EntityDef | undefined =>
 	ENTITIES.find((def) => def.host === resource.host && def.path === resource.path.join('/'));

@@ -1,67 +1,60 @@
-import { crmResource, field, simpleForm } from './entry';
-import type { FieldSpec, MembersSpec, ResourceSpec } from './types';
+import {
+	crmId,
+	crmResource,
+	field,
+	flag,
+	json,
+	number,
+	objectList,
+	simpleForm,
+	text,
+	textList,
+} from './entry';
+import type { MembersSpec } from './types';
 
 /** The CRM account's own records (crm-endpoints.md), and Person's tags. */
-const text = (name: string, label: string, description: string, extra: Partial<FieldSpec> = {}) =>
-	field(name, label, 'string', description, extra);
-
 export const userResource = crmResource(
 	'users',
 	'A user (agent) of the connected CRM',
 	[
-		field(
+		json(
 			'address',
-			'Address',
-			'json',
 			'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
 			{ required: true, only: 'create' },
 		),
-		text('email', 'Email', "The user's email address", {
+		text('email', "The user's email address", {
 			required: true,
 			placeholder: 'e.g. ann@example.com',
 		}),
-		text('firstName', 'First Name', "The user's first name", { required: true }),
-		text('lastName', 'Last Name', "The user's last name", { required: true }),
-		field(
+		text('firstName', "The user's first name", { required: true }),
+		text('lastName', "The user's last name", { required: true }),
+		textList(
 			'participatingOfficeIds',
-			'Participating Office IDs',
-			'stringList',
 			'IDs of the offices the user works in, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
 			{ placeholder: 'Add Office ID' },
 		),
 		text(
 			'password',
-			'Password',
 			"The user's first password in the CRM. Create only; never shown in the output.",
 			{ only: 'create', writeOnly: true },
 		),
-		text('phone', 'Phone', "The user's phone number, as text passed through unchanged", {
-			required: true,
-		}),
+		text('phone', "The user's phone number, as text passed through unchanged", { required: true }),
 		text(
 			'role',
-			'Role',
 			"The user's role as the CRM names it (e.g. Agent, Broker), passed through unchanged",
 			{ required: true },
 		),
 		text(
 			'status',
-			'Status',
 			"The user's status as the CRM names it (e.g. Active), passed through unchanged",
 			{ required: true },
 		),
-		text(
-			'timezone',
-			'Timezone',
-			"The user's time zone (an IANA name such as America/Chicago is typical)",
-		),
-		text(
-			'type',
-			'Type',
-			'Kind of user as the CRM names it, passed through unchanged. Create only.',
-			{ required: true, only: 'create' },
-		),
-		text('username', 'Username', "The user's sign-in name in the CRM", { required: true }),
+		text('timezone', "The user's time zone (an IANA name such as America/Chicago is typical)"),
+		text('type', 'Kind of user as the CRM names it, passed through unchanged. Create only.', {
+			required: true,
+			only: 'create',
+		}),
+		text('username', "The user's sign-in name in the CRM", { required: true }),
 	],
 	{ simple: simpleForm('firstName', 'lastName', 'email', 'phone', 'role', 'status') },
 );
@@ -70,12 +63,12 @@ export const teamResource = crmResource(
 	'teams',
 	'A team of agents in the connected CRM',
 	[
-		text('address', 'Address', "The team's street address"),
-		text('city', 'City', "The team's city"),
-		text('email', 'Email', "The team's email address"),
-		text('name', 'Name', "The team's name", { required: true }),
-		text('phone', 'Phone', "The team's phone number"),
-		text('zip', 'Zip', "The team's postal code"),
+		text('address', "The team's street address"),
+		text('city', "The team's city"),
+		text('email', "The team's email address"),
+		text('name', "The team's name", { required: true }),
+		text('phone', "The team's phone number"),
+		text('zip', "The team's postal code"),
 	],
 	{ simple: simpleForm('name', 'email', 'phone'), upFront: ['email', 'phone'] },
 );
@@ -84,56 +77,48 @@ export const smartListResource = crmResource(
 	'smart-lists',
 	'A saved search of people in the connected CRM',
 	[
-		field('columns', 'Columns', 'objectList', 'Which columns the list shows', {
+		objectList('columns', 'Which columns the list shows', {
 			placeholder: 'Add Column',
 			items: [
-				text('name', 'Name', "The column's name", { required: true }),
-				field('enabled', 'Enabled', 'boolean', 'Whether the column is shown', { required: true }),
-				field('width', 'Width', 'number', "The column's width"),
+				text('name', "The column's name", { required: true }),
+				flag('enabled', 'Whether the column is shown', { required: true }),
+				number('width', "The column's width"),
 			],
 		}),
 		field(
-			'conditions',
-			'Conditions',
 			'conditionGroups',
+			'conditions',
 			'Who is in the list: conditions on a field of the person (e.g. stage is Lead), in groups. As one JSON value: a list of groups, each a list of conditions, e.g. [[{"fld": "stage", "opr": "is", "num": null, "unit": "", "val": "Lead"}]]',
 			{
 				required: true,
 				placeholder: 'Add Condition',
 				items: [
-					text(
-						'fld',
-						'Field',
-						'Name of the field the condition tests, as the CRM names it (e.g. stage)',
-						{ required: true },
-					),
-					text('opr', 'Operator', 'How the field is compared, as the CRM names it (e.g. is)', {
+					text('fld', 'Name of the field the condition tests, as the CRM names it (e.g. stage)', {
+						label: 'Field',
 						required: true,
 					}),
-					text('num', 'Number', 'A number the comparison uses, as text; empty is sent as null'),
-					text(
-						'unit',
-						'Unit',
-						'Unit of Number as the CRM names it (e.g. days); empty is sent as ""',
-					),
-					text('val', 'Value', 'The value compared with (e.g. Lead)', { required: true }),
+					text('opr', 'How the field is compared, as the CRM names it (e.g. is)', {
+						label: 'Operator',
+						required: true,
+					}),
+					text('num', 'A number the comparison uses, as text; empty is sent as null', {
+						label: 'Number',
+					}),
+					text('unit', 'Unit of Number as the CRM names it (e.g. days); empty is sent as ""'),
+					text('val', 'The value compared with (e.g. Lead)', { label: 'Value', required: true }),
 				],
 			},
 		),
-		text('description', 'Description', 'What the list is for'),
-		field('isFub2', 'Is FUB2', 'boolean', "Whether the list uses the CRM's newer list format"),
-		text('name', 'Name', "The list's name", { required: true }),
-		field('shared', 'Shared', 'boolean', 'Whether other users see the list'),
-		field(
+		text('description', 'What the list is for'),
+		flag('isFub2', "Whether the list uses the CRM's newer list format", { label: 'Is FUB2' }),
+		text('name', "The list's name", { required: true }),
+		flag('shared', 'Whether other users see the list'),
+		json(
 			'sharedWith',
-			'Shared With',
-			'json',
 			'Who sees the list, as a JSON object with userIds and teamIds, e.g. {"userIds": ["u_1"], "teamIds": []}',
 		),
-		text('sortBy', 'Sort By', 'Name of the column the list is sorted by'),
-		text('userId', 'User ID', 'ID, in the connected CRM, of the user (agent) who owns the list', {
-			refersTo: 'user',
-		}),
+		text('sortBy', 'Name of the column the list is sorted by'),
+		crmId('userId', 'the user (agent) who owns the list', { refersTo: 'user' }),
 	],
 	{
 		simple: simpleForm('name', 'description', 'userId', 'shared'),
@@ -141,10 +126,8 @@ export const smartListResource = crmResource(
 	},
 );
 
-const listPeopleField = field(
+const listPeopleField = textList(
 	'personIds',
-	'Person IDs',
-	'stringList',
 	'IDs, in the connected CRM, of the people to add to or remove from the list, one per entry. From an expression: a list of text, or one text with IDs separated by commas.',
 	{ required: true, placeholder: 'Add Person ID', refersTo: 'person' },
 );
@@ -162,9 +145,9 @@ export const listResource = crmResource(
 	'lists',
 	'A list of people in the connected CRM (people are added and removed by ID)',
 	[
-		text('description', 'Description', 'What the list is for'),
-		field('isFavorite', 'Is Favorite', 'boolean', 'Whether the list is marked as a favorite'),
-		text('name', 'Name', "The list's name"),
+		text('description', 'What the list is for'),
+		flag('isFavorite', 'Whether the list is marked as a favorite'),
+		text('name', "The list's name"),
 	],
 	{
 		operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'],
@@ -185,19 +168,8 @@ export const customFieldResource = crmResource(
 		simple: simpleForm('name', 'label', 'type'),
 	},
 );
-
-export const CRM_ACCOUNT: readonly ResourceSpec[] = [
-	userResource,
-	teamResource,
-	smartListResource,
-	listResource,
-	customFieldResource,
-];
-
-const personTagsField = field(
+const personTagsField = textList(
 	'tags',
-	'Tags',
-	'stringList',
 	'Tags to add to or remove from the person, one per entry. From an expression: a list of text, or one text with tags separated by commas.',
 	{ required: true, placeholder: 'Add Tag' },
 );

@@ -1,24 +1,20 @@
-import { crmResource, field, simpleForm } from './entry';
+import { crmResource, json, simpleForm, text } from './entry';
 
 /** The CRM host's webhooks: a resource apart from the calendar's, so an ID never reaches the other host. */
 export const crmWebhookResource = crmResource(
 	'webhooks',
 	'A webhook registration on the CRM host: which CRM event is delivered to which URL',
 	[
-		field(
+		text(
 			'event',
-			'Event',
-			'string',
 			'The event delivered, named after an entity kind plus Created, Updated or Deleted, e.g. peopleCreated, notesUpdated. Any text is accepted and sent unchanged.',
 			{ required: true, placeholder: 'e.g. peopleCreated' },
 		),
-		field(
+		json(
 			'filters',
-			'Filters',
-			'json',
 			'Conditions an event must meet to be delivered, as a JSON object passed through unchanged, e.g. {"stage": "Lead"}',
 		),
-		field('url', 'URL', 'string', 'The address the service delivers events to', {
+		text('url', 'The address the service delivers events to', {
 			required: true,
 			placeholder: 'e.g. https://example.com/hooks/people',
 		}),

@@ -25,54 +25,68 @@ export const simpleForm = (...keys: readonly SimpleKey[]): readonly SimpleKey[] 
 
 export const primary = (name: string, primaryOf: string): SimpleKey => ({ name, primaryOf });
 
-export function field(
-	name: string,
-	label: string,
+/** `appointmentType` → `Appointment Type`, `pageUrl` → `Page URL`: a label as the editor shows it. */
+export const labelOf = (name: string) =>
+	name
+		.replace(/([A-Z])/g, ' $1')
+		.replace(/^./, (first) => first.toUpperCase())
+		.replace(/\bId(s?)\b/g, 'ID$1')
+		.replace(/\b(Url|Html)\b/g, (word) => word.toUpperCase());
+
+/** A builder of one kind's fields, each labelled after its name unless `extra` gives the label. */
+const kind =
+	(type: FieldType) =>
+	(name: string, description: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
+		name,
+		label: labelOf(name),
+		type,
+		description,
+		...extra,
+	});
+
+export const text = kind('string');
+export const number = kind('number');
+export const flag = kind('boolean');
+export const json = kind('json');
+export const textList = kind('stringList');
+export const objectList = kind('objectList');
+export const field = (
 	type: FieldType,
+	name: string,
 	description: string,
 	extra: Partial<FieldSpec> = {},
-): FieldSpec {
-	return { name, label, type, description, ...extra };
-}
+): FieldSpec => kind(type)(name, description, extra);
+
+/** `officeId`: "ID, in the connected CRM, of the office …". */
+export const crmId = (name: string, what: string, extra: Partial<FieldSpec> = {}): FieldSpec =>
+	text(name, `ID, in the connected CRM, of ${what}`, extra);
 
 export const personIdField = (required: boolean, what: string): FieldSpec =>
-	field('personId', 'Person ID', 'string', `ID, in the connected CRM, of the person ${what}`, {
+	crmId('personId', `the person ${what}`, {
 		placeholder: 'e.g. p_42',
 		refersTo: 'person',
 		...(required ? { required: true } : {}),
 	});
 
 export const userIdField = (what: string): FieldSpec =>
-	field('userId', 'User ID', 'string', `ID, in the connected CRM, of the user (agent) ${what}`, {
-		refersTo: 'user',
-	});
+	crmId('userId', `the user (agent) ${what}`, { refersTo: 'user' });
 
-export const timeField = (
-	name: string,
-	label: string,
-	what: string,
-	extra: Partial<FieldSpec> = {},
-): FieldSpec =>
-	field(
+export const timeField = (name: string, what: string, extra: Partial<FieldSpec> = {}): FieldSpec =>
+	kind('dateTime')(
 		name,
-		label,
-		'dateTime',
 		`${what}, as text passed through unchanged (an ISO 8601 timestamp such as 2024-05-01T15:00:00Z is typical)`,
 		{ placeholder: 'e.g. 2024-05-01T15:00:00Z', ...extra },
 	);
 
 /** Name and email address of a sender or recipient (email messages). */
 export const NAME_AND_EMAIL: readonly FieldSpec[] = [
-	field('name', 'Name', 'string', 'Display name', { required: true }),
-	field('email', 'Email', 'string', 'Email address', { required: true }),
+	text('name', 'Display name', { required: true }),
+	text('email', 'Email address', { required: true }),
 ];
 
 /** `appointment-types` → `appointmentType`: the resource value a CRM path names. */
 const valueOf = (path: string) =>
 	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
-/** `appointmentType` → `Appointment Type`. */
-const labelOf = (value: string) =>
-	value.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
 
 /** A CRM entity's resource from its path: value, label, nouns, list key and ID follow from it. */
 export function crmResource(

@@ -1,5 +1,6 @@
 import { ENTITIES } from './entities';
 import { SERVICE_RESOURCES } from './services';
+import type { ServiceHost } from '../service';
 import { SECTIONS, type ResourceSpec } from './types';
 
 /** One catalogue (decisions.md): all the node, trigger and credential list about entities follows from it. */
@@ -14,7 +15,7 @@ export type {
 	SimpleKey,
 } from './types';
 export { SECTIONS } from './types';
-export { fieldsFor, RECORD_KEYS } from './entry';
+export { fieldsFor, labelOf, RECORD_KEYS } from './entry';
 export { ENTITIES, SERVICE_RESOURCES };
 
 /** The node's resources in the Resource option's order: by section, within a section by label. */
@@ -29,10 +30,6 @@ export const RESOURCES: readonly ResourceSpec[] = [
 
 /** The credential's Entities to Sync flags. */
 export const SYNC_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.syncFlag).map(
-	(entity) => entity.kind,
-);
-
-export const EVENT_KINDS: readonly string[] = ENTITIES.filter((entity) => entity.events).map(
 	(entity) => entity.kind,
 );
 
@@ -55,8 +52,13 @@ export const CONNECTION_RESOURCES: readonly string[] = RESOURCES.filter(
 	(resource) => resource.host !== 'universal',
 ).map((resource) => resource.value);
 
-/** Whether a locator can search the resource's records: it lists them on a connected system's host. */
-export function searchable(resource: ResourceSpec): boolean {
+/** A resource listed on a connected system's host: a locator can search it, the Changes Trigger watch it. */
+export type ListedResource = ResourceSpec & {
+	host: Exclude<ServiceHost, 'universal'>;
+	listKey: string;
+};
+
+export function searchable(resource: ResourceSpec): resource is ListedResource {
 	const lists = resource.operations.includes('getAll') && resource.listKey !== undefined;
 	return lists && resource.host !== 'universal' && resource.host !== 'chosen';
 }

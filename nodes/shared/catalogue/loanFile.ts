@@ -1,18 +1,20 @@
 import { BORROWER_FIELDS } from './losRecords';
-import { field, losResource, simpleForm, timeField } from './entry';
+import {
+	flag,
+	json,
+	losResource,
+	number,
+	objectList,
+	simpleForm,
+	text,
+	textList,
+	timeField,
+} from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /** The loan file and the calendar, as the service's public pages show them. */
 const LOS_PAGES = 'https://rollout.com/docs/api-reference/los';
 const CALENDAR_PAGES = 'https://rollout.com/docs/api-reference/calendar';
-
-const number = (name: string, label: string, description: string) =>
-	field(name, label, 'number', description);
-const text = (name: string, label: string, description: string) =>
-	field(name, label, 'string', description);
-const flag = (name: string, label: string, description: string) =>
-	field(name, label, 'boolean', description);
-const date = (name: string, label: string, what: string): FieldSpec => timeField(name, label, what);
 
 /** A borrower created with the loan: the borrower's fields but Loan ID, its lists as JSON (an entry holds no collection). */
 const LOAN_BORROWER_PARTS: readonly FieldSpec[] = BORROWER_FIELDS.filter(
@@ -32,70 +34,53 @@ const onlyOn = (only: 'create' | 'update', spec: FieldSpec): FieldSpec => ({
 
 const loanBorrowers = onlyOn(
 	'create',
-	field('borrowers', 'Borrowers', 'objectList', 'Borrowers to create with the loan', {
+	objectList('borrowers', 'Borrowers to create with the loan', {
 		placeholder: 'Add Borrower',
 		items: LOAN_BORROWER_PARTS,
 	}),
 );
 
 const loanFields: readonly FieldSpec[] = [
-	number('amount', 'Amount', 'Loan amount as a plain number (e.g. 350000)'),
-	date('applicationDate', 'Application Date', 'When the application was made'),
-	onlyOn(
-		'update',
-		text('assignedUserId', 'Assigned User ID', 'ID of the loan officer the loan is assigned to'),
-	),
+	number('amount', 'Loan amount as a plain number (e.g. 350000)'),
+	timeField('applicationDate', 'When the application was made'),
+	onlyOn('update', text('assignedUserId', 'ID of the loan officer the loan is assigned to')),
 	loanBorrowers,
-	date('closingDate', 'Closing Date', 'When the loan closes'),
+	timeField('closingDate', 'When the loan closes'),
+	onlyOn('create', flag('escrowIncluded', 'Whether the payment includes escrow')),
+	timeField('fundingDate', 'When the loan is funded'),
+	number('interestRate', 'Interest rate in percent as a plain number (e.g. 6.5)'),
+	onlyOn('create', text('loanNumber', "The loan's number in the loan origination system")),
+	number('loanToValue', 'Loan-to-value ratio in percent (e.g. 80)'),
+	onlyOn('create', number('monthlyPayment', 'Monthly payment as a plain number')),
 	onlyOn(
 		'create',
-		flag('escrowIncluded', 'Escrow Included', 'Whether the payment includes escrow'),
-	),
-	date('fundingDate', 'Funding Date', 'When the loan is funded'),
-	number('interestRate', 'Interest Rate', 'Interest rate in percent as a plain number (e.g. 6.5)'),
-	onlyOn(
-		'create',
-		text('loanNumber', 'Loan Number', "The loan's number in the loan origination system"),
-	),
-	number('loanToValue', 'Loan To Value', 'Loan-to-value ratio in percent (e.g. 80)'),
-	onlyOn(
-		'create',
-		number('monthlyPayment', 'Monthly Payment', 'Monthly payment as a plain number'),
+		textList('participatingUserIds', 'IDs of the users working on the loan, one per entry', {
+			placeholder: 'Add User ID',
+		}),
 	),
 	onlyOn(
 		'create',
-		field(
-			'participatingUserIds',
-			'Participating User IDs',
-			'stringList',
-			'IDs of the users working on the loan, one per entry',
-			{ placeholder: 'Add User ID' },
-		),
+		number('pmiRate', 'Private mortgage insurance rate in percent', { label: 'PMI Rate' }),
 	),
-	onlyOn('create', number('pmiRate', 'PMI Rate', 'Private mortgage insurance rate in percent')),
 	onlyOn(
 		'create',
-		flag('pmiRequired', 'PMI Required', 'Whether private mortgage insurance is required'),
+		flag('pmiRequired', 'Whether private mortgage insurance is required', {
+			label: 'PMI Required',
+		}),
 	),
-	text(
-		'purpose',
-		'Purpose',
-		'Why the loan is taken, as the LOS names it (e.g. Purchase, Refinance)',
-	),
+	text('purpose', 'Why the loan is taken, as the LOS names it (e.g. Purchase, Refinance)'),
 	onlyOn(
 		'update',
-		field(
+		json(
 			'rateAndTerms',
-			'Rate And Terms',
-			'json',
 			'Payment terms as a JSON object with monthlyPayment, escrowIncluded, pmiRequired and pmiRate',
 		),
 	),
-	text('stage', 'Stage', "The loan's pipeline stage as the LOS names it"),
-	text('status', 'Status', "The loan's status as the LOS names it"),
-	date('statusDate', 'Status Date', 'When the status last changed'),
-	number('term', 'Term', 'Length of the loan in months (e.g. 360)'),
-	text('type', 'Type', 'Kind of loan as the LOS names it (e.g. Conventional, FHA)'),
+	text('stage', "The loan's pipeline stage as the LOS names it"),
+	text('status', "The loan's status as the LOS names it"),
+	timeField('statusDate', 'When the status last changed'),
+	number('term', 'Length of the loan in months (e.g. 360)'),
+	text('type', 'Kind of loan as the LOS names it (e.g. Conventional, FHA)'),
 ];
 
 export const loanResource = losResource('loan', 'A loan file', 'e.g. loan-1', {
@@ -144,9 +129,3 @@ export const calendarEventResource: ResourceSpec = {
 	simple: simpleForm('title', 'calendarId', 'start', 'end', 'location', 'status'),
 	source: `${CALENDAR_PAGES}/calendar-events/list-calendarevents`,
 };
-
-export const LOAN_FILE: readonly ResourceSpec[] = [
-	loanResource,
-	calendarResource,
-	calendarEventResource,
-];

@@ -1,155 +1,94 @@
 import { personTags } from './crmAccount';
-import { field, primary, simpleForm } from './entry';
+import { crmId, field, number, primary, simpleForm, text, textList } from './entry';
 import type { FieldSpec, ResourceSpec } from './types';
 
 /** Every writable field of a person (spec 4.2), in the order of their labels. */
 const personFields: readonly FieldSpec[] = [
 	field(
 		'addresses',
-		'Addresses',
 		'addresses',
 		"The person's postal addresses. Each address has optional text parts (type, street, city, state, postal code, country), each passed through unchanged; an address with no part set is an error.",
 	),
-	field(
-		'assignedPondId',
-		'Assigned Pond ID',
-		'string',
-		'ID, in the connected CRM, of the pond (shared pool of leads) the person is assigned to',
-	),
-	field(
-		'assignedUserId',
-		'Assigned User ID',
-		'string',
-		'ID, in the connected CRM, of the user (agent) the person is assigned to',
-		{ refersTo: 'user' },
-	),
-	field(
+	crmId('assignedPondId', 'the pond (shared pool of leads) the person is assigned to'),
+	crmId('assignedUserId', 'the user (agent) the person is assigned to', { refersTo: 'user' }),
+	number(
 		'averageBeds',
-		'Average Beds',
-		'number',
 		'Average number of bedrooms the person is looking for, as a number (e.g. 3)',
 	),
-	field(
+	number(
 		'averagePrice',
-		'Average Price',
-		'number',
 		'Average property price the person is looking for, as a plain number without currency sign or thousands separators (e.g. 450000)',
 	),
-	field(
+	text(
 		'birthday',
-		'Birthday',
-		'string',
 		"The person's birthday as text, passed through unchanged (the service does not state a format; a date such as 1985-04-12 is typical)",
 		{ placeholder: 'e.g. 1985-04-12' },
 	),
 	field(
-		'communicationsConsent',
-		'Communications Consent',
 		'consent',
+		'communicationsConsent',
 		'Whether the person consents to be contacted, per channel (call, email, mass email, postal, text, visit). Add a channel and switch it on (consents) or off (does not consent); channels you do not add are not sent.',
 	),
-	field('companyName', 'Company Name', 'string', 'Name of the company the person works for'),
-	field(
+	text('companyName', 'Name of the company the person works for'),
+	textList(
 		'contactTypes',
-		'Contact Types',
-		'stringList',
 		'Kinds of contact the person is (e.g. lead, client, vendor), one value per entry, each passed through unchanged. From an expression: a list of text, or one text with values separated by commas.',
 		{ placeholder: 'Add Contact Type' },
 	),
 	field(
 		'emails',
-		'Emails',
 		'emails',
 		"The person's email addresses. Each entry needs the address; type (e.g. work), status and Is Primary are optional and passed through unchanged.",
 	),
-	field('firstName', 'First Name', 'string', "The person's first (given) name, sent as entered", {
+	text('firstName', "The person's first (given) name, sent as entered", {
 		placeholder: 'e.g. Ada',
 	}),
-	field('jobTitle', 'Job Title', 'string', "The person's job title"),
+	text('jobTitle', "The person's job title"),
 	field(
-		'lastActivity',
-		'Last Activity',
 		'dateTime',
+		'lastActivity',
 		'When the person was last active, as text, passed through unchanged (the service does not state a format; an ISO 8601 timestamp such as 2024-05-01T10:00:00Z is typical)',
 		{ placeholder: 'e.g. 2024-05-01T10:00:00Z' },
 	),
-	field(
+	text(
 		'lastActivityType',
-		'Last Activity Type',
-		'string',
 		"Kind of the person's last activity (e.g. call, email, showing), passed through unchanged",
 		{ placeholder: 'e.g. call' },
 	),
-	field('lastName', 'Last Name', 'string', "The person's last (family) name, sent as entered", {
+	text('lastName', "The person's last (family) name, sent as entered", {
 		placeholder: 'e.g. Lovelace',
 	}),
-	field(
-		'officeId',
-		'Office ID',
-		'string',
-		'ID, in the connected CRM, of the office the person belongs to',
-	),
+	crmId('officeId', 'the office the person belongs to'),
 	field(
 		'phones',
-		'Phones',
 		'phones',
 		"The person's phone numbers. Each entry needs the number (sent as entered); type (e.g. mobile), status and Is Primary are optional and passed through unchanged.",
 	),
-	field(
+	number(
 		'rating',
-		'Rating',
-		'number',
 		'Rating of the person, as a number. The service accepts it on create but does not return it in the created person.',
 	),
-	field(
+	text(
 		'source',
-		'Source',
-		'string',
 		'Where the person came from (lead source name, e.g. Website or Referral), passed through unchanged',
 		{ placeholder: 'e.g. Website' },
 	),
-	field(
-		'sourceId',
-		'Source ID',
-		'string',
-		'ID, in the connected CRM, of the lead source the person came from',
-	),
-	field(
+	crmId('sourceId', 'the lead source the person came from'),
+	text(
 		'stage',
-		'Stage',
-		'string',
 		"Name of the person's stage in the CRM pipeline (e.g. Lead), passed through unchanged",
 		{ placeholder: 'e.g. Lead' },
 	),
-	field(
-		'stageId',
-		'Stage ID',
-		'string',
-		"ID, in the connected CRM, of the person's pipeline stage",
-	),
-	field(
-		'systemSource',
-		'System Source',
-		'string',
-		'Name of the system the person record comes from, passed through unchanged',
-	),
-	field(
+	crmId('stageId', "the person's pipeline stage"),
+	text('systemSource', 'Name of the system the person record comes from, passed through unchanged'),
+	textList(
 		'tags',
-		'Tags',
-		'stringList',
 		'Labels to attach to the person, one tag per entry. From an expression: a list of text, or one text with tags separated by commas.',
 		{ placeholder: 'Add Tag' },
 	),
-	field(
-		'timeframeId',
-		'Timeframe ID',
-		'string',
-		"ID, in the connected CRM, of the person's buying or selling timeframe",
-	),
-	field(
+	crmId('timeframeId', "the person's buying or selling timeframe"),
+	text(
 		'timezone',
-		'Timezone',
-		'string',
 		"The person's time zone as text, passed through unchanged (the service does not state a format; an IANA name such as America/Chicago is typical)",
 		{ placeholder: 'e.g. America/Chicago' },
 	),
