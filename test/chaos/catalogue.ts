@@ -10,11 +10,13 @@
  *   one text field, mapped from the item (Map Automatically; the form where the operation has no
  *   mapping modes; one JSON object where the catalogue publishes no fields).
  * - Get Many runs with Return All, and again with Page at a Time looped batch by batch.
+ * - Person › Find and Create or Update read the people list, then GET or write: people.ts.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { RESOURCES, type FieldSpec, type ResourceSpec } from '../../nodes/shared/catalogue';
 import { fieldsFor } from '../../nodes/shared/catalogue';
+import { peopleScenarios } from './people';
 import { pick, refs, type Method, type Scenario } from './scenarios';
 import { TEXTS, uuidOf, type Host, type Profile } from './service';
 
@@ -247,11 +249,20 @@ const METHODS: Record<string, Method> = {
  * shape applies to them; Custom API Call has its own suite (custom-api-call.test.ts).
  */
 export function catalogueScenarios(profile: Profile): Scenario[] {
-	return RESOURCES.filter((resource) => resource.host !== 'universal' && resource.host !== 'chosen')
+	const later: Scenario[] = [];
+	const scenarios = RESOURCES.filter(
+		(resource) => resource.host !== 'universal' && resource.host !== 'chosen',
+	)
 		.flatMap((resource) => resource.operations.map((operation) => [resource, operation] as const))
-		.flatMap(([resource, operation], index) =>
-			operation === 'getAll'
-				? listScenarios(resource, profile, index)
-				: [itemScenario(resource, operation, profile)],
-		);
+		.flatMap(([resource, operation], index) => {
+			if (operation === 'getAll') return listScenarios(resource, profile, index);
+			if (resource.value === 'person' && (operation === 'find' || operation === 'upsert')) {
+				const [first, ...more] = peopleScenarios(profile, operation);
+				later.push(...more);
+				return [first];
+			}
+			return [itemScenario(resource, operation, profile)];
+		});
+	// Their other cases last: every other scenario keeps its place, and so its seed and credential mode.
+	return [...scenarios, ...later];
 }

@@ -6,43 +6,29 @@ import { isDeepStrictEqual } from 'util';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunResult } from '../harness/engine';
+import {
+	attemptsByKey,
+	fail,
+	isError,
+	LATE_MS,
+	MAX_TOTAL_WAIT_S,
+	notRead,
+	RUN_BUDGET_MS,
+	safeParse,
+	segmentsOf,
+	TIMED_OUT,
+	TIMEOUT_S,
+	unsentFailure,
+	withoutOriginal,
+	type RunRecord,
+} from './attempts';
 import { TRAITS } from './faults';
+import { peopleAccounted, peopleReadOnce, peopleSentAsGiven } from './people-checks';
 import type { Scenario } from './scenarios';
 import { noSecret } from './secrets';
-import { listRecords, type Drawn } from './service';
+import { listRecords } from './service';
 
-export const TIMEOUT_S = 1;
-export const MAX_TOTAL_WAIT_S = 5;
-/** How much later than its deadline an attempt may let go of its connection on a loaded 2-core machine. */
-export const LATE_MS = 1500;
-/** A run of a few items or pages, each at most 3 attempts of 1 s and 5 s of waits, ends well within this. */
-export const RUN_BUDGET_MS = 25_000;
-
-/** What one run of the node did, and what reached the service. */
-export interface RunRecord {
-	scenario: Scenario;
-	items: IDataObject[];
-	drawn: Drawn[];
-	result: RunResult;
-	ms: number;
-	foreignRequests: number;
-	openConnections: number;
-}
-
-const fail = (message: string): never => {
-	throw new Error(message);
-};
-
-const isError = (json: IDataObject) => typeof json.error === 'string';
-const withoutOriginal = ({ original: _original, ...rest }: IDataObject) => rest;
-
-/** The attempts of each request (an item's, or a page's URL), in the order they reached the service. */
-function attemptsByKey(drawn: Drawn[]): Map<string, Drawn[]> {
-	const byKey = new Map<string, Drawn[]>();
-	for (const entry of drawn) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
-	return byKey;
-}
+export { MAX_TOTAL_WAIT_S, RUN_BUDGET_MS, TIMEOUT_S, type RunRecord } from './attempts';
 
 /** The other origin received nothing; every request went to the scenario's host. */
 function nothingElsewhere(run: RunRecord): void {
@@ -56,7 +42,8 @@ function nothingElsewhere(run: RunRecord): void {
 /** No attempt past its deadline, no wait past the budget, nothing left open. */
 function withinDeadlines(run: RunRecord): void {
 	if (run.openConnections > 0) fail(`${run.openConnections} connections were left open`);
-	if (run.ms > RUN_BUDGET_MS) fail(`the run took ${run.ms} ms (budget ${RUN_BUDGET_MS} ms)`);
+	const budget = run.scenario.budgetMs ?? RUN_BUDGET_MS;
+	if (run.ms > budget) fail(`the run took ${run.ms} ms (budget ${budget} ms)`);
 	for (const { request, fault } of run.drawn) {
 		const held = (request.closedAt ?? Infinity) - request.readAt;
 		if (held > TIMEOUT_S * 1000 + LATE_MS)
@@ -74,21 +61,17 @@ function withinDeadlines(run: RunRecord): void {
 }
 
 /**
- * The client gave up on the answer: it reset the connection with the answer unread, or held it until
- * its deadline. On a loaded machine an attempt's deadline can pass before even a healthy answer is
- * read (its clock starts before the request is sent); the client then rightly calls it a timeout,
- * and may send a PUT or a GET again.
+ * No write sent twice: nothing after a whole answer; no POST, PATCH or DELETE after one that may have
+ * been processed. The people list's pages are read again only after a failed read (peopleReadOnce).
  */
-const notRead = ({ request, unread }: Drawn) =>
-	unread === true || (request.closedAt ?? Infinity) - request.readAt >= TIMEOUT_S * 1000 - 100;
-const TIMED_OUT = /within \d+ s \(timeout\)/;
-
-/** No write sent twice: nothing after a whole answer; no POST, PATCH or DELETE after one that may have been processed. */
 function sentOnce(run: RunRecord): void {
+	const people = run.scenario.shape === 'people';
 	for (const [key, attempts] of attemptsByKey(run.drawn)) {
 		attempts.slice(0, -1).forEach((attempt) => {
 			const { request, fault } = attempt;
-			if (TRAITS[fault].final && !notRead(attempt))
+			const page =
+				people && request.method === 'GET' && segmentsOf(request.url).segments.length === 1;
+			if (TRAITS[fault].final && !notRead(attempt) && !page)
 				fail(`${key} was sent again after a whole answer ("${fault}")`);
 			if (
 				['POST', 'PATCH', 'DELETE'].includes(request.method) &&
@@ -97,15 +80,15 @@ function sentOnce(run: RunRecord): void {
 				fail(`${key} (${request.method}) was sent again after "${fault}"`);
 		});
 	}
+	if (people) peopleReadOnce(run);
 }
 
 /** Each request names the path the item gave, one segment per value, and carries exactly the item's body. */
 function sentAsGiven(run: RunRecord): void {
 	const { scenario } = run;
+	if (scenario.people) return peopleSentAsGiven(run);
 	for (const { request, key } of run.drawn) {
-		const [, host, api, ...segments] = new URL(request.url, 'http://x').pathname
-			.split('/')
-			.map((part) => decodeURIComponent(part));
+		const { host, api, segments } = segmentsOf(request.url);
 		const where = `${request.method} ${request.url}`;
 		if (request.method !== scenario.method) fail(`${where}: the scenario sends ${scenario.method}`);
 		const connection = request.headers['x-service-credential-id'];
@@ -126,14 +109,6 @@ function sentAsGiven(run: RunRecord): void {
 		} else if (!isDeepStrictEqual(safeParse(request.body), expected.body)) {
 			fail(`${where} carried ${request.body.slice(0, 300)}, not ${JSON.stringify(expected.body)}`);
 		}
-	}
-}
-
-function safeParse(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
 	}
 }
 
@@ -167,7 +142,7 @@ function eachItemAccounted(run: RunRecord): void {
 		if (!last) {
 			if (!isError(json))
 				fail(`item ${index} was never sent, yet succeeded: ${JSON.stringify(json)}`);
-			return;
+			return unsentFailure(run, index, String(json.error));
 		}
 		// The client's deadline passing is its own verdict: on a loaded machine even before a healthy answer is read.
 		const timedOut = isError(json) && TIMED_OUT.test(String(json.error));
@@ -268,9 +243,11 @@ export function checkRun(run: RunRecord): IDataObject | undefined {
 	check(() => sentAsGiven(run));
 	const { shape, batchKey } = run.scenario;
 	const batch =
-		shape === 'writes' || shape === 'records'
-			? void check(() => eachItemAccounted(run))
-			: check(() => listAccounted(run));
+		shape === 'people'
+			? void check(() => peopleAccounted(run))
+			: shape === 'writes' || shape === 'records'
+				? void check(() => eachItemAccounted(run))
+				: check(() => listAccounted(run));
 	if (batch) {
 		const records = batch[batchKey!] as IDataObject[];
 		if (batch.count !== records.length || batch.done !== (batch.nextCursor === ''))

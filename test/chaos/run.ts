@@ -101,6 +101,7 @@ function servingOf(scenario: Scenario, items: IDataObject[]): Serving {
 		kind: kindOf(scenario),
 		list: scenario.list,
 		profile: scenario.profile,
+		people: scenario.people?.list,
 	};
 	const { sends } = scenario;
 	if (!sends) return serving;
@@ -132,7 +133,7 @@ async function runOnce(
 		items,
 		onError: 'continueRegularOutput',
 		// Stop Execution a little after the budget, so a run that would wait for ever fails here instead.
-		cancelAfterMs: RUN_BUDGET_MS + 5000,
+		cancelAfterMs: (scenario.budgetMs ?? RUN_BUDGET_MS) + 5000,
 	});
 	const ms = Date.now() - started;
 	await chaos.settled();
@@ -298,13 +299,15 @@ const PROFILE_SEEDS: ReadonlyArray<readonly [number, AuthMode]> = [
  * seed 1 in access-token mode, the rest with seed 2 with a client ID and secret; `shift` (the
  * profile's number) swaps the halves, so over the three profiles each operation meets both seeds
  * and both modes. Each mode's warm-up runs one scenario of each kind (a write, a record, a page),
- * not all: the first runs load the code every operation shares.
+ * not all: the first runs load the code every operation shares; and every people scenario (Find,
+ * Create or Update), whose code no other operation loads.
  */
 export function describeProfileChaos(scenarios: Scenario[], salt: number, shift: number): void {
 	const kinds = new Set<string>();
 	const warmUp = scenarios.filter((scenario) => {
-		const first = !kinds.has(kindOf(scenario));
-		kinds.add(kindOf(scenario));
+		const kind = scenario.people ? scenario.label : kindOf(scenario);
+		const first = !kinds.has(kind);
+		kinds.add(kind);
 		return first;
 	});
 	PROFILE_SEEDS.forEach(([seed, mode], half) =>

@@ -11,9 +11,36 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * writes / records: one request per input item, one output item each; list: one input item, its records
- * (or, with Simplify off, its pages); batches: Page at a Time, run batch by batch with each nextCursor.
+ * (or, with Simplify off, its pages); batches: Page at a Time, run batch by batch with each nextCursor;
+ * people: Person › Find or Create or Update, the people list's pages read once per run, then a GET of
+ * each match or one write per item.
  */
-export type Shape = 'writes' | 'records' | 'list' | 'batches';
+export type Shape = 'writes' | 'records' | 'list' | 'batches' | 'people';
+
+/** A person's ID as the profile writes it. */
+export type PersonId = string | number;
+
+/**
+ * What Person › Find or Create or Update must do with each item, once the people list was read: the
+ * people it matches (the matches of the kind that decides, for Create or Update), in the list's order.
+ */
+export interface PeopleCase {
+	operation: 'find' | 'upsert';
+	/** The people list the service serves (its records in `list.records`). */
+	list: ListModel;
+	/**
+	 * Per input item: the people it matches in the list, and the kind of key that found them. Create
+	 * or Update: `follows`, an earlier item with its (new) email; what that item's create came to
+	 * decides (the person it made is updated; a create of unknown outcome refuses this one).
+	 */
+	matches: Array<{ ids: PersonId[]; by: 'email' | 'phone'; follows?: number }>;
+	/** Find: One Item With the Matches, and When Nothing Matches: Fail the Item. */
+	oneItem?: true;
+	failWhenNone?: true;
+	/** Create or Update: the body an item's write sends, and the query of its PUT (`?mergeTags=true`). */
+	body?: (item: IDataObject) => IDataObject;
+	query?: string;
+}
 
 export interface Scenario {
 	label: string;
@@ -41,6 +68,10 @@ export interface Scenario {
 	output?: (item: IDataObject, answer: unknown) => unknown;
 	/** The item's write-only values (a user's password): like a secret, in no output or error. */
 	secrets?: (item: IDataObject) => string[];
+	/** people: the list, and what each item must come to. */
+	people?: PeopleCase;
+	/** The longest the run may take (RUN_BUDGET_MS when not given). */
+	budgetMs?: number;
 }
 
 export const ITEMS = 8;

@@ -40,7 +40,7 @@ export type Profile = 'default' | 'numeric' | 'uuid';
 const AT = '2024-01-01T00:00:00.000Z';
 
 /** The service's own time fields on a record of the profile. */
-function stamps(profile: Profile | undefined): IDataObject {
+export function stamps(profile: Profile | undefined): IDataObject {
 	if (profile === 'default') return { created: AT, updated: AT, serviceUpdated: AT };
 	if (profile === 'numeric') return { created: AT, updated: AT };
 	if (profile === 'uuid') return { createdAt: AT, updatedAt: AT };
@@ -55,7 +55,7 @@ const idFrom = (profile: Profile | undefined, segment: string): number | string 
 	profile === 'numeric' && /^[1-9]\d{0,14}$/.test(segment) ? Number(segment) : segment;
 
 /** A value as the profile writes it: every boolean inside as 1/0 where the profile says so. */
-function inProfile(profile: Profile | undefined, value: unknown): unknown {
+export function inProfile(profile: Profile | undefined, value: unknown): unknown {
 	if (profile !== 'numeric') return value;
 	if (typeof value === 'boolean') return value ? 1 : 0;
 	if (Array.isArray(value)) return value.map((entry) => inProfile(profile, entry));
@@ -77,6 +77,8 @@ export interface ListModel {
 	 * UUIDs with createdAt; text IDs such as `people-1` when not given.
 	 */
 	profile?: Profile;
+	/** The list's records, when a scenario gives them (the people Find and Create or Update look in). */
+	records?: IDataObject[];
 }
 
 /** The most records the service puts in one page, whatever limit it is asked for. */
@@ -91,6 +93,7 @@ function profiled(list: ListModel, n: number): IDataObject {
 }
 
 export function listRecords(list: ListModel): IDataObject[] {
+	if (list.records) return list.records;
 	return Array.from({ length: list.size }, (_v, n) => {
 		const { id, ...service } = profiled(list, n);
 		return {
@@ -151,9 +154,11 @@ export function personRecord(id: string): IDataObject {
 
 const lastSegment = (url: URL) => decodeURIComponent(url.pathname.split('/').pop() ?? '');
 
-/** A GET of one record: the person, in the profile's shape when one is given. */
-function recordAnswer(url: URL, profile: Profile | undefined): IDataObject {
+/** A GET of one record: the person, in the profile's shape when one is given; one of `people` when given. */
+function recordAnswer(url: URL, profile: Profile | undefined, people?: ListModel): IDataObject {
 	const segment = lastSegment(url);
+	const listed = people?.records?.find((record) => String(record.id) === segment);
+	if (listed) return listed;
 	if (!profile) return personRecord(segment);
 	const record = { ...personRecord(segment), id: idFrom(profile, segment), active: true };
 	return { ...(inProfile(profile, record) as IDataObject), ...stamps(profile) };
@@ -219,6 +224,24 @@ export interface Serving {
 	profile?: Profile;
 	/** The item a request is for, where its URL and body do not name it (`item 3`): a numeric ID's path. */
 	keyOf?: (request: RawRequest) => string | undefined;
+	/**
+	 * Person › Find and Create or Update: the people list, served in pages at GET `people`; a GET of
+	 * one person answers that person; a POST or PUT is a write. `kind` does not apply.
+	 */
+	people?: ListModel;
+}
+
+/** What a request is to the service: the scenario's one kind, or for the people its method and path. */
+function kindOfRequest(serving: Serving, request: RawRequest, url: URL): RequestKind {
+	if (!serving.people) return serving.kind;
+	if (request.method !== 'GET') return 'write';
+	return url.pathname.split('/').length > 4 ? 'record' : 'page';
+}
+
+/** The request a request repeats: a page's or a person's URL, or the item its path or body names. */
+function keyOfRequest(serving: Serving, request: RawRequest, kind: RequestKind): string {
+	if (kind === 'page' || (kind === 'record' && serving.people)) return request.url;
+	return serving.keyOf?.(request) ?? itemOf(safeDecode(request.url)) ?? itemOf(request.body) ?? '?';
 }
 
 const itemOf = (text: string): string | undefined => /item-(\d+)/.exec(text)?.[0];
@@ -276,31 +299,21 @@ export class ChaosService {
 	serve(serving: Serving, random: () => number): void {
 		this.service.script((request, socket, count) => {
 			const url = new URL(request.url, this.service.origin);
-			const page =
-				serving.kind === 'page' && serving.list
-					? pageOf(serving.list, url, this.service.origin)
-					: undefined;
+			const kind = kindOfRequest(serving, request, url);
+			const list = serving.people ?? serving.list;
+			const page = kind === 'page' && list ? pageOf(list, url, this.service.origin) : undefined;
 			const healthy =
 				page?.healthy ??
-				(serving.kind === 'record'
+				(kind === 'record'
 					? {
 							status: '200 OK',
-							body: recordAnswer(url, serving.profile),
+							body: recordAnswer(url, serving.profile, serving.people),
 							records: (body: IDataObject) => [body],
 						}
 					: writeAnswer(request, url, count, serving.profile));
-			const fault = drawFault(random, serving.kind, page?.hasNextLink ?? false);
+			const fault = drawFault(random, kind, page?.hasNextLink ?? false);
 			const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
-			const drawn: Drawn = {
-				request,
-				fault,
-				key: page
-					? request.url
-					: (serving.keyOf?.(request) ??
-						itemOf(safeDecode(request.url)) ??
-						itemOf(request.body) ??
-						'?'),
-			};
+			const drawn: Drawn = { request, fault, key: keyOfRequest(serving, request, kind) };
 			this.drawn.push(drawn);
 			socket.on('error', () => (drawn.unread = true));
 			// A client's close after reading comes a loop turn later at the earliest; one already there
