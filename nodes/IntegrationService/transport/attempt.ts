@@ -19,7 +19,7 @@ import {
 	undecodableFailure,
 } from './answer';
 import type { AttemptFailure } from './errors';
-import { isRead, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
 import type { ServiceContext, ServiceRun } from './run';
 
 /**
@@ -193,15 +193,15 @@ function failureAfterThrow(
 
 /**
  * A write whose answer began with a 2xx was processed, whatever then happened to its body: sending it
- * again could act twice. A failure not retried already (a POST's) keeps its words; a DELETE's says so.
+ * again could act twice. A failure not retried already (a POST's) keeps its words; a PUT's or a
+ * DELETE's says so.
  */
 function processedWrite(
 	method: IHttpRequestMethods,
 	status: number | undefined,
 	failure: AttemptFailure,
 ): AttemptFailure {
-	const told = !failure.retryable && method !== 'DELETE';
-	if (isRead(method) || told || status === undefined || status < 200 || status >= 300)
+	if ((method !== 'PUT' && method !== 'DELETE') || !status || status < 200 || status >= 300)
 		return failure;
 	return {
 		...failure,
