@@ -1,5 +1,3 @@
-import type { Readable } from 'stream';
-
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { LIST_KEYS } from '../../shared/catalogue';
@@ -115,6 +113,15 @@ export function undecodableFailure(
 		retryable: false,
 		mayHaveBeenProcessed: !isRead(method),
 	};
+}
+
+/** The part of a Node stream the body is read through. */
+interface Readable {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end' | 'close', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(error?: Error): void;
+	readonly destroyed?: boolean;
 }
 
 export function isStream(body: unknown): body is Readable {
