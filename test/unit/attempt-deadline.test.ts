@@ -6,6 +6,7 @@
  * On jest's fake clock: an attempt that waited for its deadline timer would settle only once the fake
  * time reached the Timeout, so "settled with no fake time passed" holds exactly, at any machine speed.
  */
+import { DEFAULT_SETTINGS, newRun } from '../../nodes/IntegrationService/transport';
 import type { ServiceContext } from '../../nodes/IntegrationService/transport/run';
 import { sendAttempt } from '../../nodes/IntegrationService/transport/attempt';
 
@@ -37,15 +38,22 @@ describe('sendAttempt on an n8n whose sleep ignores its signal', () => {
 	it('returns the record as soon as the answer is read, not after the Timeout', async () => {
 		const started = Date.now();
 		let settled: { result: unknown; at: number } | undefined;
-		void sendAttempt(contextAnswering('{"id":"p_1"}'), {
-			method: 'GET',
-			options: { method: 'GET', url: 'http://127.0.0.1:1/api/people/p_1' },
-			credentials: {},
-			secretForms: [],
-			timeoutMs: TIMEOUT_MS,
-			maxResponseBytes: 1024,
-			stoppedReason: () => undefined,
-		}).then((result) => (settled = { result, at: Date.now() }));
+		const url = 'http://127.0.0.1:1/api/people/p_1';
+		void sendAttempt(
+			contextAnswering('{"id":"p_1"}'),
+			newRun({ ...DEFAULT_SETTINGS, maxResponseBytes: 1024 }),
+			{
+				itemIndex: 0,
+				method: 'GET',
+				host: 'crm',
+				url,
+				options: { method: 'GET', url },
+				tenant: 'tenant',
+				forms: [],
+				credentials: {},
+				timeoutMs: TIMEOUT_MS,
+			},
+		).then((result) => (settled = { result, at: Date.now() }));
 		// Up to the Timeout, not past it: waiting for the deadline timer would settle only at TIMEOUT_MS.
 		await jest.advanceTimersByTimeAsync(TIMEOUT_MS - 1);
 		expect(settled).toEqual({ result: { json: { id: 'p_1' } }, at: started });

@@ -10,6 +10,7 @@ import {
 	decodeCursor,
 	digest,
 	encodeCursor,
+	listDigest,
 	MAX_TEXT,
 	SEEN_KEPT,
 } from '../../nodes/IntegrationService/transport/cursor';
@@ -26,10 +27,7 @@ import {
 	newRun,
 	serviceRequestPages,
 } from '../../nodes/IntegrationService/transport';
-import {
-	listDigest,
-	MAX_UNANNOUNCED_RECORDS,
-} from '../../nodes/IntegrationService/transport/paging';
+import { MAX_UNANNOUNCED_RECORDS } from '../../nodes/IntegrationService/transport/paging';
 import type { Scripted, SentRequest } from './fakes';
 import { credentials, fakeServiceContext, TOKEN } from './fakes';
 

@@ -18,16 +18,16 @@ import {
 	serviceRequestPages,
 } from '../../nodes/IntegrationService/transport';
 import { newLoopMemory } from '../../nodes/IntegrationService/transport/cursor';
-import type { Paging } from '../../nodes/IntegrationService/transport/nextPage';
+import type { Paging } from '../../nodes/IntegrationService/transport/paging';
 import {
 	announcedBound,
 	boundBroken,
+	LIST_NEXT_STEP,
 	MAX_RECORDS,
 	MAX_UNANNOUNCED_RECORDS,
 	requestFor,
 	takePage,
-} from '../../nodes/IntegrationService/transport/nextPage';
-import { LIST_NEXT_STEP } from '../../nodes/IntegrationService/transport/paging';
+} from '../../nodes/IntegrationService/transport/paging';
 import type { Scripted } from './fakes';
 import { credentials, fakeServiceContext } from './fakes';
 

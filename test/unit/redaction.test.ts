@@ -9,7 +9,7 @@ import { createHmac } from 'crypto';
 import fc from 'fast-check';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { withoutSecrets } from '../../nodes/IntegrationService/transport/nextPage';
+import { withoutSecrets } from '../../nodes/IntegrationService/transport/cursor';
 import {
 	redact,
 	redactAnswer,

@@ -1,16 +1,14 @@
 /**
  * nodes/IntegrationService/transport/retry.ts: the retry loop's decisions, called directly: the
- * backoff, the wait before an attempt (start, sleep, give up on the budget or the deadline) and the
- * words of a give-up, and an attempt's Timeout clipped to the item's time.
+ * backoff, and whether a wait before an attempt is taken or given up (on the budget or the deadline),
+ * with the words of a give-up. An attempt's Timeout clipped to the item's time: deadline.test.ts.
  */
 import fc from 'fast-check';
 
-import {
-	attemptTimeoutMs,
-	backoffMs,
-	gaveUpWaiting,
-	waitVerdict,
-} from '../../nodes/IntegrationService/transport/pace';
+import type { ServiceRun } from '../../nodes/IntegrationService/transport';
+import { DEFAULT_SETTINGS, newRun } from '../../nodes/IntegrationService/transport';
+import { backoffMs } from '../../nodes/IntegrationService/transport/pace';
+import { neededAfterWait, refusedWait } from '../../nodes/IntegrationService/transport/retry';
 
 const PROPERTY = { seed: 2930, numRuns: 500 };
 
@@ -39,81 +37,61 @@ describe('backoffMs', () => {
 	});
 });
 
-describe('waitVerdict', () => {
-	it('property: sleeps only within the request budget and before the deadline; gives up at once otherwise', () => {
+/** A run with that Max Total Retry Wait and, with `maxItemMs`, an item deadline named `bound`. */
+function runWith(maxTotalWaitMs: number, maxItemMs = 0, bound = 'the bound'): ServiceRun {
+	const run = newRun({ ...DEFAULT_SETTINGS, maxTotalWaitMs, maxItemMs });
+	return maxItemMs > 0 ? { ...run, deadline: { at: 0, bound } } : run;
+}
+
+describe('refusedWait', () => {
+	it('property: waits only within the request budget, before the deadline and leaving an attempt the time it needs; gives up otherwise', () => {
 		fc.assert(
 			fc.property(
-				fc.integer({ min: -5000, max: 90_000 }),
-				fc.integer({ min: -5000, max: 90_000 }),
-				fc.oneof(fc.constant(Infinity), fc.integer({ min: -1000, max: 90_000 })),
+				fc.integer({ min: 1, max: 90_000 }),
+				fc.oneof(fc.constant(Infinity), fc.integer({ min: 1, max: 90_000 })),
 				fc.nat(60_000),
 				fc.nat(120_000),
-				(wanted, paused, left, waited, budget) => {
-					const verdict = waitVerdict(wanted, paused, left, waited, budget);
-					const wait = Math.max(wanted, paused);
-					if (left <= 0) expect(verdict).toEqual({ overdue: true });
-					else if (wait <= 0) expect(verdict).toEqual({ start: true });
-					else if (waited + wait > budget) expect(verdict).toEqual({ giveUp: 'budget', wait });
-					else if (wait >= left) expect(verdict).toEqual({ giveUp: 'deadline', wait });
-					else expect(verdict).toEqual({ sleep: wait });
+				fc.integer({ min: 1, max: 90_000 }),
+				(wait, left, waited, budget, maxItemMs) => {
+					const run = runWith(budget, left === Infinity ? 0 : maxItemMs);
+					const need = neededAfterWait(run);
+					const refused = refusedWait(run, wait, left, waited);
+					if (waited + wait > budget)
+						expect(refused).toMatch(
+							/^gave up: waiting .* more would exceed the Max Total Retry Wait/,
+						);
+					else if (wait >= left) expect(refused).toMatch(/would pass the bound$/);
+					else if (left - wait < need)
+						expect(refused).toMatch(
+							/would pass the bound, less the .* a request is given after a wait; not sent$/,
+						);
+					else expect(refused).toBeUndefined();
 				},
 			),
 			PROPERTY,
 		);
 	});
 
-	it('property: with time an attempt needs after a wait, never sleeps into less than that', () => {
-		fc.assert(
-			fc.property(
-				fc.integer({ min: 1, max: 90_000 }),
-				fc.integer({ min: 1, max: 90_000 }),
-				fc.nat(20_000),
-				(wait, left, need) => {
-					const verdict = waitVerdict(wait, 0, left, 0, Infinity, need);
-					if ('sleep' in verdict) expect(left - verdict.sleep).toBeGreaterThanOrEqual(need);
-					else if (wait < left) expect(verdict).toEqual({ giveUp: 'deadline', wait, need });
-					else expect(verdict).toEqual({ giveUp: 'deadline', wait });
-				},
-			),
-			PROPERTY,
-		);
-		// The tester's case: the tenant paused 44.8 s of a 45 s call; a create would have had 0.2 s.
-		expect(waitVerdict(0, 44_800, 45_000, 0, 60_000, 10_000)).toEqual({
-			giveUp: 'deadline',
-			wait: 44_800,
-			need: 10_000,
-		});
-		expect(
-			gaveUpWaiting(
-				{ giveUp: 'deadline', wait: 44_800, need: 10_000 },
-				60_000,
-				undefined,
-				'the Max Time per Item of 45 s',
-			),
-		).toBe(
-			'gave up: waiting 45 s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent',
-		);
+	it("the time an attempt needs after a wait: none without a deadline, else the Timeout, 10 s or a quarter of the item's time", () => {
+		expect(neededAfterWait(runWith(60_000))).toBe(0);
+		expect(neededAfterWait(runWith(60_000, 45_000))).toBe(10_000);
+		expect(neededAfterWait(runWith(60_000, 8000))).toBe(2000);
 	});
 
 	it('says why it gave up, naming the bound and the wait the service asked for', () => {
-		expect(gaveUpWaiting({ giveUp: 'budget', wait: 40_000 }, 60_000, undefined, undefined)).toBe(
+		const bound = 'the Max Time per Item of 45 s';
+		// The tester's case: the tenant paused 44.8 s of a 45 s call; a create would have had 0.2 s.
+		expect(refusedWait(runWith(60_000, 45_000, bound), 44_800, 45_000, 0)).toBe(
+			'gave up: waiting 45 s more would pass the Max Time per Item of 45 s, less the 10 s a request is given after a wait; not sent',
+		);
+		expect(refusedWait(runWith(60_000), 40_000, Infinity, 30_000)).toBe(
 			'gave up: waiting 40 s more would exceed the Max Total Retry Wait of 60 s',
 		);
-		const bound = 'the Max Time per Item of 45 s';
-		expect(gaveUpWaiting({ giveUp: 'deadline', wait: 50_000 }, 60_000, 50_000, bound)).toBe(
+		expect(refusedWait(runWith(60_000, 45_000, bound), 50_000, 45_000, 0, 50_000)).toBe(
 			'gave up: the service asked to wait 50 s, which would pass the Max Time per Item of 45 s',
 		);
-		expect(gaveUpWaiting({ giveUp: 'deadline', wait: 1500 }, 60_000, undefined, bound)).toBe(
+		expect(refusedWait(runWith(60_000, 45_000, bound), 1500, 1000, 0)).toBe(
 			'gave up: waiting 1.5 s more would pass the Max Time per Item of 45 s',
 		);
-	});
-});
-
-describe('attemptTimeoutMs', () => {
-	it("clips the Timeout to the item's time left, at least 1 ms", () => {
-		expect(attemptTimeoutMs(30_000, Infinity)).toBe(30_000);
-		expect(attemptTimeoutMs(30_000, 1234.9)).toBe(1234);
-		expect(attemptTimeoutMs(30_000, 0.2)).toBe(1);
-		expect(attemptTimeoutMs(30_000, -5)).toBe(1);
 	});
 });

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import type { ServiceHost } from '../../shared/service';
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { Outcome } from './answer';
 import {
@@ -18,28 +19,40 @@ import {
 	undecodableFailure,
 } from './answer';
 import type { AttemptFailure } from './errors';
-import { isRead, statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
-import type { ServiceContext } from './run';
+import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+import type { ServiceContext, ServiceRun } from './run';
 
 /**
  * One attempt: the request sent once and its whole answer read within the attempt's Timeout. Redirects
  * are never followed: our token and body never reach a host the credential does not name.
  */
 
-/** `credentials`: with `sessionToken` set to the token this attempt sends. */
-export interface AttemptRequest {
+/**
+ * A request made ready (request.ts): `forms` of its secrets, `credentials` to sign with; an attempt
+ * sends it with the token it signed in both, and its Timeout.
+ */
+export interface PreparedRequest {
+	itemIndex: number;
 	method: IHttpRequestMethods;
+	host: ServiceHost;
+	url: string;
 	options: IHttpRequestOptions;
+	tenant: string;
+	forms: readonly string[];
 	credentials: IDataObject;
-	secretForms: readonly string[];
-	timeoutMs: number;
-	maxResponseBytes: number;
-	stoppedReason(): string | undefined;
 }
+export type Attempt = PreparedRequest & { timeoutMs: number };
 
 /** n8n's own cancel signal (Stop Execution), where the context has one. */
 export function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/** Why no further request of the run starts: n8n stopped the execution, or the run ended. */
+export function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
+	if (cancelSignal(ctx)?.aborted) return 'the execution was stopped';
+	const { signal } = run.state.stop;
+	return signal.aborted ? (signal.reason as Error).message : undefined;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -59,15 +72,16 @@ function header(headers: Headers, name: string): string | undefined {
 /** What an answer says, read before the attempt ends (`ended`): a redirect is refused. */
 async function outcomeOf(
 	answer: RawAnswer,
-	request: AttemptRequest,
+	attempt: Attempt,
+	maxResponseBytes: number,
 	ended: Promise<never>,
 ): Promise<Outcome> {
-	const { method, secretForms: forms, maxResponseBytes } = request;
+	const { method, forms } = attempt;
 	const status = answer.statusCode;
 	if (status >= 300 && status < 400) {
 		discard(answer);
 		const location = header(answer.headers, 'location');
-		const target = location ? originOf(new URL(location, request.options.url).href) : 'no Location';
+		const target = location ? originOf(new URL(location, attempt.url).href) : 'no Location';
 		const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
 		return {
 			failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' },
@@ -94,29 +108,34 @@ class TimedOut extends Error {}
  * wait then ends at once and the HTTP client, handed the same signal, closes the connection. The run's
  * own stop does not end an attempt: requests on the wire settle first.
  */
-export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest): Promise<Outcome> {
-	const { timeoutMs } = request;
-	const attempt = new AbortController();
+export async function sendAttempt(
+	ctx: ServiceContext,
+	run: ServiceRun,
+	attempt: Attempt,
+): Promise<Outcome> {
+	const { timeoutMs } = attempt;
+	const { maxResponseBytes } = run.settings;
+	const deadline = new AbortController();
 	const cancel = cancelSignal(ctx);
-	const signal = cancel ? AbortSignal.any([attempt.signal, cancel]) : attempt.signal;
+	const signal = cancel ? AbortSignal.any([deadline.signal, cancel]) : deadline.signal;
 	// n8n's sleep: the Timeout runs on the clock every wait runs on (jest's fake one in unit tests).
 	let timedOut = false;
 	const ended = sleep(timeoutMs, signal).then(() => {
 		timedOut = true;
-		attempt.abort();
+		deadline.abort();
 		throw new TimedOut();
 	});
 	ended.catch(ignore);
 	// n8n-core replaces `abortSignal` with the execution's cancel signal on a context that has one:
 	// the helper is called on what it reads of the context, so our signal reaches the client.
 	const helperContext = { helpers: ctx.helpers, logger: ctx.logger, getNode: () => ctx.getNode() };
-	const data = request.credentials as ICredentialDataDecryptedObject;
+	const data = attempt.credentials as ICredentialDataDecryptedObject;
 	const pending = ctx.helpers.httpRequestWithAuthentication.call(
 		helperContext as unknown as IExecuteFunctions,
 		CREDENTIAL_TYPE,
 		{
-			...request.options,
-			headers: { ...request.options.headers },
+			...attempt.options,
+			headers: { ...attempt.options.headers },
 			abortSignal: signal,
 			// A backstop for a silent socket: the attempt's deadline ends it first.
 			timeout: timeoutMs + 1000,
@@ -126,25 +145,29 @@ export async function sendAttempt(ctx: ServiceContext, request: AttemptRequest):
 	let answer: RawAnswer | undefined;
 	try {
 		answer = await Promise.race([pending, ended]);
-		return await outcomeOf(answer, request, ended);
+		return await outcomeOf(answer, attempt, maxResponseBytes, ended);
 	} catch (error) {
 		// Whatever arrives after the attempt ended is dropped unread.
 		if (answer === undefined) pending.then(discard, ignore);
 		else discard(answer);
-		return { failure: failureAfterThrow(error, request, answer, timedOut) };
+		const ending = { timedOut, stopped: stoppedReason(ctx, run), maxResponseBytes };
+		return { failure: failureAfterThrow(error, attempt, answer, ending) };
 	} finally {
-		attempt.abort();
+		deadline.abort();
 	}
 }
 
 /** What an attempt that threw ends with: its deadline, the size bound, the run's stop, or a network fault. */
 function failureAfterThrow(
 	error: unknown,
-	request: AttemptRequest,
+	{ method, timeoutMs }: Attempt,
 	answer: RawAnswer | undefined,
-	timedOut: boolean,
+	{
+		timedOut,
+		stopped,
+		maxResponseBytes,
+	}: { timedOut: boolean; stopped?: string; maxResponseBytes: number },
 ): AttemptFailure {
-	const { method, timeoutMs, maxResponseBytes } = request;
 	const status = answer?.statusCode;
 	if (timedOut) return processedWrite(method, status, timeoutFailure(method, timeoutMs, !!answer));
 	const mayHaveBeenProcessed = method !== 'GET';
@@ -153,7 +176,6 @@ function failureAfterThrow(
 		const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
 		return { message, status, retryable: false, mayHaveBeenProcessed };
 	}
-	const stopped = request.stoppedReason();
 	if (stopped)
 		return {
 			message: `The request was interrupted: ${stopped}`,
@@ -171,15 +193,15 @@ function failureAfterThrow(
 
 /**
  * A write whose answer began with a 2xx was processed, whatever then happened to its body: sending it
- * again could act twice. A failure not retried already (a POST's) keeps its words; a DELETE's says so.
+ * again could act twice. A failure not retried already (a POST's) keeps its words; a PUT's or a
+ * DELETE's says so.
  */
 function processedWrite(
 	method: IHttpRequestMethods,
 	status: number | undefined,
 	failure: AttemptFailure,
 ): AttemptFailure {
-	const told = !failure.retryable && method !== 'DELETE';
-	if (isRead(method) || told || status === undefined || status < 200 || status >= 300)
+	if ((method !== 'PUT' && method !== 'DELETE') || !status || status < 200 || status >= 300)
 		return failure;
 	return {
 		...failure,

@@ -1,5 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { sameListUrl } from '../../shared/service';
+import type { ServiceRequest } from './request';
+import { PLACEHOLDER, redact } from './secrets';
+
 /** Page at a Time: where a list continues, as an opaque string; it is input, so only our exact shape decodes. */
 
 export type PagePosition = { offset: number } | { next: string } | { link: string };
@@ -78,16 +82,11 @@ const isObject = (value: unknown, keys: readonly string[]): value is Fields =>
 
 function isLoopCheck(value: unknown): boolean {
 	if (!isObject(value, ['mark', 'steps', 'power'])) return false;
-	const { mark, steps, power } = value;
+	const { mark, steps, power } = value as { mark?: unknown; steps: number; power: number };
 	// The first cursor sets the checkpoint and doubles the power: no mark exactly while it is 1.
-	const marked = mark === undefined ? power === 1 : isDigest(mark) && (power as number) > 1;
-	return (
-		isCount(steps) &&
-		isCount(power) &&
-		Number.isInteger(Math.log2(power as number)) &&
-		(steps as number) < (power as number) &&
-		marked
-	);
+	const marked = mark === undefined ? power === 1 : isDigest(mark) && power > 1;
+	const powerOfTwo = isCount(power) && Number.isInteger(Math.log2(power));
+	return powerOfTwo && isCount(steps) && steps < power && marked;
 }
 
 function isPagePosition(value: unknown): value is PagePosition {
@@ -101,8 +100,7 @@ export function decodeCursor(
 	list: string,
 ): { position: ListPosition } | { refused: string } {
 	const notOurs = {
-		refused:
-			'is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start',
+		refused: `is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start`,
 	};
 	if (cursor.length > MAX_CURSOR_LENGTH || !cursor.startsWith(PREFIX)) return notOurs;
 	let value: unknown;
@@ -127,13 +125,10 @@ export function decodeCursor(
 		isLoopCheck(value.pageLoop) &&
 		(lastPage === undefined || isDigest(lastPage));
 	if (!valid) return notOurs;
-	if (value.list !== list) {
-		return {
-			refused:
-				'was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list',
-		};
-	}
-	return { position: value as unknown as ListPosition };
+	if (value.list === list) return { position: value as unknown as ListPosition };
+	return {
+		refused: `was given for another list (a different host URL, path, Query Parameters or Connection ID); leave it empty to start this list`,
+	};
 }
 
 export type LoopMemory = ReturnType<typeof newLoopMemory>;
@@ -192,4 +187,67 @@ export function newLoopMemory(
 			pageLoop: pageCheck,
 		}),
 	};
+}
+
+/** Where a list starts (its path: every link that continues it names it) and what it is; `base` when usable. */
+export interface ListStart {
+	firstUrl: string;
+	listPath: string;
+	listName?: string;
+	base?: string;
+	listId: string;
+	forms: readonly string[];
+}
+
+/** A list's identity in its cursors: other filters, host URL or Connection ID make another list. */
+export function listDigest(request: ServiceRequest, base: string, connectionId: string): string {
+	const path = request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id));
+	const qs = Object.entries(request.qs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	return digest(
+		JSON.stringify([request.method, request.host, base, path, qs, connectionId, request.link?.url]),
+	);
+}
+
+export function decodedOnce(text: string): string {
+	try {
+		return decodeURIComponent(text.replace(/\+/g, ' '));
+	} catch {
+		return text;
+	}
+}
+
+/** A link without its fragment and any query parameter holding a secret: the token goes in a header only. */
+export function withoutSecrets(link: string, forms: readonly string[]): string {
+	if (!URL.canParse(link)) return link;
+	const url = new URL(link);
+	const holdsSecret = (part: string) => part.includes(PLACEHOLDER) || redact(part, forms) !== part;
+	url.search = url.search
+		.slice(1)
+		.split('&')
+		.filter((pair) => pair !== '' && !holdsSecret(pair) && !holdsSecret(decodedOnce(pair)))
+		.join('&');
+	url.hash = '';
+	return url.href;
+}
+
+/** The position a cursor names for this list, checked as input (a link as a nextLink is) before anything is sent. */
+export function resumeAt(
+	start: ListStart,
+	batch: { cursor: string; field: string },
+	refuse: (message: string) => never,
+): ListPosition {
+	const decoded = decodeCursor(batch.cursor, start.listId);
+	if ('refused' in decoded) return refuse(`${batch.field}: ${decoded.refused}`);
+	const { position } = decoded;
+	if (!('link' in position.at) || start.base === undefined) return position;
+	const target = sameListUrl(position.at.link, start.firstUrl, start.base, start.listPath);
+	if ('refused' in target)
+		refuse(
+			`${batch.field}: names a page on another origin (${target.refused}); it is not followed with your token`,
+		);
+	if ('otherList' in target)
+		refuse(
+			`${batch.field}: names a page of another list (${target.otherList}); it is not followed`,
+		);
+	return { ...position, at: { link: withoutSecrets(target.url, start.forms) } };
 }

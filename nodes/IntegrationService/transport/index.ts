@@ -4,6 +4,7 @@
  */
 import { MAX_CURSOR_LENGTH as maxCursorLength } from './cursor';
 import { INPUT_NEXT_STEP as inputNextStep } from './errors';
+import { recordsOf as recordsOfAnswer } from './answer';
 import * as paging from './paging';
 import * as request from './request';
 import { DEFAULT_SETTINGS as defaultSettings } from './run';
@@ -15,7 +16,7 @@ export type { RequestSettings, ServiceContext, ServiceRun } from './run';
 // Assigned, not re-exported: a re-export compiles to a getter, one more function on every call.
 export const serviceRequest = request.serviceRequest;
 export const serviceRequestPages = paging.serviceRequestPages;
-export const recordsOf = paging.recordsOf;
+export const recordsOf = recordsOfAnswer;
 export const MAX_PAGE_SIZE = paging.MAX_PAGE_SIZE;
 export const MAX_RECORDS = paging.MAX_RECORDS;
 export const CREDENTIAL_DEFAULT = request.CREDENTIAL_DEFAULT;

@@ -1,9 +1,6 @@
-import { formatSeconds } from './errors';
-import type { ServiceRun } from './run';
-
 /**
- * When an attempt may start: its own waits, and the pace every run of one tenant in this process
- * shares (the service limits requests per tenant). Max Requests Per Second promises what the service
+ * When an attempt may start: the pace every run of one tenant in this process shares (the service
+ * limits requests per tenant), and the backoff between its own attempts. Max Requests Per Second promises what the service
  * sees: a request counts from its start until a second after its answer (it may reach the service
  * any time in between); a new one starts only while fewer than the cap are counted.
  */
@@ -120,60 +117,4 @@ export function backoffMs(
 	const ceiling = Math.min(MAX_SINGLE_BACKOFF_MS, initialDelayMs * 2 ** (attempt - 1));
 	const jittered = Math.round(ceiling / 2 + (random * ceiling) / 2);
 	return status === 409 ? Math.max(jittered, initialDelayMs * NOT_READY_DELAY_FACTOR) : jittered;
-}
-
-type GiveUp = { giveUp: 'budget' | 'deadline'; wait: number; need?: number };
-export type WaitVerdict = { start: true } | { sleep: number } | { overdue: true } | GiveUp;
-
-/**
- * What an attempt must still have of the item's time after a wait: else a create held by the
- * tenant's pause is sent with 0.2 s left, cut off, and "may have been processed" by our own doing.
- */
-const ATTEMPT_AFTER_WAIT_MS = 10_000;
-
-/** The time an attempt needs after a wait: none without a deadline, at most a quarter of the item's time. */
-export function neededAfterWait(run: ServiceRun): number {
-	const { timeoutMs, maxItemMs } = run.settings;
-	if (run.deadline === undefined) return 0;
-	return Math.min(timeoutMs, ATTEMPT_AFTER_WAIT_MS, Math.floor(maxItemMs / 4));
-}
-
-/** The wait before an attempt (the one wanted or the tenant's pause); one past the budget or the deadline is a give-up. */
-export function waitVerdict(
-	wanted: number,
-	pausedForMs: number,
-	left: number,
-	waitedMs: number,
-	maxTotalWaitMs: number,
-	needMs = 0,
-): WaitVerdict {
-	const wait = Math.max(wanted, pausedForMs);
-	if (left <= 0) return { overdue: true };
-	if (wait <= 0) return { start: true };
-	if (waitedMs + wait > maxTotalWaitMs) return { giveUp: 'budget', wait };
-	if (wait >= left) return { giveUp: 'deadline', wait };
-	if (left - wait < needMs) return { giveUp: 'deadline', wait, need: needMs };
-	return { sleep: wait };
-}
-
-/** Why retrying stopped on a wait the request may not take. */
-export function gaveUpWaiting(
-	verdict: GiveUp,
-	maxTotalWaitMs: number,
-	retryAfterMs: number | undefined,
-	bound: string | undefined,
-): string {
-	const { wait, need } = verdict;
-	if (verdict.giveUp === 'budget')
-		return `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`;
-	const asked =
-		retryAfterMs === wait
-			? `the service asked to wait ${formatSeconds(wait)}, which`
-			: `waiting ${formatSeconds(wait)} more`;
-	if (need === undefined) return `gave up: ${asked} would pass ${bound}`;
-	return `gave up: ${asked} would pass ${bound}, less the ${formatSeconds(need)} a request is given after a wait; not sent`;
-}
-
-export function attemptTimeoutMs(timeoutMs: number, left: number): number {
-	return Math.min(timeoutMs, Math.max(1, Math.floor(left)));
 }

@@ -1,31 +1,32 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { LIST_KEYS } from '../../shared/catalogue';
-import { endpointUrl, hostBaseUrl } from '../../shared/service';
-import type { PagePosition } from './cursor';
-import { digest, encodeCursor, MAX_TEXT, newLoopMemory } from './cursor';
-import type { ListStart, Paging } from './nextPage';
-import { absolute, decodedOnce, pageAfter, requestFor, resumeAt, takePage } from './nextPage';
+import { endpointUrl, hostBaseUrl, sameListUrl } from '../../shared/service';
+import type { ListStart, LoopMemory, PagePosition } from './cursor';
+import {
+	decodedOnce,
+	encodeCursor,
+	listDigest,
+	MAX_TEXT,
+	newLoopMemory,
+	resumeAt,
+	withoutSecrets,
+} from './cursor';
 import type { ServiceRequest } from './request';
 import { connectionIdOf, runCredentials, runForms, serviceRequest } from './request';
 import type { ServiceContext, ServiceRun } from './run';
 
-export { announcedBound, MAX_RECORDS, MAX_UNANNOUNCED_RECORDS } from './nextPage';
-
-/** Finds a page's records, given the last segment of the list's path (recordsOf). */
-export type RecordsFinder = (page: IDataObject, listName: string | undefined) => unknown;
-
 /**
  * A list request without paging parameters (with `link`: a list the service named, paged by nextLink
- * only); `maxRecords` undefined means all; `batch` (Page at a Time) starts where `cursor` says ('' =
- * the start), and `field` names it in errors.
+ * only); `maxRecords` undefined means all; `recordsKey` names the page's list or finds it, given the
+ * last segment of the list's path (recordsOf); `batch` (Page at a Time) starts where `cursor` says
+ * ('' = the start), and `field` names it in errors.
  */
 export interface PageRequest {
 	request: ServiceRequest;
 	maxRecords?: number;
 	pageSize: number;
-	recordsKey: string | RecordsFinder;
+	recordsKey: string | ((page: IDataObject, listName: string | undefined) => unknown);
 	batch?: { cursor: string; field: string };
 }
 
@@ -42,17 +43,51 @@ export const LIST_NEXT_STEP =
 /** Services of this kind cap a page at 100 records; the page size asked for by default. */
 export const MAX_PAGE_SIZE = 100;
 
+/** Return All holds every record in memory (about 4 KB each): a longer list is stopped before n8n runs out. */
+export const MAX_RECORDS = 250_000;
+/** Page at a Time holds one batch: a list that announces no total is stopped past this many over all batches. */
+export const MAX_UNANNOUNCED_RECORDS = 10_000_000;
+
+/** Records created while a list is read: pages may bring a tenth more than announced (at least a page). */
+export function announcedBound(total: number, pageSize: number): number {
+	return total + Math.max(pageSize, Math.ceil(total / 10));
+}
+
+/**
+ * One list being read: where it starts, the page to ask for (none: the list's own link) with its
+ * records returned already and its URL (a relative nextLink is read against it), and the records
+ * handed on (`received`), sent in this run (what memory bounds) and over every batch (what a total
+ * bounds).
+ */
+export interface Paging {
+	start: ListStart;
+	pageSize: number;
+	maxRecords?: number;
+	loops: LoopMemory;
+	stop: (why: string) => never;
+	refuse: (message: string) => never;
+	at: PagePosition | undefined;
+	skip: number;
+	pageUrl: string;
+	received: number;
+	sent: number;
+	sentOverall: number;
+	announced?: number;
+}
+
 function listStart(credentials: IDataObject, request: ServiceRequest, run: ServiceRun): ListStart {
 	const host = hostBaseUrl(credentials, request.host);
 	const base = 'base' in host ? host.base : undefined;
+	const { link } = request;
 	const first = base === undefined ? undefined : endpointUrl(base, request.path);
-	const firstUrl = request.link
-		? absolute(request.link.url, request.link.relativeTo)
-		: first && 'url' in first
-			? first.url
-			: '';
+	let firstUrl = first && 'url' in first ? first.url : '';
+	// A link that is no URL is kept as it is: serviceRequest refuses it.
+	if (link)
+		firstUrl = URL.canParse(link.url, link.relativeTo)
+			? new URL(link.url, link.relativeTo).href
+			: link.url;
 	const listPath = URL.canParse(firstUrl) ? new URL(firstUrl).pathname : '';
-	const last = request.link
+	const last = link
 		? decodedOnce(listPath.slice(listPath.lastIndexOf('/') + 1))
 		: request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id)).pop();
 	const listId = listDigest(request, base ?? '', connectionIdOf(request, credentials).trim());
@@ -71,7 +106,7 @@ export async function serviceRequestPages(
 	run: ServiceRun,
 	onPage: (records: IDataObject[], page: IDataObject) => void,
 ): Promise<PagingResult> {
-	const { stop, refuse, refuseAfterReads, failAfterReads } = pagingErrors(this, itemIndex);
+	const { stop, refuse, fail } = pagingErrors(this, itemIndex);
 	const { batch, maxRecords, pageSize, recordsKey } = list;
 	const start = listStart(await runCredentials(this, run, itemIndex), list.request, run);
 	const resume = batch && batch.cursor !== '' ? resumeAt(start, batch, refuse) : undefined;
@@ -81,7 +116,7 @@ export async function serviceRequestPages(
 		maxRecords,
 		loops: newLoopMemory(resume, Boolean(batch), stop),
 		stop,
-		refuse: refuseAfterReads,
+		refuse: (message) => refuse(message, true),
 		received: 0,
 		sent: 0,
 		at: resume?.at ?? (list.request.link ? undefined : { offset: 0 }),
@@ -106,7 +141,7 @@ export async function serviceRequestPages(
 		}
 		if (!Array.isArray(records)) {
 			const what = typeof recordsKey === 'string' ? `"${recordsKey}"` : 'records';
-			return failAfterReads(`The service's answer has no ${what} list`);
+			return fail(`The service's answer has no ${what} list`);
 		}
 		const meta = (page._metadata ?? {}) as IDataObject;
 		const { fresh, take, broken } = takePage(paging, records, meta);
@@ -143,23 +178,20 @@ function laterPageRefused(error: unknown, pages: number): never {
 	throw error;
 }
 
-/** `refuse`: a cursor, before anything is sent; the rest after pages were read (only GETs). */
+/** `refuse`: a cursor, before anything is sent; `stop` and `fail` after pages were read (only GETs). */
 function pagingErrors(ctx: ServiceContext, itemIndex: number) {
-	const afterReads = (error: NodeApiError | NodeOperationError): never => {
-		error.context.nextStep = LIST_NEXT_STEP;
+	const thrown = (error: NodeApiError | NodeOperationError, afterReads: boolean): never => {
+		if (afterReads) error.context.nextStep = LIST_NEXT_STEP;
 		throw error;
 	};
-	const failAfterReads = (message: string): never =>
-		afterReads(new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex }));
-	return {
-		stop: (why: string): never => failAfterReads(`Paging stopped: ${why}`),
-		failAfterReads,
-		refuse: (message: string): never => {
-			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
-		},
-		refuseAfterReads: (message: string): never =>
-			afterReads(new NodeOperationError(ctx.getNode(), message, { itemIndex })),
-	};
+	const refuse = (message: string, afterReads = false) =>
+		thrown(new NodeOperationError(ctx.getNode(), message, { itemIndex }), afterReads);
+	const fail = (message: string) =>
+		thrown(
+			new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex }),
+			true,
+		);
+	return { refuse, fail, stop: (why: string) => fail(`Paging stopped: ${why}`) };
 }
 
 /** The Page at a Time cursor of a position; never one that would be refused when it comes back. */
@@ -181,38 +213,81 @@ function cursorOf(paging: Paging, at: PagePosition, skip: number, sent: number):
 	);
 }
 
-/** A list's identity in its cursors: other filters, host URL or Connection ID make another list. */
-export function listDigest(request: ServiceRequest, base: string, connectionId: string): string {
-	const path = request.path.map((segment) => (typeof segment === 'string' ? segment : segment.id));
-	const qs = Object.entries(request.qs ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-	return digest(
-		JSON.stringify([request.method, request.host, base, path, qs, connectionId, request.link?.url]),
-	);
+export function requestFor(
+	request: ServiceRequest,
+	start: ListStart,
+	at: PagePosition | undefined,
+	limit: number,
+): ServiceRequest {
+	if (at === undefined) return request;
+	if ('link' in at)
+		return { ...request, link: { url: at.link, relativeTo: start.firstUrl, what: 'a next page' } };
+	const qs = { ...(request.qs ?? {}), limit };
+	return { ...request, qs: 'next' in at ? { ...qs, next: at.next } : { ...qs, offset: at.offset } };
 }
 
+/** Counts a page: the first total announced, the records not returned before, and a Limit's share. */
+export function takePage(paging: Paging, records: unknown[], meta: IDataObject) {
+	const { skip, received, sentOverall, maxRecords } = paging;
+	if (paging.announced === undefined && typeof meta.total === 'number' && meta.total >= 0)
+		paging.announced = meta.total;
+	const fresh = skip > 0 ? records.slice(skip) : records;
+	paging.sent += fresh.length;
+	paging.sentOverall += fresh.length;
+	const take = maxRecords === undefined ? fresh : fresh.slice(0, maxRecords - received);
+	paging.received += take.length;
+	const { announced, sent } = paging;
+	const counts = { announced, sent, sentOverall: paging.sentOverall, before: sentOverall };
+	return { fresh, take, broken: boundBroken(counts, paging.pageSize) };
+}
+
+/** The first endless-list bound broken: past the announced total, past memory, past an unannounced list. */
+export function boundBroken(
+	counts: { announced?: number; sent: number; sentOverall: number; before: number },
+	pageSize: number,
+): string | undefined {
+	const { announced, sent, sentOverall, before } = counts;
+	if (announced !== undefined && sentOverall > announcedBound(announced, pageSize))
+		return `the service announced ${announced} records but goes on past ${before}; narrow the list with Query Parameters or use a Limit`;
+	if (sent > MAX_RECORDS)
+		return `more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`;
+	if (announced === undefined && sentOverall > MAX_UNANNOUNCED_RECORDS)
+		return `the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`;
+	return undefined;
+}
+
+const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
 /**
- * The records of an answer whose list key is not known beforehand: a page (with `_metadata`, a list
- * named as the path ends, or only a catalogue list) has them under that name, a catalogue key or its
- * first list; anything else is one record, returned as it is.
+ * The page after this one: the service's nextLink (a page of this list, without secrets), else its
+ * `next` cursor, else the next offset; undefined when the list has no more pages.
  */
-export function recordsOf(
-	answer: IDataObject,
-	listName?: string,
-): IDataObject[] | IDataObject | null {
-	const keys = Object.keys(answer);
-	if (keys.length === 0) return [];
-	const lists = keys.filter((key) => key !== '_metadata' && Array.isArray(answer[key]));
-	// A page that names its list and lacks every list is no page of records: the pager says "no list".
-	const meta = answer._metadata as IDataObject | undefined;
-	const collection = meta && !Array.isArray(meta) ? meta.collection : undefined;
-	if (typeof collection === 'string' && collection !== '_metadata') {
-		if (Array.isArray(answer[collection])) return answer[collection] as IDataObject[];
-		if (lists.length === 0) return null;
+export function pageAfter(paging: Paging, meta: IDataObject, count: number, limit: number) {
+	const { start, at, pageUrl, loops, stop } = paging;
+	const written = textOf(meta.nextLink);
+	const next = textOf(meta.next);
+	if (written !== undefined) {
+		if (!URL.canParse(written, pageUrl))
+			stop('the service gave a next-page link that is not a URL');
+		// Another origin is refused by serviceRequest when the link is followed.
+		const target = start.base && sameListUrl(written, pageUrl, start.base, start.listPath);
+		if (target && 'otherList' in target)
+			paging.refuse(
+				`The service pointed to a next page of another list (${target.otherList}); it is not followed`,
+			);
+		const link = withoutSecrets(new URL(written, pageUrl).href, start.forms);
+		loops.add(`link:${link}`);
+		return { link };
 	}
-	const named = listName !== undefined && Array.isArray(answer[listName]);
-	const onlyKnown = keys.length === 1 && LIST_KEYS.includes(keys[0]) && lists.length === 1;
-	if (!(meta !== undefined || named || onlyKnown)) return answer;
-	if (named) return answer[listName as string] as IDataObject[];
-	const key = LIST_KEYS.find((known) => Array.isArray(answer[known])) ?? lists[0];
-	return key === undefined ? [] : (answer[key] as IDataObject[]);
+	if (next !== undefined) {
+		loops.add(`next:${next}`);
+		return { next };
+	}
+	if (at === undefined || !('offset' in at)) return undefined;
+	// The service must say it served the offset asked for; we move on ourselves.
+	if (typeof meta.offset === 'number' && meta.offset !== at.offset)
+		stop(`the service answered offset ${meta.offset} when asked for offset ${at.offset}`);
+	const offset = at.offset + count;
+	const more = typeof meta.total === 'number' ? offset < meta.total : count >= limit;
+	return more ? { offset } : undefined;
 }

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formatSeconds } from './errors';
-import type { PreparedRequest } from './retry';
+import type { PreparedRequest } from './attempt';
 import { sendWithRetries } from './retry';
 import type { ServiceContext, ServiceRun } from './run';
 

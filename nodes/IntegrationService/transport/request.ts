@@ -6,7 +6,7 @@ import * as service from '../../shared/service';
 import { formatSeconds } from './errors';
 import { tenantKey } from './pace';
 import { sendCreateOnce } from './repeats';
-import type { PreparedRequest } from './retry';
+import type { PreparedRequest } from './attempt';
 import { sendWithRetries } from './retry';
 import type { RequestSettings, ServiceContext, ServiceRun } from './run';
 import { DEFAULT_SETTINGS } from './run';

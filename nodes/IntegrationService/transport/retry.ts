@@ -1,17 +1,11 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken';
 
-import type { ServiceHost } from '../../shared/service';
 import { headerValueProblem } from '../../shared/service';
-import { cancelSignal, sendAttempt } from './attempt';
+import type { PreparedRequest } from './attempt';
+import { cancelSignal, sendAttempt, stoppedReason } from './attempt';
 import type { AttemptFailure } from './errors';
 import { formatSeconds, nextStep, withoutHost } from './errors';
 import * as pace from './pace';
@@ -23,26 +17,8 @@ import { redact, withSecrets } from './secrets';
  * give up on Max Attempts, the Max Total Retry Wait, the deadline or a failure not to repeat.
  */
 
-/** A request as every attempt sends it (request.ts): `forms` of its secrets, `credentials` to sign with. */
-export interface PreparedRequest {
-	itemIndex: number;
-	method: IHttpRequestMethods;
-	host: ServiceHost;
-	url: string;
-	options: IHttpRequestOptions;
-	tenant: string;
-	forms: readonly string[];
-	credentials: IDataObject;
-}
-
 const timeLeft = (run: ServiceRun) =>
 	run.deadline === undefined ? Infinity : run.deadline.at - Date.now();
-
-function stoppedReason(ctx: ServiceContext, run: ServiceRun): string | undefined {
-	if (cancelSignal(ctx)?.aborted) return 'the execution was stopped';
-	const { signal } = run.state.stop;
-	return signal.aborted ? (signal.reason as Error).message : undefined;
-}
 
 /** Waits `ms`, less if the run stops or the execution is cancelled; whether the full wait passed. */
 async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
@@ -54,6 +30,44 @@ async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promis
 	} catch {
 		return false;
 	}
+}
+
+/**
+ * What an attempt must still have of the item's time after a wait: else a create held by the
+ * tenant's pause is sent with 0.2 s left, cut off, and "may have been processed" by our own doing.
+ */
+const ATTEMPT_AFTER_WAIT_MS = 10_000;
+
+/** The time an attempt needs after a wait: none without a deadline, at most a quarter of the item's time. */
+export function neededAfterWait(run: ServiceRun): number {
+	const { timeoutMs, maxItemMs } = run.settings;
+	if (run.deadline === undefined) return 0;
+	return Math.min(timeoutMs, ATTEMPT_AFTER_WAIT_MS, Math.floor(maxItemMs / 4));
+}
+
+/**
+ * Why the request gives up rather than wait `wait` ms (`left` of the item's time, `waitedMs` so far),
+ * or undefined when it may: past the Max Total Retry Wait, or into the time an attempt needs.
+ */
+export function refusedWait(
+	run: ServiceRun,
+	wait: number,
+	left: number,
+	waitedMs: number,
+	retryAfterMs?: number,
+): string | undefined {
+	const { maxTotalWaitMs } = run.settings;
+	if (waitedMs + wait > maxTotalWaitMs)
+		return `gave up: waiting ${formatSeconds(wait)} more would exceed the Max Total Retry Wait of ${formatSeconds(maxTotalWaitMs)}`;
+	const need = neededAfterWait(run);
+	if (wait < left && left - wait >= need) return undefined;
+	const asked =
+		retryAfterMs === wait
+			? `the service asked to wait ${formatSeconds(wait)}, which`
+			: `waiting ${formatSeconds(wait)} more`;
+	const past = `gave up: ${asked} would pass ${run.deadline?.bound}`;
+	if (wait >= left) return past;
+	return `${past}, less the ${formatSeconds(need)} a request is given after a wait; not sent`;
 }
 
 /** `overdue`: why nothing was sent; `sentForms`: the secrets' forms with every token sent. */
@@ -70,7 +84,7 @@ function pastDeadline(tries: Tries, run: ServiceRun): false {
 	const bound = run.deadline?.bound ?? 'the deadline';
 	const why =
 		timeLeft(run) > 0
-			? `waiting for the pace of the tenant's requests would pass ${bound}, less the ${formatSeconds(pace.neededAfterWait(run))} a request is given after a wait`
+			? `waiting for the pace of the tenant's requests would pass ${bound}, less the ${formatSeconds(neededAfterWait(run))} a request is given after a wait`
 			: `${bound} has passed`;
 	if (tries.failure) tries.failure.gaveUp ??= `gave up: ${why}`;
 	else tries.overdue = why;
@@ -86,23 +100,20 @@ async function waitBefore(
 	wanted: number,
 	limited: boolean,
 ): Promise<boolean> {
-	const budget = run.settings.maxTotalWaitMs;
-	const paused = pace.pausedUntil(tenant) - Date.now();
-	const need = pace.neededAfterWait(run);
-	const verdict = pace.waitVerdict(wanted, paused, timeLeft(run), tries.waitedMs, budget, need);
-	if ('start' in verdict) return true;
-	if ('overdue' in verdict) return pastDeadline(tries, run);
-	if ('giveUp' in verdict) {
+	const wait = Math.max(wanted, pace.pausedUntil(tenant) - Date.now());
+	const left = timeLeft(run);
+	if (left <= 0) return pastDeadline(tries, run);
+	if (wait <= 0) return true;
+	const refused = refusedWait(run, wait, left, tries.waitedMs, tries.failure?.retryAfterMs);
+	if (refused !== undefined) {
 		const message = 'Rate limited by the service (HTTP 429): the run is paused';
-		const failure = (tries.failure ??= { status: 429, message, retryable: false });
-		const { retryAfterMs } = failure;
-		failure.gaveUp = pace.gaveUpWaiting(verdict, budget, retryAfterMs, run.deadline?.bound);
+		(tries.failure ??= { status: 429, message, retryable: false }).gaveUp = refused;
 		return false;
 	}
-	tries.waitedMs += verdict.sleep;
+	tries.waitedMs += wait;
 	// A 429's wait pauses the whole tenant, only while this request sleeps through it.
 	const pause = limited && wanted > 0 ? pace.pauseTenant(tenant, wanted) : undefined;
-	const waited = await waitFor(ctx, run, verdict.sleep);
+	const waited = await waitFor(ctx, run, wait);
 	if (pause && !waited) pace.liftPause(tenant, pause);
 	return waited;
 }
@@ -112,7 +123,7 @@ async function startPaced(ctx: ServiceContext, run: ServiceRun, tenant: string) 
 	const cap = run.settings.maxRequestsPerSecond;
 	for (let waitMs = pace.reserveSlot(tenant, cap); ; ) {
 		if (waitMs > 0) {
-			if (timeLeft(run) - waitMs < Math.max(1, pace.neededAfterWait(run))) return 'overdue';
+			if (timeLeft(run) - waitMs < Math.max(1, neededAfterWait(run))) return 'overdue';
 			if (!(await waitFor(ctx, run, waitMs))) return 'stopped';
 		}
 		if (stoppedReason(ctx, run) !== undefined) return 'stopped';
@@ -150,8 +161,8 @@ export async function sendWithRetries(
 	prepared: PreparedRequest,
 	run: ServiceRun,
 ): Promise<IDataObject> {
-	const { maxAttempts, timeoutMs, initialDelayMs, maxResponseBytes } = run.settings;
-	const { tenant, method, options } = prepared;
+	const { maxAttempts, timeoutMs, initialDelayMs } = run.settings;
+	const { tenant } = prepared;
 	const tries: Tries = { attempts: 0, waitedMs: 0, sentForms: prepared.forms };
 	let wanted = 0;
 	let limited = false;
@@ -164,18 +175,12 @@ export async function sendWithRetries(
 		if (paced === 'overdue' || paced === 'stopped') break;
 		tries.attempts++;
 		tries.sentForms = withSecrets(tries.sentForms, [token]);
-		const attemptMs = pace.attemptTimeoutMs(timeoutMs, timeLeft(run));
+		// The Timeout, clipped to the item's time left (at least 1 ms).
+		const attemptMs = Math.min(timeoutMs, Math.max(1, Math.floor(timeLeft(run))));
+		const attempt = { ...prepared, credentials, forms: tries.sentForms, timeoutMs: attemptMs };
 		let outcome;
 		try {
-			outcome = await sendAttempt(ctx, {
-				method,
-				options,
-				credentials,
-				secretForms: tries.sentForms,
-				timeoutMs: attemptMs,
-				maxResponseBytes,
-				stoppedReason: () => stoppedReason(ctx, run),
-			});
+			outcome = await sendAttempt(ctx, run, attempt);
 		} finally {
 			pace.finished(paced);
 		}

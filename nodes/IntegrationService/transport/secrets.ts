@@ -5,10 +5,10 @@ import type { IDataObject } from 'n8n-workflow';
  * leaves the node, in the forms an echo writes it in; a service that wants to leak it holds it anyway.
  */
 
-export type Forms = readonly string[];
+type Forms = readonly string[];
 export const PLACEHOLDER = '[redacted]';
 /** Shorter values would blank out ordinary words; real tokens and secrets are far longer. */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 const SECRET_FIELDS = ['accessToken', 'clientSecret', 'signingSecret', 'sessionToken'];
 
@@ -80,11 +80,8 @@ export function secretForms(credentials: IDataObject): Forms {
 
 /** The forms with those of more secrets added: the token an attempt sent, a request's write-only values. */
 export function withSecrets(forms: Forms, secrets: Forms): Forms {
-	const unknown: string[] = [];
-	for (const secret of secrets) if (!forms.includes(secret)) unknown.push(secret);
-	const added = unknown.length > 0 ? formsOf(unknown) : unknown;
-	if (added.length === 0) return forms;
-	return [...new Set([...forms, ...added])].sort(longestFirst);
+	const added = formsOf(secrets.filter((secret) => !forms.includes(secret)));
+	return added.length === 0 ? forms : [...new Set([...forms, ...added])].sort(longestFirst);
 }
 
 /** Every form of the known secrets in a text replaced. */
@@ -140,16 +137,12 @@ function redactValue(value: unknown, forms: Forms): unknown {
 	if (typeof value === 'string') return redactForms(value, forms);
 	if (value === null || typeof value !== 'object') return value;
 	if (Array.isArray(value)) return value.map((entry) => redactValue(entry, forms));
-	const redacted = {};
-	// An own property, so that a key such as `__proto__` stays data.
-	for (const [key, entry] of Object.entries(value))
-		Object.defineProperty(redacted, redactForms(key, forms), {
-			value: redactValue(entry, forms),
-			enumerable: true,
-			writable: true,
-			configurable: true,
-		});
-	return redacted;
+	// fromEntries defines own properties: a key such as `__proto__` stays data.
+	const entries = Object.entries(value).map(([key, entry]) => [
+		redactForms(key, forms),
+		redactValue(entry, forms),
+	]);
+	return Object.fromEntries(entries);
 }
 
 /**
