@@ -11,7 +11,7 @@ export type PacedRequest = { readonly start: number; end?: number };
 export type Pause = { readonly until: number };
 
 /** `recent`: requests in flight or answered within the last second; `nextStartAt` keeps the pace even. */
-type TenantPace = { pauses: Pause[]; nextStartAt: number; recent: PacedRequest[] };
+type TenantPace = { pauses: Pause[]; nextStartAt: number; recent: PacedRequest[]; pruneAt: number };
 
 const WINDOW_MS = 1000;
 
@@ -35,7 +35,7 @@ function paceOf(tenant: string, now: number): TenantPace {
 				idle.recent.every((request) => done(request, now))
 			)
 				tenantPaces.delete(key);
-		pace = { pauses: [], nextStartAt: 0, recent: [] };
+		pace = { pauses: [], nextStartAt: 0, recent: [], pruneAt: 0 };
 		tenantPaces.set(tenant, pace);
 	}
 	return pace;
@@ -86,9 +86,15 @@ export function startOrWait(
 	now = Date.now(),
 ): { started: PacedRequest } | { waitMs: number } {
 	const pace = paceOf(tenant, now);
-	// An entry answered long ago can sit behind one still in flight: all are checked.
-	const recent = (pace.recent = pace.recent.filter((request) => !done(request, now)));
 	const limit = Math.floor(cap);
+	// An entry answered long ago can sit behind one still in flight: all are checked. Without a cap
+	// nothing is decided, so the list is pruned only once it has doubled: O(1) per request, where
+	// pruning every time cost a tenth of the transport's CPU per create at 300 requests a second.
+	if (limit >= 1 || pace.recent.length >= pace.pruneAt) {
+		pace.recent = pace.recent.filter((request) => !done(request, now));
+		pace.pruneAt = 2 * pace.recent.length + 64;
+	}
+	const { recent } = pace;
 	if (limit >= 1 && recent.length >= limit) {
 		// When enough leave the window; one in flight leaves it no sooner than a second from now.
 		const leaving = recent.map((request) => (request.end ?? now) + WINDOW_MS).sort((a, b) => a - b);
