@@ -14,11 +14,14 @@ export function fieldProperties(fields: readonly FieldSpec[], locators = false):
 		const property = locators && spec.refersTo ? referenceProperty(spec) : FIELDS.property(spec);
 		if (!KINDS[spec.type].list) return [property];
 		const { name, label } = companionOf(spec);
+		// Version 2 shows list fields up front, where n8n marks an empty JSON editor as an error: its
+		// companion is a text box for the expression that gives the whole list.
 		const companion: INodeProperties = {
 			displayName: label,
 			name,
-			type: 'json',
+			type: locators ? 'string' : 'json',
 			default: '',
+			...(locators ? { placeholder: `e.g. {{ $json.${spec.name} }}` } : {}),
 			description: `${spec.label} given whole as one JSON list, e.g. by an expression that yields the input item's ${spec.name} list; checked as the entries of ${spec.label} are. Use either this or ${spec.label}; an empty value is not set.`,
 		};
 		return [property, companion];
