@@ -6,6 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { IntegrationService } from '../../nodes/IntegrationService/IntegrationService.node';
 import { runNode } from '../harness/engine';
 import { sandboxCredentials, useSandbox } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox/server';
@@ -162,6 +163,33 @@ const CASES: Array<{
 		output: [{ id: 'p_1', firstName: 'Zoe' }],
 	},
 	{
+		// Version 2 shows Emails (JSON) up front, as a text box: an empty one is not sent.
+		name: 'Person › Create with its emails given whole as one JSON list',
+		version1: {
+			resource: 'person',
+			operation: 'create',
+			firstName: 'Ada',
+			additionalFields: { emailsJson: '[{ "value": "ada@example.test" }]', phonesJson: '' },
+		},
+		version2: {
+			resource: 'person',
+			operation: 'create',
+			firstName: 'Ada',
+			emailsJson: '[{ "value": "ada@example.test" }]',
+			phonesJson: '',
+		},
+		expected: [
+			{
+				method: 'POST',
+				host: 'crm',
+				path: '/api/people',
+				query: {},
+				body: { firstName: 'Ada', emails: [{ value: 'ada@example.test' }] },
+				connection: 'cred-default',
+			},
+		],
+	},
+	{
 		name: 'Person › Create or Update with Merge Tags and Fields to Return',
 		version1: {
 			resource: 'person',
@@ -297,8 +325,40 @@ describe('version 1 runs unchanged; version 2 sends the same', () => {
 		expect(after.wire).toEqual(before.wire);
 		// Created records get new IDs and times; the rest of the output is the same.
 		const stable = (items: unknown[]) =>
-			items.map((item) => ({ ...(item as object), id: 0, created: 0, updated: 0 }));
+			items.map((item) => ({
+				...(item as object),
+				id: 0,
+				created: 0,
+				updated: 0,
+				serviceUpdated: 0,
+			}));
 		expect(stable(after.output)).toEqual(stable(before.output));
+	});
+
+	test("version 2's list companions up front are text boxes; version 1's stay JSON editors", () => {
+		const properties = new IntegrationService().description.properties;
+		const shown = (version: number) =>
+			properties.filter(
+				(property) =>
+					property.name === 'emailsJson' &&
+					property.displayOptions?.show?.resource?.includes('person') &&
+					property.displayOptions.show.operation?.includes('create'),
+			);
+		const [version2] = shown(2).filter((property) =>
+			JSON.stringify(property.displayOptions).includes('"gte":2'),
+		);
+		expect(version2).toMatchObject({ type: 'string', placeholder: 'e.g. {{ $json.emails }}' });
+		const group = properties.find(
+			(property) =>
+				property.name === 'additionalFields' &&
+				property.displayOptions?.show?.resource?.includes('person') &&
+				property.displayOptions.show.operation?.includes('create') &&
+				!JSON.stringify(property.displayOptions).includes('"gte":2'),
+		);
+		const inGroup = (group?.options as Array<{ name: string; type?: string }>).find(
+			(option) => option.name === 'emailsJson',
+		);
+		expect(inGroup?.type).toBe('json');
 	});
 
 	test('version 2 reads its errors from the Options collection by that name', async () => {
