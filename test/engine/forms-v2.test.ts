@@ -337,15 +337,12 @@ describe('version 1 runs unchanged; version 2 sends the same', () => {
 
 	test("version 2's list companions up front are text boxes; version 1's stay JSON editors", () => {
 		const properties = new IntegrationService().description.properties;
-		const shown = (version: number) =>
-			properties.filter(
-				(property) =>
-					property.name === 'emailsJson' &&
-					property.displayOptions?.show?.resource?.includes('person') &&
-					property.displayOptions.show.operation?.includes('create'),
-			);
-		const [version2] = shown(2).filter((property) =>
-			JSON.stringify(property.displayOptions).includes('"gte":2'),
+		const [version2] = properties.filter(
+			(property) =>
+				property.name === 'emailsJson' &&
+				property.displayOptions?.show?.resource?.includes('person') &&
+				property.displayOptions.show.operation?.includes('create') &&
+				JSON.stringify(property.displayOptions).includes('"gte":2'),
 		);
 		expect(version2).toMatchObject({ type: 'string', placeholder: 'e.g. {{ $json.emails }}' });
 		const group = properties.find(
