@@ -24,8 +24,8 @@ const L = require('./lib');
 const { credentialTestChecks } = require('./app-checks');
 const { triggerEventsCheck } = require('./trigger-editor-check');
 const { pickerChecks } = require('./picker-editor-check');
+const { NODE_DISPLAY_NAME, openNodeActions } = require('./editor-steps');
 
-const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_DISPLAY_NAME = 'Integration Service API';
 
 /** GET url; a refused or reset connection is tried once more (n8n on a loaded machine, as app-checks.js). */
@@ -221,61 +221,10 @@ async function uiChecks({ inst, base, sb, check, screenshotsDir, main }) {
 
 		// New workflow, node creator, our node.
 		ok = await step('open a new workflow and add the node', async () => {
-			await page.goto(`${base}/workflow/new`, {
-				waitUntil: 'domcontentloaded',
-				timeout: PAGE_LOAD_MS,
-			});
-			await dismissPopups(page);
-			const addFirst = page
-				.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]')
-				.first();
-			await addFirst.waitFor({ timeout: 30000 });
-			await addFirst.click();
-			const search = page
-				.locator(
-					'[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]',
-				)
-				.first();
-			await search.waitFor();
-			// The package has a trigger, and n8n's first-step panel then offers only the app's triggers: start
-			// with a Manual Trigger and add the node after it, as a user building an action workflow does.
-			await search.fill('Manual');
-			await page
-				.locator('[data-test-id="node-creator-node-item"]', {
-					hasText: /trigger manually|manual trigger/i,
-				})
-				.first()
-				.click();
-			await page.keyboard.press('Escape');
-			const plus = page.locator('[data-test-id="canvas-handle-plus"]').first();
-			await plus.waitFor({ timeout: 20000 });
-			await plus.click();
-			await search.waitFor();
-			await search.fill(NODE_DISPLAY_NAME);
-			const item = page
-				.locator(
-					'[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]',
-					{ hasText: NODE_DISPLAY_NAME },
-				)
-				.first();
+			await openNodeActions(page, base, dismissPopups, PAGE_LOAD_MS);
 			const actions = page.locator(
 				'[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]',
 			);
-			// The result list re-renders while the search settles: click until the node's actions show.
-			for (let attempt = 1; ; attempt++) {
-				await item.waitFor();
-				await page.waitForTimeout(500);
-				await item.click().catch(() => {});
-				try {
-					await page
-						.locator('[data-test-id="node-creator-category-item"]', { hasText: /^\s*Actions/ })
-						.first()
-						.waitFor({ timeout: 5000 });
-					break;
-				} catch (e) {
-					if (attempt >= 4) throw e;
-				}
-			}
 			// Nodes with resources show their actions ("Create a person", ...) in a panel; pick Person > Create
 			// when it is listed, else the first action.
 			const personCreate = actions.filter({ hasText: /create an? person|person.*create/i }).first();

@@ -13,8 +13,8 @@
  * Each saved workflow holds the node at version 2 with the locators in "From List" mode.
  */
 const L = require('./lib');
+const { openNodeActions } = require('./editor-steps');
 
-const NODE_DISPLAY_NAME = 'Integration Service';
 const CREDENTIAL_NAME = 'Integration Service sandbox';
 const SEEDED_PEOPLE = 2000;
 /** Within the first pages a search reads (5 of 100), so that a name typed finds it in one call. */
@@ -44,52 +44,7 @@ async function sandboxConfig(sb, body) {
 
 /** A new workflow: a Manual Trigger, then our node's action whose entry matches `action`. */
 async function addAction(page, base, dismissPopups, pageLoadMs, action) {
-	await page.goto(`${base}/workflow/new`, { waitUntil: 'domcontentloaded', timeout: pageLoadMs });
-	await dismissPopups(page);
-	const addFirst = page
-		.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]')
-		.first();
-	await addFirst.waitFor({ timeout: 30000 });
-	await addFirst.click();
-	const search = page
-		.locator(
-			'[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]',
-		)
-		.first();
-	await search.waitFor();
-	await search.fill('Manual');
-	await page
-		.locator('[data-test-id="node-creator-node-item"]', {
-			hasText: /trigger manually|manual trigger/i,
-		})
-		.first()
-		.click();
-	await page.keyboard.press('Escape');
-	const plus = page.locator('[data-test-id="canvas-handle-plus"]').first();
-	await plus.waitFor({ timeout: 20000 });
-	await plus.click();
-	await search.waitFor();
-	await search.fill(NODE_DISPLAY_NAME);
-	const item = page
-		.locator('[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"]', {
-			hasText: NODE_DISPLAY_NAME,
-		})
-		.first();
-	// The result list re-renders while the search settles: click until the node's actions show.
-	for (let attempt = 1; ; attempt++) {
-		await item.waitFor();
-		await page.waitForTimeout(500);
-		await item.click().catch(() => {});
-		try {
-			await page
-				.locator('[data-test-id="node-creator-category-item"]', { hasText: /^\s*Actions/ })
-				.first()
-				.waitFor({ timeout: 5000 });
-			break;
-		} catch (e) {
-			if (attempt >= 4) throw e;
-		}
-	}
+	await openNodeActions(page, base, dismissPopups, pageLoadMs);
 	const entry = page
 		.locator('[data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]', {
 			hasText: action,

@@ -7,6 +7,8 @@
  * hint, and the default selection shows as "Person Created". Saves docs/screenshots/trigger-events.png.
  */
 
+const { newWorkflowSearch } = require('./editor-steps');
+
 const TRIGGER_DISPLAY_NAME = 'Integration Service Trigger';
 /** The list as the editor should show it, from the top. */
 const FIRST_EVENTS = ['Any Event', 'Person Created', 'Person Updated', 'Person Deleted'];
@@ -30,19 +32,7 @@ function entriesInView(page) {
 async function addTrigger(page, base, dismissPopups, pageLoadMs) {
 	// A full navigation away from the previous (unsaved) workflow: accept the browser's leave prompt.
 	page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
-	await page.goto(`${base}/workflow/new`, { waitUntil: 'domcontentloaded', timeout: pageLoadMs });
-	await dismissPopups(page);
-	const addFirst = page
-		.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]')
-		.first();
-	await addFirst.waitFor({ timeout: 30000 });
-	await addFirst.click();
-	const search = page
-		.locator(
-			'[data-test-id="node-creator-search-bar"] input, [data-test-id="node-creator-search-bar"]',
-		)
-		.first();
-	await search.waitFor();
+	const search = await newWorkflowSearch(page, base, dismissPopups, pageLoadMs);
 	await search.fill(TRIGGER_DISPLAY_NAME);
 	const items = page.locator(
 		'[data-test-id="node-creator-node-item"], [data-test-id="node-creator-action-item"], [data-test-id="item-iterator-item"]',
