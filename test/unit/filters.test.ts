@@ -1,5 +1,5 @@
 /**
- * Get Many's Filters (nodes/IntegrationService/search/filters.ts, filterParameter.ts), pure: each
+ * Get Many's Filters (nodes/IntegrationService/search/filters.ts), pure: each
  * condition on the shapes answers take on different connected systems, the conditions read from the
  * parameter (and refused before anything is sent), and the parameter made from the catalogue.
  */
@@ -9,12 +9,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { personResource } from '../../nodes/shared/catalogue/person';
 import { RESOURCES } from '../../nodes/shared/catalogue';
 import type { FilterCondition } from '../../nodes/IntegrationService/search/filters';
-import { fieldValues, meets, recordFilter } from '../../nodes/IntegrationService/search/filters';
 import {
+	fieldValues,
 	filtersProperty,
+	meets,
 	OTHER_FIELD,
 	readFilters,
-} from '../../nodes/IntegrationService/search/filterParameter';
+	recordFilter,
+} from '../../nodes/IntegrationService/search/filters';
 
 const ada: IDataObject = {
 	id: 11,

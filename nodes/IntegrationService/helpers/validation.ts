@@ -17,6 +17,14 @@ export function inputError(
 	});
 }
 
+/** Reads one value of an item's field, or throws an error that names the field. */
+export type ValueCheck<T> = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+) => T;
+
 /** A wrong value as a message shows it: cut after 100 characters, so a runaway value cannot flood it. */
 export function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);

@@ -3,9 +3,8 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { toWholeNumber } from '../../helpers/kinds/number';
-import { filtersProperty, readFilters } from '../../search/filterParameter';
 import type { FilterCondition } from '../../search/filters';
-import { recordFilter } from '../../search/filters';
+import { filtersProperty, readFilters, recordFilter } from '../../search/filters';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import {

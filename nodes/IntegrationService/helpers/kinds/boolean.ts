@@ -1,5 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
+import type { ValueCheck } from '../validation';
 import { inputError, shown as shownValue } from '../validation';
 import type { Kind } from './kind';
 import { isUnsetValue, named, shown } from './kind';
@@ -17,14 +16,9 @@ export const boolean: Kind = {
 	words: () => 'true or false',
 };
 
-export function toBoolean(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): boolean {
+export const toBoolean: ValueCheck<boolean> = (ctx, itemIndex, field, value) => {
 	if (typeof value === 'boolean') return value;
 	if (value === 'true') return true;
 	if (value === 'false') return false;
 	throw inputError(ctx, itemIndex, field, `must be true or false, got ${shownValue(value)}`);
-}
+};

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { lossyNumberAt, lossyProblem } from '../../../shared/jsonNumbers';
 import { describeValue, isJsonObject, jsonObjectOf, jsonOf } from '../../../shared/service';
+import type { ValueCheck } from '../validation';
 import { inputError } from '../validation';
 import type { Kind } from './kind';
 import { isUnsetValue, named, shown } from './kind';
@@ -47,24 +48,14 @@ function exact<T>(ctx: IExecuteFunctions, itemIndex: number, field: string, valu
 }
 
 /** A JSON parameter (text or a value) as an object. */
-export function parseJsonObject(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): IDataObject {
+export const parseJsonObject: ValueCheck<IDataObject> = (ctx, itemIndex, field, value) => {
 	const parsed = jsonObjectOf(value);
 	if ('problem' in parsed) throw inputError(ctx, itemIndex, field, parsed.problem);
 	return exact(ctx, itemIndex, field, parsed.object as IDataObject);
-}
+};
 
 /** A JSON parameter (text or a value) as a list of objects. */
-export function parseJsonList(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): IDataObject[] {
+export const parseJsonList: ValueCheck<IDataObject[]> = (ctx, itemIndex, field, value) => {
 	const read = typeof value === 'string' ? jsonOf(value) : { value };
 	if ('problem' in read) throw inputError(ctx, itemIndex, field, read.problem);
 	const list = read.value;
@@ -73,4 +64,4 @@ export function parseJsonList(
 		throw inputError(ctx, itemIndex, field, problem);
 	}
 	return exact(ctx, itemIndex, field, list as IDataObject[]);
-}
+};

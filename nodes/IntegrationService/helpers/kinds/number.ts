@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { ValueCheck } from '../validation';
 import { inputError, shown } from '../validation';
 import type { Kind } from './kind';
 import { isUnsetValue, named, shown as shownParts } from './kind';
@@ -59,12 +60,7 @@ function exactDecimal(numeral: string): string {
 }
 
 /** A number, or text that is exactly one ("12.5", not "twelve"); beyond ±(2^53 − 1) is refused. */
-export function toNumber(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): number {
+export const toNumber: ValueCheck<number> = (ctx, itemIndex, field, value) => {
 	const number = typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
 		throw inputError(ctx, itemIndex, field, `must be a number, got ${shown(value)}`);
@@ -79,7 +75,7 @@ export function toNumber(
 		throw inputError(ctx, itemIndex, field, problem);
 	}
 	return number;
-}
+};
 
 export function toWholeNumber(
 	ctx: IExecuteFunctions,

@@ -1,7 +1,6 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { lossyNumberAt, lossyProblem } from '../../../shared/jsonNumbers';
 import { hasControlCharacter } from '../../../shared/service';
+import type { ValueCheck } from '../validation';
 import { inputError } from '../validation';
 import type { Kind } from './kind';
 import { named, shown } from './kind';
@@ -23,12 +22,7 @@ export const text: Kind = {
 };
 
 /** Text as given, a finite number or a boolean as its text; never "[object Object]", "null" or "NaN". */
-export function textOf(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): string {
+export const textOf: ValueCheck<string> = (ctx, itemIndex, field, value) => {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' && lossyNumberAt(value) !== undefined)
 		throw inputError(ctx, itemIndex, field, lossyProblem(''));
@@ -40,39 +34,24 @@ export function textOf(
 	if (typeof value === 'object')
 		throw inputError(ctx, itemIndex, field, 'must be text, not an object or a list');
 	throw inputError(ctx, itemIndex, field, `must be text, got a ${typeof value}`);
-}
+};
 
 const isBlank = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-export function requireText(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): string {
+export const requireText: ValueCheck<string> = (ctx, itemIndex, field, value) => {
 	if (isBlank(value)) throw inputError(ctx, itemIndex, field, 'is required but empty');
 	return textOf(ctx, itemIndex, field, value);
-}
+};
 
 /** Empty or null is "not set" (left out of the body). */
-export function optionalText(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): string | undefined {
+export const optionalText: ValueCheck<string | undefined> = (ctx, itemIndex, field, value) => {
 	if (value === undefined || value === null || value === '') return undefined;
 	return textOf(ctx, itemIndex, field, value);
-}
+};
 
 /** An ID that becomes one path segment: required and header-safe (the transport refuses "." and ".."). */
-export function requireId(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): string {
+export const requireId: ValueCheck<string> = (ctx, itemIndex, field, value) => {
 	// A number past 2^53 (or with a fraction) has lost digits, or was never an ID.
 	if (typeof value === 'number' && !Number.isSafeInteger(value)) {
 		const problem = `must be text or a whole number up to 9007199254740991, got ${String(value)}: a larger number has lost digits; give the ID as text, as the service wrote it`;
@@ -82,4 +61,4 @@ export function requireId(
 	if (hasControlCharacter(id))
 		throw inputError(ctx, itemIndex, field, 'contains a line break or another control character');
 	return id;
-}
+};

@@ -1,6 +1,5 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
 import { describeValue } from '../../../shared/service';
+import type { ValueCheck } from '../validation';
 import { inputError } from '../validation';
 import type { Kind } from './kind';
 import { isUnset, named, shown } from './kind';
@@ -25,12 +24,7 @@ export const textList: Kind = {
 };
 
 /** A list's entries are sent as given; comma text's pieces are trimmed ("vip, navy"); blank ones dropped. */
-export function toStringList(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): string[] {
+const toStringList: ValueCheck<string[]> = (ctx, itemIndex, field, value) => {
 	const list = typeof value === 'string' ? value.split(',').map((piece) => piece.trim()) : value;
 	if (!Array.isArray(list)) {
 		const problem = `must be a list of text values, got ${describeValue(value)}`;
@@ -39,4 +33,4 @@ export function toStringList(
 	return list
 		.map((entry, position) => textOf(ctx, itemIndex, `${field} › entry ${position + 1}`, entry))
 		.filter((entry) => entry.trim() !== '');
-}
+};
