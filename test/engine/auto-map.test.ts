@@ -138,7 +138,7 @@ describe('Person › Create, Map Automatically', () => {
 		],
 		[
 			{ addresses: [{ city: { name: 'Arlington' } }] },
-			'Input Field "addresses" › entry 1 › city: must be text, not an object or a list (item 0)',
+			'Input Field "addresses" › entry 1 › City: must be text, not an object or a list (item 0)',
 		],
 	])('refuses %j before sending anything', async (row, message) => {
 		const result = await createPerson({ parameters: { ...AUTO }, items: [row] });

@@ -289,7 +289,7 @@ describe('readBody: compound fields', () => {
 			'Addresses: entry 1 is empty',
 		);
 		expect(formError([addresses], { addresses: [{ city: ['x'] }] })).toBe(
-			'Addresses › entry 1 › city: must be text, not an object or a list',
+			'Addresses › entry 1 › City: must be text, not an object or a list',
 		);
 	});
 

@@ -31,13 +31,15 @@ export function shown(value: unknown): string {
 	return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
 }
 
+/** Where a value is read: the item, and the label every error of it names. */
+export interface Reading {
+	ctx: IExecuteFunctions;
+	itemIndex: number;
+	label: string;
+}
+
 /** Reads a list entry's part; its error names the kind of value, never the value (it may carry anything). */
-export function withoutValue<T>(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	raw: unknown,
-	read: () => T,
-): T {
+export function withoutValue<T>({ ctx, itemIndex }: Reading, raw: unknown, read: () => T): T {
 	try {
 		return read();
 	} catch (error) {
@@ -56,31 +58,36 @@ export function withoutValue<T>(
 /** The most entries one list field sends: a row with a runaway list is refused, not sent. */
 export const MAX_ENTRIES = 1000;
 
-/** A list field's entries: the form gives `{ values: [...] }`, an expression the list itself. */
-export function toEntries(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
+/** Where an entry stands: `label` is `Field › entry N`. */
+export interface EntryPlace extends Reading {
+	field: string;
+	number: number;
+}
+
+/** A list field's entries, each read at its place: the form gives `{ values: [...] }`, an expression the list itself. */
+export function readEntries<T>(
+	at: Reading,
 	raw: unknown,
 	wording: { list: string; entry: string },
-): IDataObject[] {
+	read: (place: EntryPlace, entry: IDataObject) => T,
+): T[] {
+	const { ctx, itemIndex, label: field } = at;
 	const formShape = isJsonObject(raw) && Object.keys(raw).every((key) => key === 'values');
 	const entries = formShape ? ((raw as IDataObject).values ?? []) : raw;
 	if (!Array.isArray(entries))
 		throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
 	if (entries.length > MAX_ENTRIES) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			field,
-			`has ${entries.length} entries; at most ${MAX_ENTRIES} are sent in one request`,
-		);
+		const problem = `has ${entries.length} entries; at most ${MAX_ENTRIES} are sent in one request`;
+		throw inputError(ctx, itemIndex, field, problem);
 	}
 	entries.forEach((entry, position) => {
 		if (!isJsonObject(entry))
 			throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
 	});
-	return entries as IDataObject[];
+	return (entries as IDataObject[]).map((entry, position) => {
+		const label = `${field} › entry ${position + 1}`;
+		return read({ ...at, field, number: position + 1, label }, entry);
+	});
 }
 
 /** An unknown key (misspelt, `primary` for `isPrimary`, `__proto__`) is an error, never left out. */
@@ -94,30 +101,4 @@ export function refuseUnknownKeys(
 	const unknown = Object.keys(value).find((key) => !known.includes(key));
 	if (unknown !== undefined)
 		throw inputError(ctx, itemIndex, field, `${shown(unknown)} is not one of: ${known.join(', ')}`);
-}
-
-/** Where an entry stands: `label` is `Field › entry N`. */
-export interface EntryPlace {
-	field: string;
-	number: number;
-	label: string;
-}
-
-export function entriesReader(
-	wording: { list: string; entry: string },
-	readEntry: (
-		ctx: IExecuteFunctions,
-		itemIndex: number,
-		entry: IDataObject,
-		place: EntryPlace,
-	) => IDataObject,
-) {
-	return (ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown): IDataObject[] =>
-		toEntries(ctx, itemIndex, field, raw, wording).map((entry, position) =>
-			readEntry(ctx, itemIndex, entry, {
-				field,
-				number: position + 1,
-				label: `${field} › entry ${position + 1}`,
-			}),
-		);
 }

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
-import { inputError, MAX_ENTRIES, toEntries, withoutValue } from '../validation';
-import type { Fields, Kind, Reading } from './kind';
+import type { EntryPlace, Reading } from '../validation';
+import { inputError, MAX_ENTRIES, readEntries, withoutValue } from '../validation';
+import type { Fields, Kind } from './kind';
 import { compoundValue } from './kind';
 import { toWholeNumber } from './number';
 import { entryWord, objectListProperty, partsInWords, readEntry } from './objectList';
@@ -28,35 +29,34 @@ const MAX_GROUPS = 100;
 
 const CONDITIONS = { list: 'conditions', entry: 'must be an object' };
 
-type Place = { field: string; number: number; label: string };
-
 /** One condition: `val` may be a list (checked here), the other parts read by their kinds. */
-function condition(at: Reading, place: Place, entry: IDataObject, spec: FieldSpec, fields: Fields) {
+function condition(place: EntryPlace, entry: IDataObject, spec: FieldSpec, fields: Fields) {
 	const parts = spec.items ?? [];
 	const { val, ...rest } = entry;
-	if (!Array.isArray(val)) return { ...FILLED, ...readEntry(at, place, entry, parts, fields) };
+	if (!Array.isArray(val)) return { ...FILLED, ...readEntry(place, entry, parts, fields) };
 	if (!val.every((one) => typeof one === 'string' || Number.isFinite(one))) {
 		const label = `${place.label} › val`;
-		throw inputError(at.ctx, at.itemIndex, label, 'must be text or a list of numbers or texts');
+		throw inputError(
+			place.ctx,
+			place.itemIndex,
+			label,
+			'must be text or a list of numbers or texts',
+		);
 	}
 	const others = parts.filter((part) => part.name !== 'val');
-	const read = readEntry(at, place, rest, others, fields);
+	const read = readEntry(place, rest, others, fields);
 	return { ...FILLED, ...read, val: val as IDataObject[keyof IDataObject] };
 }
 
 function fromForm(at: Reading, raw: unknown, spec: FieldSpec, fields: Fields) {
-	const { ctx, itemIndex, label: field } = at;
 	const groups = new Map<number, IDataObject[]>();
-	toEntries(ctx, itemIndex, field, raw, CONDITIONS).forEach((entry, position) => {
-		const place = { field, number: position + 1, label: `${field} › entry ${position + 1}` };
-		const { group, ...rest } = entry;
+	readEntries(at, raw, CONDITIONS, (place, { group, ...rest }) => {
 		const label = `${place.label} › Group`;
 		const groupValue = group ?? 1;
-		const number = withoutValue(ctx, itemIndex, groupValue, () =>
-			toWholeNumber(ctx, itemIndex, label, groupValue, 1, MAX_GROUPS),
+		const number = withoutValue(at, groupValue, () =>
+			toWholeNumber(at.ctx, at.itemIndex, label, groupValue, 1, MAX_GROUPS),
 		);
-		const one = condition(at, place, rest, spec, fields);
-		groups.set(number, [...(groups.get(number) ?? []), one]);
+		groups.set(number, [...(groups.get(number) ?? []), condition(place, rest, spec, fields)]);
 	});
 	return [...groups.keys()].sort((a, b) => a - b).map((key) => groups.get(key) ?? []);
 }
@@ -77,14 +77,12 @@ function fromLists(at: Reading, raw: unknown[], spec: FieldSpec, fields: Fields)
 		throw inputError(ctx, itemIndex, field, problem);
 	}
 	return raw.map((group, g) => {
-		const groupLabel = `${field} › group ${g + 1}`;
 		if (!Array.isArray(group) || group.length === 0)
 			throw inputError(ctx, itemIndex, field, `group ${g + 1} must be a list of conditions`);
-		return toEntries(ctx, itemIndex, groupLabel, group, CONDITIONS).map((entry, position) => {
-			const label = `${groupLabel} › entry ${position + 1}`;
-			const place = { field: groupLabel, number: position + 1, label };
-			return condition(at, place, entry, spec, fields);
-		});
+		const groupAt = { ...at, label: `${field} › group ${g + 1}` };
+		return readEntries(groupAt, group, CONDITIONS, (place, entry) =>
+			condition(place, entry, spec, fields),
+		);
 	});
 }
 
@@ -92,15 +90,8 @@ export const conditionGroups: Kind = {
 	property: (spec, fields) =>
 		objectListProperty(spec, [GROUP_PART, ...(spec.items ?? []).map(fields.part)]),
 	read: (at, spec, raw, fields) =>
-		compoundValue(
-			at,
-			spec,
-			raw,
-			entryWord(spec),
-			(given) =>
-				(Array.isArray(given)
-					? fromLists(at, given, spec, fields)
-					: fromForm(at, given, spec, fields)) as unknown as IDataObject[],
+		compoundValue(at, spec, raw, entryWord(spec), (given) =>
+			Array.isArray(given) ? fromLists(at, given, spec, fields) : fromForm(at, given, spec, fields),
 		),
 	words: (spec, fields) =>
 		`list of groups, each a list of objects with ${partsInWords(spec.items ?? [], fields)}`,

@@ -1,34 +1,35 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
+import type { Reading } from '../validation';
 import { parseJsonList } from './json';
-import type { Kind, Reading } from './kind';
+import type { Fields, Kind } from './kind';
 import { compoundValue, jsonListPart } from './kind';
 
 /** A list whose entries have a reader of their own: one JSON list inside another list's entry. */
 export function entryListKind(
 	what: string,
-	words: string,
-	form: (overrides: Partial<INodeProperties>) => INodeProperties,
-	entries: (at: Reading, raw: unknown) => IDataObject[],
+	property: (spec: FieldSpec, fields: Fields) => INodeProperties,
+	entries: (at: Reading, raw: unknown, fields: Fields) => IDataObject[],
+	words: (fields: Fields) => string,
 ): Kind {
-	const read = (at: Reading, spec: FieldSpec, raw: unknown) =>
-		compoundValue(at, spec, raw, what, (given) => entries(at, given));
+	const read = (at: Reading, spec: FieldSpec, raw: unknown, fields: Fields) =>
+		compoundValue(at, spec, raw, what, (given) => entries(at, given, fields));
 	return {
-		property: (spec) =>
-			form({ description: spec.description, ...(spec.required ? { required: true } : {}) }),
+		property,
 		part: jsonListPart,
 		read,
 		// Inside an entry the list is one JSON value: parsed, then read as the form's.
-		readPart: (at, spec, raw) =>
+		readPart: (at, spec, raw, fields) =>
 			read(
 				at,
 				spec,
 				typeof raw === 'string' && raw !== ''
 					? parseJsonList(at.ctx, at.itemIndex, at.label, raw)
 					: raw,
+				fields,
 			),
-		words: () => `list of objects with ${words}`,
+		words: (_spec, fields) => `list of objects with ${words(fields)}`,
 		list: true,
 	};
 }

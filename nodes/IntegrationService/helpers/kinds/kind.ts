@@ -1,16 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
+import type { Reading } from '../validation';
 import { inputError } from '../validation';
 
 /** A field's kind builds its editor property and reads the item's value into its wire value. */
-
-/** Where a value is read: the item, and the label every error of it names. */
-export interface Reading {
-	ctx: IExecuteFunctions;
-	itemIndex: number;
-	label: string;
-}
 
 /** The kinds as a whole, for a kind made of parts. */
 export interface Fields {
@@ -50,19 +44,16 @@ export function isUnsetValue(raw: unknown): boolean {
 	return isUnset(raw) || (typeof raw === 'string' && raw.trim() === '');
 }
 
-const isEmpty = (value: IDataObject | IDataObject[]) =>
-	Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
-
 /** A list or set of flags: empty is not sent, or refused when required (`what` names one entry). */
-export function compoundValue(
+export function compoundValue<T extends IDataObject | unknown[]>(
 	at: Reading,
 	spec: FieldSpec,
 	raw: unknown,
 	what: string,
-	read: (raw: unknown) => IDataObject | IDataObject[],
-): IDataObject | IDataObject[] | undefined {
-	const value = isUnset(raw) ? [] : read(raw);
-	if (!isEmpty(value)) return value;
+	read: (raw: unknown) => T,
+): T | undefined {
+	const value = isUnset(raw) ? undefined : read(raw);
+	if (value !== undefined && Object.keys(value).length > 0) return value;
 	if (!spec.required) return undefined;
 	const problem = `add at least one ${what} (the service requires this field)`;
 	throw inputError(at.ctx, at.itemIndex, at.label, problem);

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
-import { entriesReader, inputError, refuseUnknownKeys, withoutValue } from '../validation';
-import type { Fields, Kind, Reading } from './kind';
+import type { EntryPlace } from '../validation';
+import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../validation';
+import type { Fields, Kind } from './kind';
 import { compoundValue } from './kind';
 
 /** A list of objects whose keys are published (`items`), each part read by its own kind. */
@@ -33,25 +34,28 @@ export const partsInWords = (parts: readonly FieldSpec[], fields: Fields) =>
 		.map((part) => `${part.name} (${fields.words(part)}${part.required ? ', required' : ''})`)
 		.join(', ');
 
+/** A text part of a fixed list's entry (its kind builds the property). */
+export const textPart = (label: string, name: string, placeholder?: string, description?: string) =>
+	({ label, name, type: 'string', placeholder, description }) as FieldSpec;
+
 const isEmptyJson = (value: unknown) =>
 	typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 
 /** One entry: unknown keys and an empty entry refused; a part's error never echoes its value. */
 export function readEntry(
-	at: Reading,
-	place: { field: string; number: number; label: string },
+	place: EntryPlace,
 	entry: IDataObject,
 	parts: readonly FieldSpec[],
 	fields: Fields,
 ): IDataObject {
-	const { ctx, itemIndex } = at;
+	const { ctx, itemIndex } = place;
 	const names = parts.map((part) => part.name);
 	refuseUnknownKeys(ctx, itemIndex, place.label, entry, names);
 	const object: IDataObject = {};
 	for (const part of parts) {
 		const label = `${place.label} › ${part.label}`;
 		const raw = entry[part.name];
-		const value = withoutValue(ctx, itemIndex, raw, () =>
+		const value = withoutValue(place, raw, () =>
 			fields.readPart({ ctx, itemIndex, label }, part, raw),
 		);
 		// n8n fills a JSON part's default ({} or []) into every entry: empty is not set.
@@ -66,15 +70,12 @@ export function readEntry(
 
 export const objectList: Kind = {
 	property: (spec, fields) => objectListProperty(spec, (spec.items ?? []).map(fields.part)),
-	read(at, spec, raw, fields) {
-		const read = entriesReader(
-			{ list: 'entries', entry: 'must be an object' },
-			(_c, _i, entry, place) => readEntry(at, place, entry, spec.items ?? [], fields),
-		);
-		return compoundValue(at, spec, raw, entryWord(spec), (given) =>
-			read(at.ctx, at.itemIndex, at.label, given),
-		);
-	},
+	read: (at, spec, raw, fields) =>
+		compoundValue(at, spec, raw, entryWord(spec), (given) =>
+			readEntries(at, given, { list: 'entries', entry: 'must be an object' }, (place, entry) =>
+				readEntry(place, entry, spec.items ?? [], fields),
+			),
+		),
 	words: (spec, fields) => `list of objects with ${partsInWords(spec.items ?? [], fields)}`,
 	list: true,
 };
