@@ -17,7 +17,7 @@ export const MAPPING_MODE = {
 export const RECORD = { name: 'record', label: 'Record (JSON)' } as const;
 
 /** A record is a few thousand characters: more is a runaway model or a pasted export. */
-export const MAX_RECORD_CHARS = 100_000;
+const MAX_RECORD_CHARS = 100_000;
 
 export const GROUPS = {
 	additional: { name: 'additionalFields', label: 'Additional Fields' },
@@ -44,12 +44,13 @@ export const bodyFields = (form: BodyForm): FieldSpec[] => [
 	...(form.group?.fields ?? []),
 ];
 
+export const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
+
 /** No field, or only empty objects and lists (a Bio left at its `{}`). */
-export function writesNothing(body: IDataObject): boolean {
-	for (const value of Object.values(body))
-		if (value === null || typeof value !== 'object' || Object.keys(value).length > 0) return false;
-	return true;
-}
+const writesNothing = (body: IDataObject) =>
+	Object.values(body).every(
+		(value) => value !== null && typeof value === 'object' && Object.keys(value).length === 0,
+	);
 
 const isEmptyValue = (value: unknown) =>
 	value === undefined ||
@@ -117,42 +118,8 @@ function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm)
 const own = (object: IDataObject, key: string) =>
 	Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 
-function bodyOf(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	fields: readonly FieldSpec[],
-	source: IDataObject,
-	labelOf: (name: string) => string,
-): IDataObject {
-	const body: IDataObject = {};
-	for (const spec of fields) {
-		const at = { ctx, itemIndex, label: labelOf(spec.name) };
-		setIfDefined(body, spec.name, FIELDS.read(at, spec, own(source, spec.name)));
-	}
-	return body;
-}
-
-const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
-
-function bodyFromInput(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
-	const input = ctx.getInputData()[itemIndex]?.json ?? {};
-	const fields = bodyFields(form);
-	const body = bodyOf(ctx, itemIndex, fields, input, (name) => `Input Field "${name}"`);
-	if (writesNothing(body)) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			'Map Automatically',
-			`the input item has none of the fields this operation sends (${namesOf(fields)})`,
-			'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Map From a JSON Record)',
-		);
-	}
-	return body;
-}
-
-/** Record (JSON) carries nothing but fields, unlike an input row: an unknown key is refused, not dropped. */
-function bodyFromRecord(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm): IDataObject {
-	const fields = bodyFields(form);
+/** Record (JSON) as an object of known fields: unlike an input row it carries nothing else, so an unknown key is refused. */
+function recordOf(ctx: IExecuteFunctions, itemIndex: number, fields: FieldSpec[]): IDataObject {
 	const raw = ctx.getNodeParameter(RECORD.name, itemIndex, undefined);
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
 		const problem = `is required but empty; give a JSON object with some of: ${namesOf(fields)}`;
@@ -167,13 +134,28 @@ function bodyFromRecord(ctx: IExecuteFunctions, itemIndex: number, form: BodyFor
 	if ('problem' in parsed) throw inputError(ctx, itemIndex, RECORD.label, parsed.problem);
 	const record = parsed.object as IDataObject;
 	const names = fields.map((spec) => spec.name);
-	refuseUnknownKeys(ctx, itemIndex, RECORD.label, record, names);
-	const body = bodyOf(ctx, itemIndex, fields, record, (name) => `${RECORD.label} › ${name}`);
-	if (writesNothing(body)) {
-		const problem = `has none of the fields this operation sends (${namesOf(fields)})`;
-		throw inputError(ctx, itemIndex, RECORD.label, problem);
+	refuseUnknownKeys({ ctx, itemIndex, label: RECORD.label }, record, names);
+	return record;
+}
+
+/** The body from the input item's fields (Map Automatically; other keys ignored) or from Record (JSON). */
+function bodyFromObject(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm, input: boolean) {
+	const fields = bodyFields(form);
+	const source = input
+		? (ctx.getInputData()[itemIndex]?.json ?? {})
+		: recordOf(ctx, itemIndex, fields);
+	const body: IDataObject = {};
+	for (const spec of fields) {
+		const label = input ? `Input Field "${spec.name}"` : `${RECORD.label} › ${spec.name}`;
+		const value = FIELDS.read({ ctx, itemIndex, label }, spec, own(source, spec.name));
+		setIfDefined(body, spec.name, value);
 	}
-	return body;
+	if (!writesNothing(body)) return body;
+	const none = `none of the fields this operation sends (${namesOf(fields)})`;
+	if (!input) throw inputError(ctx, itemIndex, RECORD.label, `has ${none}`);
+	const hint =
+		'Name the input fields as the service does, or choose Map Each Field Below (as an AI tool: Map From a JSON Record)';
+	throw inputError(ctx, itemIndex, 'Map Automatically', `the input item has ${none}`, hint);
 }
 
 /** A Create or Update Fields with no field is refused: the record would be empty, or nothing change. */
@@ -186,8 +168,8 @@ export function readBody(
 	const mode = form.mappingModes
 		? ctx.getNodeParameter('mappingMode', itemIndex, MAPPING_MODE.fromForm)
 		: MAPPING_MODE.fromForm;
-	if (mode === MAPPING_MODE.fromInput) return bodyFromInput(ctx, itemIndex, form);
-	if (mode === MAPPING_MODE.fromRecord) return bodyFromRecord(ctx, itemIndex, form);
+	if (mode === MAPPING_MODE.fromInput || mode === MAPPING_MODE.fromRecord)
+		return bodyFromObject(ctx, itemIndex, form, mode === MAPPING_MODE.fromInput);
 	const body = bodyFromForm(ctx, itemIndex, form);
 	if (form.group?.kind === 'update' && writesNothing(body))
 		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');

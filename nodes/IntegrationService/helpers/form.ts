@@ -4,9 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { FieldSpec, ResourceSpec } from '../../shared/catalogue';
 import { fieldsFor } from '../../shared/catalogue';
 import type { BodyForm } from './body';
-import { bodyFields, companionOf, GROUPS, MAPPING_MODE, RECORD } from './body';
+import { bodyFields, companionOf, GROUPS, MAPPING_MODE, namesOf, RECORD } from './body';
 import { FIELDS, KINDS } from './kinds';
 import { referenceProperty } from './kinds/locator';
+import { partsInWords } from './kinds/objectList';
 
 /** A field's property, and a list's companion that takes the whole list as one value. */
 export function fieldProperties(fields: readonly FieldSpec[], locators = false): INodeProperties[] {
@@ -46,17 +47,12 @@ function formFields(form: BodyForm): INodeProperties[] {
 	return [...properties, group];
 }
 
-const namesOf = (fields: readonly FieldSpec[]) => fields.map((spec) => spec.name).join(', ');
-
 /**
  * Record (JSON)'s default: one `$fromAI` listing every field and its kind (a model sees nothing else
  * of the node for this argument). No field name holds a backtick or `${`.
  */
 function recordFromAI(fields: readonly FieldSpec[]): string {
-	const shape = fields
-		.map((spec) => `${spec.name} (${FIELDS.words(spec)}${spec.required ? ', required' : ''})`)
-		.join('; ');
-	const description = `The record as one JSON object. Give only the fields you know; leave out the others. Fields: ${shape}`;
+	const description = `The record as one JSON object. Give only the fields you know; leave out the others. Fields: ${partsInWords(fields, FIELDS, '; ')}`;
 	return `={{ $fromAI('${RECORD.name}', \`${description}\`, 'json') }}`;
 }
 

@@ -91,14 +91,10 @@ export function readEntries<T>(
 }
 
 /** An unknown key (misspelt, `primary` for `isPrimary`, `__proto__`) is an error, never left out. */
-export function refuseUnknownKeys(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: IDataObject,
-	known: readonly string[],
-): void {
+export function refuseUnknownKeys(at: Reading, value: IDataObject, known: readonly string[]) {
 	const unknown = Object.keys(value).find((key) => !known.includes(key));
-	if (unknown !== undefined)
-		throw inputError(ctx, itemIndex, field, `${shown(unknown)} is not one of: ${known.join(', ')}`);
+	if (unknown !== undefined) {
+		const problem = `${shown(unknown)} is not one of: ${known.join(', ')}`;
+		throw inputError(at.ctx, at.itemIndex, at.label, problem);
+	}
 }

@@ -94,7 +94,7 @@ export class PeopleIndex {
 
 	remember(id: PersonId, keys: PersonKeys): void {
 		this.written.set(id, keys);
-		for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+		this.add(id, keys);
 	}
 
 	/** A create whose outcome is unknown: the person may exist, so later rows with these keys are refused. */
@@ -133,13 +133,17 @@ export class PeopleIndex {
 		}
 	}
 
-	private add(kind: MatchKind, key: string, id: PersonId): void {
-		const map = this.byKey[kind];
-		const ids = map.get(key);
-		// Repeats are harmless (lookup counts each person once); checking for one costs when thousands share a key.
-		if (ids === undefined) map.set(key, id);
-		else if (Array.isArray(ids)) ids.push(id);
-		else if (ids !== id) map.set(key, [ids, id]);
+	private add(id: PersonId, keys: PersonKeys): void {
+		for (const kind of MATCH_KINDS) {
+			for (const key of keys[kind]) {
+				const map = this.byKey[kind];
+				const ids = map.get(key);
+				// Repeats are harmless (lookup counts each person once); checking for one costs when thousands share a key.
+				if (ids === undefined) map.set(key, id);
+				else if (Array.isArray(ids)) ids.push(id);
+				else if (ids !== id) map.set(key, [ids, id]);
+			}
+		}
 	}
 
 	/** The list moved under the scan: read it again from the start, once; then fail the items that need it. */
@@ -152,8 +156,7 @@ export class PeopleIndex {
 		this.cursor = '';
 		this.total = undefined;
 		for (const map of Object.values(this.byKey)) map.clear();
-		for (const [id, keys] of this.written)
-			for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+		for (const [id, keys] of this.written) this.add(id, keys);
 	}
 
 	/** Reads the next page; when another item is reading it, waits for that instead (its failure is its own). */
@@ -170,9 +173,7 @@ export class PeopleIndex {
 			this.total ??= total;
 			for (const person of people) {
 				const id = personIdOf(person);
-				if (id === undefined) continue;
-				const keys = personKeys(person);
-				for (const kind of MATCH_KINDS) for (const key of keys[kind]) this.add(kind, key, id);
+				if (id !== undefined) this.add(id, personKeys(person));
 			}
 			this.cursor = nextCursor;
 		};

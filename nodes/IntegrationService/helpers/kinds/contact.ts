@@ -77,7 +77,7 @@ function contactProperty(spec: FieldSpec, fields: Fields): INodeProperties {
 function contactValue(place: EntryPlace, entry: IDataObject): IDataObject {
 	const { ctx, itemIndex, label } = place;
 	const { value, type, status, isPrimary } = entry;
-	refuseUnknownKeys(ctx, itemIndex, label, entry, CONTACT_PARTS);
+	refuseUnknownKeys(place, entry, CONTACT_PARTS);
 	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
 		throw inputError(ctx, itemIndex, label, 'has no value');
 	const part = <T>(raw: unknown, read: () => T) => withoutValue(place, raw, read);

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { SYNC_KINDS } from '../../../shared/catalogue';
+import { labelOf, SYNC_KINDS } from '../../../shared/catalogue';
+import type { Reading } from '../validation';
 import { inputError, refuseUnknownKeys } from '../validation';
 import { toBoolean } from './boolean';
 import type { Kind } from './kind';
@@ -9,45 +10,28 @@ import { compoundValue } from './kind';
 /** A set of true/false flags as one collection: a flag not added is left out of the body. */
 
 /** The channels of Communications Consent (spec 2.1). */
-export const COMMUNICATION_CHANNELS = [
-	'email',
-	'call',
-	'text',
-	'massEmail',
-	'postal',
-	'visit',
-] as const;
+const CHANNELS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'] as const;
 
-/** `massEmail` → `Mass Email`. */
-export function flagLabel(key: string): string {
-	return key.replace(/([A-Z])/g, ' $1').replace(/^./, (first) => first.toUpperCase());
-}
-
-function readFlags(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	raw: unknown,
-	keys: readonly string[],
-): IDataObject {
+function readFlags(at: Reading, raw: unknown, keys: readonly string[]) {
+	const { ctx, itemIndex, label } = at;
 	let value = raw;
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
 		} catch {
-			throw inputError(ctx, itemIndex, field, 'must be an object of true/false flags');
+			throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
 		}
 	}
 	if (value === undefined || value === null) return {};
 	if (typeof value !== 'object' || Array.isArray(value))
-		throw inputError(ctx, itemIndex, field, 'must be an object of true/false flags');
+		throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
 	const flags: IDataObject = {};
-	refuseUnknownKeys(ctx, itemIndex, field, value as IDataObject, keys);
+	refuseUnknownKeys(at, value as IDataObject, keys);
 	for (const [key, flag] of Object.entries(value as IDataObject)) {
 		// A flag left null (a NULL column) or empty (blanks) is not set, like any optional field.
 		if (flag === null || flag === undefined || (typeof flag === 'string' && flag.trim() === ''))
 			continue;
-		flags[key] = toBoolean(ctx, itemIndex, `${field} › ${flagLabel(key)}`, flag);
+		flags[key] = toBoolean(ctx, itemIndex, `${label} › ${labelOf(key)}`, flag);
 	}
 	return flags;
 }
@@ -55,11 +39,11 @@ function readFlags(
 function flagsKind(keys: readonly string[], flagDescription: (label: string) => string): Kind {
 	const options: INodeProperties[] = keys
 		.map((key) => ({
-			displayName: flagLabel(key),
+			displayName: labelOf(key),
 			name: key,
 			type: 'boolean' as const,
 			default: true,
-			description: flagDescription(flagLabel(key).toLowerCase()),
+			description: flagDescription(labelOf(key).toLowerCase()),
 		}))
 		.sort((a, b) => a.displayName.localeCompare(b.displayName));
 	return {
@@ -74,15 +58,13 @@ function flagsKind(keys: readonly string[], flagDescription: (label: string) => 
 			...(spec.required ? { required: true } : {}),
 		}),
 		read: (at, spec, raw) =>
-			compoundValue(at, spec, raw, 'flag', (given) =>
-				readFlags(at.ctx, at.itemIndex, at.label, given, keys),
-			),
+			compoundValue(at, spec, raw, 'flag', (given) => readFlags(at, given, keys)),
 		words: () => `object of true/false: ${options.map((option) => option.name).join(', ')}`,
 	};
 }
 
 export const consent = flagsKind(
-	COMMUNICATION_CHANNELS,
+	CHANNELS,
 	(channel) => `Whether the person consents to be contacted by ${channel}`,
 );
 

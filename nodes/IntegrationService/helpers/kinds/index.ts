@@ -31,14 +31,9 @@ export const KINDS: Readonly<Record<FieldType, Kind>> = {
 
 export const FIELDS: Fields = {
 	property: (spec) => KINDS[spec.type].property(spec, FIELDS),
-	part: (spec) => {
-		const kind = KINDS[spec.type];
-		return (kind.part ?? kind.property)(spec, FIELDS);
-	},
+	part: (spec) => (KINDS[spec.type].part ?? KINDS[spec.type].property)(spec, FIELDS),
 	read: (at, spec, raw) => KINDS[spec.type].read(at, spec, raw, FIELDS),
-	readPart: (at, spec, raw) => {
-		const kind = KINDS[spec.type];
-		return (kind.readPart ?? kind.read)(at, spec, raw, FIELDS);
-	},
+	readPart: (at, spec, raw) =>
+		(KINDS[spec.type].readPart ?? KINDS[spec.type].read)(at, spec, raw, FIELDS),
 	words: (spec) => KINDS[spec.type].words(spec, FIELDS),
 };

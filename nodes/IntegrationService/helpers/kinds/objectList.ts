@@ -29,10 +29,10 @@ export const entryWord = (spec: FieldSpec) =>
 	(spec.placeholder ?? 'Add Entry').replace(/^Add /, '').toLowerCase();
 
 /** `name (text, required), email (text)`: the parts of one entry, each with its kind. */
-export const partsInWords = (parts: readonly FieldSpec[], fields: Fields) =>
+export const partsInWords = (parts: readonly FieldSpec[], fields: Fields, separator = ', ') =>
 	parts
 		.map((part) => `${part.name} (${fields.words(part)}${part.required ? ', required' : ''})`)
-		.join(', ');
+		.join(separator);
 
 /** A text part of a fixed list's entry (its kind builds the property). */
 export const textPart = (label: string, name: string, placeholder?: string, description?: string) =>
@@ -49,8 +49,11 @@ export function readEntry(
 	fields: Fields,
 ): IDataObject {
 	const { ctx, itemIndex } = place;
-	const names = parts.map((part) => part.name);
-	refuseUnknownKeys(ctx, itemIndex, place.label, entry, names);
+	refuseUnknownKeys(
+		place,
+		entry,
+		parts.map((part) => part.name),
+	);
 	const object: IDataObject = {};
 	for (const part of parts) {
 		const label = `${place.label} › ${part.label}`;
