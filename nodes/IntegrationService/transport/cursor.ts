@@ -168,12 +168,9 @@ export function newLoopMemory(
 			lastPage = pageDigest;
 			pageCheck = step;
 		},
-		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => ({
-			seen: carried,
-			loop: check,
-			...(lastPage === undefined ? {} : { lastPage }),
-			pageLoop: pageCheck,
-		}),
+		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => {
+			return { seen: carried, loop: check, lastPage, pageLoop: pageCheck };
+		},
 	};
 }
 
