@@ -6,10 +6,7 @@ import type { AttemptFailure } from './errors';
 import { htmlText, isRead, jsonOf, looksLikeHtml, shorten, uncertainFailure } from './errors';
 import { redactAnswer } from './secrets';
 
-/**
- * An answer's body: read as it arrives, bounded in size; decoded strictly in its declared charset (a
- * byte that is not text is an error, never a silent U+FFFD); and what a 2xx becomes.
- */
+/** An answer's body read bounded as it arrives, decoded strictly (never a silent U+FFFD); what a 2xx becomes. */
 
 export type Outcome = { json: IDataObject } | { failure: AttemptFailure };
 

@@ -125,10 +125,7 @@ const FIRST_CHECK: LoopCheck = { steps: 0, power: 1 };
 const SAME_RECORDS =
 	'the service returned the same records again (it does not move to the next page)';
 
-/**
- * What stops a loop, in this run and (carried by the cursor) across batches: a next-page cursor seen
- * before, a page whose records were all seen before, pages whose ids repeat.
- */
+/** What stops a loop, in this run and across batches: a cursor seen before, pages seen before or repeating. */
 export function newLoopMemory(
 	resume: ListPosition | undefined,
 	batch: boolean,
