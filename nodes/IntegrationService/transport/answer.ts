@@ -3,7 +3,7 @@ import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { LIST_KEYS } from '../../shared/catalogue';
 
 import type { AttemptFailure } from './errors';
-import { htmlText, isRead, jsonOf, looksLikeHtml, shorten, uncertainFailure } from './errors';
+import { htmlText, isRead, looksLikeHtml, shorten, uncertainFailure } from './errors';
 import { redactAnswer } from './secrets';
 
 /** An answer's body read bounded as it arrives, decoded strictly (never a silent U+FFFD); what a 2xx becomes. */
@@ -75,6 +75,15 @@ export function decodeText(bytes: Uint8Array, contentType = ''): string | Undeco
 	const declared = charset ? `, though it declares charset=${charset}` : ' and declares no charset';
 	const problem = `not valid ${decoder.encoding.toUpperCase()}${where}${declared}`;
 	return { problem, text: decoderFor(charset, false).decode(bytes) };
+}
+
+/** The value a JSON text holds, or undefined when it is not JSON. */
+export function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
 }
 
 /** The part of a Node stream the body is read through. */

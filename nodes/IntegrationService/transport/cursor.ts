@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameListUrl } from '../../shared/service';
-import { jsonOf } from './errors';
+import { jsonOf } from './answer';
 import type { ServiceRequest } from './request';
 import { PLACEHOLDER, redact } from './secrets';
 

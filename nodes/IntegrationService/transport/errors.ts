@@ -53,15 +53,6 @@ export function shorten(text: string, secretForms: readonly string[]): string {
 	return plain.length > MAX_ERROR_TEXT ? `${plain.slice(0, MAX_ERROR_TEXT)}…` : plain;
 }
 
-/** The value a JSON text holds, or undefined when it is not JSON. */
-export function jsonOf(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
-}
-
 const HTML_START = /^\s*<(!doctype|html|head|body|\?xml|[a-z][a-z0-9]*[\s>])/i;
 export function looksLikeHtml(text: string, contentType = ''): boolean {
 	return /html/i.test(contentType) || HTML_START.test(text);
@@ -102,7 +93,12 @@ function fieldErrorsText(errors: unknown): string | undefined {
 export function serviceErrorText(body: string, secretForms: readonly string[]): string {
 	const text = body.trim();
 	if (text === '') return '';
-	const parsed = jsonOf(text);
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// Not JSON: the text, without HTML tags.
+	}
 	if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
 		const { error, message, errorMessage, errors } = parsed as Record<string, unknown>;
 		const nested =
@@ -111,7 +107,6 @@ export function serviceErrorText(body: string, secretForms: readonly string[]): 
 		const said = typeof words === 'string' ? words : fieldErrorsText(errors);
 		if (said !== undefined) return shorten(said, secretForms);
 	}
-	// Not JSON: the text, without HTML tags.
 	return shorten(looksLikeHtml(text) ? htmlText(text) : text, secretForms);
 }
 
