@@ -6,23 +6,12 @@ import type { AttemptFailure } from './errors';
 import { htmlText, isRead, looksLikeHtml, shorten, uncertainFailure } from './errors';
 import { redactAnswer } from './secrets';
 
-/**
- * An answer's body: read as it arrives, bounded in size; decoded strictly in its declared charset (a
- * byte that is not text is an error, never a silent U+FFFD); and what a 2xx becomes.
- */
+/** An answer's body read bounded as it arrives, decoded strictly (never a silent U+FFFD); what a 2xx becomes. */
 
 export type Outcome = { json: IDataObject } | { failure: AttemptFailure };
 
-/** Why a body is not text in the charset it was read as; `text` reads each wrong byte as U+FFFD. */
-export class Undecodable {
-	constructor(
-		readonly encoding: string,
-		readonly declared: string | undefined,
-		readonly text: string,
-		/** The first wrong byte (UTF-8 only). */
-		readonly first?: { offset: number; byte: number },
-	) {}
-}
+/** A body that is not text in its charset: what is wrong with it, and the text each wrong byte as U+FFFD. */
+export type Undecodable = { problem: string; text: string };
 
 type Decoder = Pick<InstanceType<typeof TextDecoder>, 'decode' | 'encoding'>;
 
@@ -74,45 +63,27 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 export function decodeText(bytes: Uint8Array, contentType = ''): string | Undecodable {
 	const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
 	const charset = match ? match[1].toLowerCase().slice(0, 40) : undefined;
-	// Most answers declare no charset: UTF-8.
-	const decoder = charset === undefined ? STRICT_UTF8 : decoderFor(charset, true);
+	const decoder = decoderFor(charset, true);
 	try {
 		return decoder.decode(bytes);
 	} catch {
 		// Not text in this charset: said below.
 	}
 	const offset = decoder.encoding === 'utf-8' ? firstInvalidUtf8(bytes) : -1;
-	const first = offset >= 0 ? { offset, byte: bytes[offset] } : undefined;
-	return new Undecodable(
-		decoder.encoding,
-		charset,
-		decoderFor(charset, false).decode(bytes),
-		first,
-	);
+	const byte = bytes[offset]?.toString(16).toUpperCase().padStart(2, '0');
+	const where = offset >= 0 ? ` (the byte 0x${byte} at offset ${offset})` : '';
+	const declared = charset ? `, though it declares charset=${charset}` : ' and declares no charset';
+	const problem = `not valid ${decoder.encoding.toUpperCase()}${where}${declared}`;
+	return { problem, text: decoderFor(charset, false).decode(bytes) };
 }
 
-/** A 2xx that is not text: not sent again (the same bytes would come); a write may have been processed. */
-export function undecodableFailure(
-	method: IHttpRequestMethods,
-	status: number,
-	error: Undecodable,
-	forms: readonly string[],
-): AttemptFailure {
-	const { first, declared } = error;
-	const byte = first?.byte.toString(16).toUpperCase().padStart(2, '0');
-	const where = first ? ` (the byte 0x${byte} at offset ${first.offset})` : '';
-	const charset =
-		declared === undefined
-			? ' and declares no charset'
-			: `, though it declares charset=${declared}`;
-	// Each wrong byte shows as `?`: a U+FFFD would pass for a character the service sent.
-	const text = shorten(error.text.replace(/\uFFFD/g, '?'), forms);
-	return {
-		status,
-		message: `The service answered HTTP ${status} with text that is not valid ${error.encoding.toUpperCase()}${where}${charset}: ${text}`,
-		retryable: false,
-		mayHaveBeenProcessed: !isRead(method),
-	};
+/** The value a JSON text holds, or undefined when it is not JSON. */
+export function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
 }
 
 /** The part of a Node stream the body is read through. */
@@ -184,12 +155,7 @@ export function parseRecord(
 	forms: readonly string[],
 ): Outcome {
 	if (text.trim() === '') return { json: {} };
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = undefined;
-	}
+	const parsed = jsonOf(text);
 	if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
 		return { json: redactAnswer(parsed as IDataObject, text, forms) };
 	const type = contentType.split(';')[0].trim().toLowerCase();

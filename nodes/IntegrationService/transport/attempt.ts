@@ -10,26 +10,21 @@ import { sleep } from 'n8n-workflow';
 import type { ServiceHost } from '../../shared/service';
 import { CREDENTIAL_TYPE, originOf } from '../../shared/service';
 import type { Outcome } from './answer';
-import {
-	isStream,
-	parseRecord,
-	readBody,
-	TooLarge,
-	Undecodable,
-	undecodableFailure,
-} from './answer';
+import { isStream, parseRecord, readBody, TooLarge } from './answer';
 import type { AttemptFailure } from './errors';
-import { statusFailure, thrownFailure, timeoutFailure, uncertainFailure } from './errors';
+import {
+	isRead,
+	shorten,
+	statusFailure,
+	thrownFailure,
+	timeoutFailure,
+	uncertainFailure,
+} from './errors';
 import type { ServiceContext, ServiceRun } from './run';
 
 /**
- * One attempt: the request sent once and its whole answer read within the attempt's Timeout. Redirects
- * are never followed: our token and body never reach a host the credential does not name.
- */
-
-/**
- * A request made ready (request.ts): `forms` of its secrets, `credentials` to sign with; an attempt
- * sends it with the token it signed in both, and its Timeout.
+ * A request made ready (request.ts): `forms` of its secrets, `credentials` to sign with. An attempt
+ * sends it once with the token it signed in both, and reads the whole answer within its Timeout.
  */
 export interface PreparedRequest {
 	itemIndex: number;
@@ -69,7 +64,7 @@ function header(headers: Headers, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/** What an answer says, read before the attempt ends (`ended`): a redirect is refused. */
+/** What an answer says, read before the attempt ends; a redirect is refused: our token stays on our host. */
 async function outcomeOf(
 	answer: RawAnswer,
 	attempt: Attempt,
@@ -83,25 +78,28 @@ async function outcomeOf(
 		const location = header(answer.headers, 'location');
 		const target = location ? originOf(new URL(location, attempt.url).href) : 'no Location';
 		const message = `The service answered with a redirect (HTTP ${status}) to ${target}; redirects are not followed with your token`;
-		return {
-			failure: { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' },
-		};
+		const failure = { status, message, retryable: false, mayHaveBeenProcessed: method !== 'GET' };
+		return { failure };
 	}
 	const declared = Number(header(answer.headers, 'content-length'));
 	if (Number.isFinite(declared) && declared > maxResponseBytes) throw new TooLarge();
 	const contentType = header(answer.headers, 'content-type') ?? '';
 	const success = status >= 200 && status < 300;
 	let text = await Promise.race([readBody(answer.body, maxResponseBytes, contentType), ended]);
-	if (text instanceof Undecodable) {
-		if (success) return { failure: undecodableFailure(method, status, text, forms) };
-		text = text.text;
+	if (typeof text !== 'string' && success) {
+		// Not sent again (the same bytes would come); a write may have been processed. Each wrong byte
+		// shows as `?`: a U+FFFD would pass for a character the service sent.
+		const quoted = shorten(text.text.replace(/\uFFFD/g, '?'), forms);
+		const message = `The service answered HTTP ${status} with text that is ${text.problem}: ${quoted}`;
+		const failure = { status, message, retryable: false, mayHaveBeenProcessed: !isRead(method) };
+		return { failure };
 	}
+	if (typeof text !== 'string') text = text.text;
 	if (success) return parseRecord(method, status, text, contentType, forms);
 	const retryAfter = header(answer.headers, 'retry-after');
 	return { failure: statusFailure(status, text, retryAfter, method, forms) };
 }
 
-class TimedOut extends Error {}
 /** The reason the Timeout's wait ends with once the attempt is over: made once, not per attempt. */
 const ATTEMPT_OVER = new Error('The attempt is over');
 
@@ -134,7 +132,7 @@ export async function sendAttempt(
 	const ended = sleep(timeoutMs, timer.signal).then(() => {
 		timedOut = true;
 		connection.abort();
-		throw new TimedOut();
+		throw new Error(`Timed out after ${timeoutMs} ms`);
 	});
 	ended.catch(ignore);
 	// n8n-core replaces `abortSignal` with the execution's cancel signal on a context that has one:
@@ -170,50 +168,36 @@ export async function sendAttempt(
 	}
 }
 
-/** What an attempt that threw ends with: its deadline, the size bound, the run's stop, or a network fault. */
+/**
+ * What an attempt that threw ends with: its Timeout, the size bound, the run's stop, a network fault or
+ * a body cut off. A PUT or DELETE whose answer began with a 2xx was processed, whatever then happened
+ * to its body: sending it again could act twice.
+ */
 function failureAfterThrow(
 	error: unknown,
 	{ method, timeoutMs }: Attempt,
 	answer: RawAnswer | undefined,
-	{
-		timedOut,
-		stopped,
-		maxResponseBytes,
-	}: { timedOut: boolean; stopped?: string; maxResponseBytes: number },
+	ending: { timedOut: boolean; stopped?: string; maxResponseBytes: number },
 ): AttemptFailure {
 	const status = answer?.statusCode;
-	if (timedOut) return processedWrite(method, status, timeoutFailure(method, timeoutMs, !!answer));
 	const mayHaveBeenProcessed = method !== 'GET';
-	if (error instanceof TooLarge) {
-		const limit = +(maxResponseBytes / 1_048_576).toFixed(2);
+	let failure: AttemptFailure;
+	if (ending.timedOut) failure = timeoutFailure(method, timeoutMs, !!answer);
+	else if (error instanceof TooLarge) {
+		const limit = +(ending.maxResponseBytes / 1_048_576).toFixed(2);
 		const message = `The service's answer is larger than the Max Response Size of ${limit} MB; the rest was not read`;
 		return { message, status, retryable: false, mayHaveBeenProcessed };
+	} else if (ending.stopped) {
+		const message = `The request was interrupted: ${ending.stopped}`;
+		return { message, retryable: false, mayHaveBeenProcessed };
+	} else {
+		failure = thrownFailure(error, method, timeoutMs);
+		// Headers came, then the body broke off: never a "refused" that proves nothing was sent.
+		const message =
+			'The answer was cut off midway (the connection closed before the whole body came)';
+		if (answer)
+			failure = uncertainFailure(method, message, { description: failure.description, status });
 	}
-	if (stopped)
-		return {
-			message: `The request was interrupted: ${stopped}`,
-			retryable: false,
-			mayHaveBeenProcessed,
-		};
-	const failure = thrownFailure(error, method, timeoutMs);
-	if (answer === undefined) return failure;
-	// Headers came, then the body broke off: never a "refused" that proves nothing was sent.
-	const message =
-		'The answer was cut off midway (the connection closed before the whole body came)';
-	const cutOff = uncertainFailure(method, message, { description: failure.description, status });
-	return processedWrite(method, status, cutOff);
-}
-
-/**
- * A write whose answer began with a 2xx was processed, whatever then happened to its body: sending it
- * again could act twice. A failure not retried already (a POST's) keeps its words; a PUT's or a
- * DELETE's says so.
- */
-function processedWrite(
-	method: IHttpRequestMethods,
-	status: number | undefined,
-	failure: AttemptFailure,
-): AttemptFailure {
 	if ((method !== 'PUT' && method !== 'DELETE') || !status || status < 200 || status >= 300)
 		return failure;
 	return {

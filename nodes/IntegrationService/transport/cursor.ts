@@ -1,6 +1,8 @@
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { sameListUrl } from '../../shared/service';
+import { jsonOf } from './answer';
 import type { ServiceRequest } from './request';
 import { PLACEHOLDER, redact } from './secrets';
 
@@ -9,7 +11,7 @@ import { PLACEHOLDER, redact } from './secrets';
 export type PagePosition = { offset: number } | { next: string } | { link: string };
 
 /** Brent's cycle check: a checkpoint's digest (none before the first), steps since it, and its power of two. */
-export interface LoopCheck {
+interface LoopCheck {
 	mark?: string;
 	steps: number;
 	power: number;
@@ -37,22 +39,13 @@ export const SEEN_KEPT = 64;
 const DIGEST = /^[0-9a-f]{14}$/;
 const KEYS = ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'loop', 'lastPage', 'pageLoop'];
 
-/** A 53-bit string hash (cyrb53) in hex: not a secret, only to recognise a value again. */
+/** A short hash in hex: not a secret, only to recognise a value again. */
 export function digest(text: string): string {
-	let h1 = 0xdeadbeef;
-	let h2 = 0x41c6ce57;
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		h1 = Math.imul(h1 ^ code, 2654435761);
-		h2 = Math.imul(h2 ^ code, 1597334677);
-	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+	return createHash('sha256').update(text).digest('hex').slice(0, 14);
 }
 
 /** Counts one more cursor (its digest): 'loop' when it is the checkpoint, which moves at each power of two. */
-export function loopStep(check: LoopCheck, cursor: string): LoopCheck | 'loop' {
+function loopStep(check: LoopCheck, cursor: string): LoopCheck | 'loop' {
 	if (check.mark === cursor) return 'loop';
 	const steps = check.steps + 1;
 	return steps >= check.power
@@ -103,12 +96,7 @@ export function decodeCursor(
 		refused: `is not a cursor this operation gave; pass the nextCursor of the previous batch, or leave it empty to start`,
 	};
 	if (cursor.length > MAX_CURSOR_LENGTH || !cursor.startsWith(PREFIX)) return notOurs;
-	let value: unknown;
-	try {
-		value = JSON.parse(Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString('utf8'));
-	} catch {
-		return notOurs;
-	}
+	const value = jsonOf(Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString('utf8'));
 	if (!isObject(value, KEYS)) return notOurs;
 	const { at, skip, sent, announced, seen, lastPage } = value;
 	const valid =
@@ -137,10 +125,7 @@ const FIRST_CHECK: LoopCheck = { steps: 0, power: 1 };
 const SAME_RECORDS =
 	'the service returned the same records again (it does not move to the next page)';
 
-/**
- * What stops a loop, in this run and (carried by the cursor) across batches: a next-page cursor seen
- * before, a page whose records were all seen before, pages whose ids repeat.
- */
+/** What stops a loop, in this run and across batches: a cursor seen before, pages seen before or repeating. */
 export function newLoopMemory(
 	resume: ListPosition | undefined,
 	batch: boolean,
@@ -180,12 +165,9 @@ export function newLoopMemory(
 			lastPage = pageDigest;
 			pageCheck = step;
 		},
-		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => ({
-			seen: carried,
-			loop: check,
-			...(lastPage === undefined ? {} : { lastPage }),
-			pageLoop: pageCheck,
-		}),
+		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => {
+			return { seen: carried, loop: check, lastPage, pageLoop: pageCheck };
+		},
 	};
 }
 

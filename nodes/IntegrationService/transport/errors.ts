@@ -4,11 +4,10 @@ import type { ServiceHost } from '../../shared/service';
 import { HOST_FIELDS } from '../../shared/service';
 import { redact } from './secrets';
 
-/** What a failed attempt means, in the service's words, and the next step a model reads. */
-
 /**
- * `mayHaveBeenProcessed`: a write that is not repeated and says so; `processed`: a 2xx write whose
- * answer could not be read (its message says so); `gaveUp`: why retrying stopped early.
+ * What a failed attempt means, in the service's words. `mayHaveBeenProcessed`: a write that is not
+ * repeated and says so; `processed`: a 2xx write whose answer could not be read (its message says
+ * so); `gaveUp`: why retrying stopped early.
  */
 export interface AttemptFailure {
 	status?: number;

@@ -1,7 +1,4 @@
-/**
- * The transport's public surface: every request of the node and the trigger goes through
- * `serviceRequest` (one request) or `serviceRequestPages` (a list, page by page).
- */
+/** The transport's surface: every request goes through `serviceRequest` or `serviceRequestPages` (a list). */
 import { MAX_CURSOR_LENGTH as maxCursorLength } from './cursor';
 import { INPUT_NEXT_STEP as inputNextStep } from './errors';
 import { recordsOf as recordsOfAnswer } from './answer';

@@ -1,8 +1,7 @@
 /**
- * When an attempt may start: the pace every run of one tenant in this process shares (the service
- * limits requests per tenant), and the backoff between its own attempts. Max Requests Per Second promises what the service
- * sees: a request counts from its start until a second after its answer (it may reach the service
- * any time in between); a new one starts only while fewer than the cap are counted.
+ * When an attempt may start: the pace all runs of one tenant share (the service limits per tenant), and
+ * the backoff. Max Requests Per Second promises what the service sees: a request counts from its start
+ * until a second after its answer; a new one starts only while fewer than the cap are counted.
  */
 
 /** A request of the tenant, from its start until its answer came back (epoch ms). */

@@ -54,10 +54,8 @@ export function announcedBound(total: number, pageSize: number): number {
 }
 
 /**
- * One list being read: where it starts, the page to ask for (none: the list's own link) with its
- * records returned already and its URL (a relative nextLink is read against it), and the records
- * handed on (`received`), sent in this run (what memory bounds) and over every batch (what a total
- * bounds).
+ * One list being read: the page to ask for (none: the list's own link), its records returned already
+ * and its URL; the records handed on, sent in this run (memory's bound) and over every batch (a total's).
  */
 export interface Paging {
 	start: ListStart;
@@ -106,9 +104,12 @@ export async function serviceRequestPages(
 	run: ServiceRun,
 	onPage: (records: IDataObject[], page: IDataObject) => void,
 ): Promise<PagingResult> {
-	const { stop, refuse, fail } = pagingErrors(this, itemIndex);
+	const fail = (message: string, input = false, afterReads = true) =>
+		pagingError(this, itemIndex, message, input, afterReads);
+	const stop = (why: string) => fail(`Paging stopped: ${why}`);
 	const { batch, maxRecords, pageSize, recordsKey } = list;
 	const start = listStart(await runCredentials(this, run, itemIndex), list.request, run);
+	const refuse = (message: string) => fail(message, true, false);
 	const resume = batch && batch.cursor !== '' ? resumeAt(start, batch, refuse) : undefined;
 	const paging: Paging = {
 		start,
@@ -116,7 +117,7 @@ export async function serviceRequestPages(
 		maxRecords,
 		loops: newLoopMemory(resume, Boolean(batch), stop),
 		stop,
-		refuse: (message) => refuse(message, true),
+		refuse: (message) => fail(message, true),
 		received: 0,
 		sent: 0,
 		at: resume?.at ?? (list.request.link ? undefined : { offset: 0 }),
@@ -144,8 +145,7 @@ export async function serviceRequestPages(
 			return fail(`The service's answer has no ${what} list`);
 		}
 		const meta = (page._metadata ?? {}) as IDataObject;
-		const { fresh, take, broken } = takePage(paging, records, meta);
-		if (broken !== undefined) stop(broken);
+		const { fresh, take } = takePage(paging, records, meta);
 		onPage(take as IDataObject[], page);
 		const { received } = paging;
 		const done = maxRecords !== undefined && received >= maxRecords;
@@ -178,33 +178,26 @@ function laterPageRefused(error: unknown, pages: number): never {
 	throw error;
 }
 
-/** `refuse`: a cursor, before anything is sent; `stop` and `fail` after pages were read (only GETs). */
-function pagingErrors(ctx: ServiceContext, itemIndex: number) {
-	const thrown = (error: NodeApiError | NodeOperationError, afterReads: boolean): never => {
-		if (afterReads) error.context.nextStep = LIST_NEXT_STEP;
-		throw error;
-	};
-	const refuse = (message: string, afterReads = false) =>
-		thrown(new NodeOperationError(ctx.getNode(), message, { itemIndex }), afterReads);
-	const fail = (message: string) =>
-		thrown(
-			new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex }),
-			true,
-		);
-	return { refuse, fail, stop: (why: string) => fail(`Paging stopped: ${why}`) };
+/** `input` (a cursor) is refused before anything is sent; `afterReads`: only GETs were sent. */
+function pagingError(
+	ctx: ServiceContext,
+	itemIndex: number,
+	message: string,
+	input: boolean,
+	afterReads: boolean,
+): never {
+	const error = input
+		? new NodeOperationError(ctx.getNode(), message, { itemIndex })
+		: new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, itemIndex });
+	if (afterReads) error.context.nextStep = LIST_NEXT_STEP;
+	throw error;
 }
 
 /** The Page at a Time cursor of a position; never one that would be refused when it comes back. */
 function cursorOf(paging: Paging, at: PagePosition, skip: number, sent: number): string {
+	const { listId: list } = paging.start;
 	const { announced } = paging;
-	const cursor = encodeCursor({
-		list: paging.start.listId,
-		at,
-		skip,
-		sent,
-		...(announced === undefined ? {} : { announced }),
-		...paging.loops.carried(),
-	});
+	const cursor = encodeCursor({ list, at, skip, sent, announced, ...paging.loops.carried() });
 	if (cursor !== undefined) return cursor;
 	const what = 'link' in at ? 'link to the next page' : 'next-page cursor';
 	const length = 'link' in at ? at.link.length : 'next' in at ? at.next.length : 0;
@@ -226,9 +219,12 @@ export function requestFor(
 	return { ...request, qs: 'next' in at ? { ...qs, next: at.next } : { ...qs, offset: at.offset } };
 }
 
-/** Counts a page: the first total announced, the records not returned before, and a Limit's share. */
+/**
+ * Counts a page (the first total announced, the records not returned before, a Limit's share); a list
+ * past the announced total, past memory or past an unannounced list's bound is stopped.
+ */
 export function takePage(paging: Paging, records: unknown[], meta: IDataObject) {
-	const { skip, received, sentOverall, maxRecords } = paging;
+	const { skip, received, sentOverall: before, maxRecords } = paging;
 	if (paging.announced === undefined && typeof meta.total === 'number' && meta.total >= 0)
 		paging.announced = meta.total;
 	const fresh = skip > 0 ? records.slice(skip) : records;
@@ -236,24 +232,20 @@ export function takePage(paging: Paging, records: unknown[], meta: IDataObject) 
 	paging.sentOverall += fresh.length;
 	const take = maxRecords === undefined ? fresh : fresh.slice(0, maxRecords - received);
 	paging.received += take.length;
-	const { announced, sent } = paging;
-	const counts = { announced, sent, sentOverall: paging.sentOverall, before: sentOverall };
-	return { fresh, take, broken: boundBroken(counts, paging.pageSize) };
-}
-
-/** The first endless-list bound broken: past the announced total, past memory, past an unannounced list. */
-export function boundBroken(
-	counts: { announced?: number; sent: number; sentOverall: number; before: number },
-	pageSize: number,
-): string | undefined {
-	const { announced, sent, sentOverall, before } = counts;
-	if (announced !== undefined && sentOverall > announcedBound(announced, pageSize))
-		return `the service announced ${announced} records but goes on past ${before}; narrow the list with Query Parameters or use a Limit`;
+	const { announced, sent, sentOverall, stop } = paging;
+	if (announced !== undefined && sentOverall > announcedBound(announced, paging.pageSize))
+		stop(
+			`the service announced ${announced} records but goes on past ${before}; narrow the list with Query Parameters or use a Limit`,
+		);
 	if (sent > MAX_RECORDS)
-		return `more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`;
+		stop(
+			`more than ${MAX_RECORDS} records would be held in memory at once; narrow the list with Query Parameters, use a Limit or Page at a Time`,
+		);
 	if (announced === undefined && sentOverall > MAX_UNANNOUNCED_RECORDS)
-		return `the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`;
-	return undefined;
+		stop(
+			`the service announced no total and the list goes on past ${MAX_UNANNOUNCED_RECORDS} records; narrow the list with Query Parameters`,
+		);
+	return { fresh, take };
 }
 
 const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -8,10 +8,9 @@ import { sendWithRetries } from './retry';
 import type { ServiceContext, ServiceRun } from './run';
 
 /**
- * A model whose client gave up on a slow create asks again, and a second record is made. So, as a
- * tool, a create with the same tenant, URL and body as one sent within REPEAT_WINDOW_MS is not sent
- * again: the model gets the first one's answer, or is told where it stands. Held in memory only,
- * keyed by a hash (a body may hold a password), never output.
+ * A model whose client gave up on a slow create asks again: as a tool, the same create (tenant, URL,
+ * body) within REPEAT_WINDOW_MS is not sent again; the model gets the first one's answer, or where it
+ * stands. In memory only, keyed by a hash (a body may hold a password).
  */
 
 export const REPEAT_WINDOW_MS = 120_000;

@@ -12,11 +12,6 @@ import * as pace from './pace';
 import type { ServiceContext, ServiceRun } from './run';
 import { redact, withSecrets } from './secrets';
 
-/**
- * One request's loop around the attempt: wait, start when the tenant's pace lets it, attempt, decide;
- * give up on Max Attempts, the Max Total Retry Wait, the deadline or a failure not to repeat.
- */
-
 const timeLeft = (run: ServiceRun) =>
 	run.deadline === undefined ? Infinity : run.deadline.at - Date.now();
 
@@ -32,23 +27,20 @@ async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promis
 	}
 }
 
-/**
- * What an attempt must still have of the item's time after a wait: else a create held by the
- * tenant's pause is sent with 0.2 s left, cut off, and "may have been processed" by our own doing.
- */
 const ATTEMPT_AFTER_WAIT_MS = 10_000;
 
-/** The time an attempt needs after a wait: none without a deadline, at most a quarter of the item's time. */
+/**
+ * The item's time an attempt must still have after a wait (else a create held by the tenant's pause
+ * is sent with 0.2 s left, cut off, and "may have been processed" by our own doing): none without a
+ * deadline, at most a quarter of the item's time.
+ */
 export function neededAfterWait(run: ServiceRun): number {
 	const { timeoutMs, maxItemMs } = run.settings;
 	if (run.deadline === undefined) return 0;
 	return Math.min(timeoutMs, ATTEMPT_AFTER_WAIT_MS, Math.floor(maxItemMs / 4));
 }
 
-/**
- * Why the request gives up rather than wait `wait` ms (`left` of the item's time, `waitedMs` so far),
- * or undefined when it may: past the Max Total Retry Wait, or into the time an attempt needs.
- */
+/** Why the request gives up rather than wait: past the Max Total Retry Wait, or into the time an attempt needs. */
 export function refusedWait(
 	run: ServiceRun,
 	wait: number,
@@ -155,7 +147,10 @@ function signed(ctx: ServiceContext, prepared: PreparedRequest) {
 	};
 }
 
-/** A prepared request's record, or the error it ended with. */
+/**
+ * One request's loop around the attempt: wait, start when the tenant's pace lets it, attempt, decide;
+ * give up on Max Attempts, the Max Total Retry Wait, the deadline or a failure not to repeat.
+ */
 export async function sendWithRetries(
 	ctx: ServiceContext,
 	prepared: PreparedRequest,

@@ -41,9 +41,6 @@ export const DEFAULT_SETTINGS: Readonly<RequestSettings> = {
 	maxItemMs: 0,
 };
 
-/** When an item's operation must be over (epoch ms), and how messages name that bound. */
-export type ItemDeadline = { readonly at: number; readonly bound: string };
-
 /** What every request of one node run shares (request.ts makes it). */
 export interface ServiceRun {
 	readonly settings: Readonly<RequestSettings>;
@@ -57,8 +54,8 @@ export interface ServiceRun {
 		/** Aborted when the run stops: waits end at once and no further request starts. */
 		readonly stop: AbortController;
 	};
-	/** Set by startItem: no wait goes past it and no attempt starts after it. */
-	readonly deadline?: ItemDeadline;
+	/** Set by startItem (epoch ms, and how messages name it): no wait goes past it, no attempt starts after it. */
+	readonly deadline?: { readonly at: number; readonly bound: string };
 	/** A model calls the node as a tool: a create it repeats is not sent again (repeats.ts). */
 	readonly asTool?: boolean;
 }

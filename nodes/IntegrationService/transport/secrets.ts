@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * A secret echoed back by accident (a gateway quoting the Authorization header) is taken out of what
- * leaves the node, in the forms an echo writes it in; a service that wants to leak it holds it anyway.
- */
+/** A secret echoed back by accident (a gateway quoting the Authorization header), in the forms an echo writes. */
 
 type Forms = readonly string[];
 export const PLACEHOLDER = '[redacted]';
@@ -115,16 +112,10 @@ function withoutCutSecrets(text: string, forms: Forms): string {
 	});
 }
 
-/**
- * Takes every secret out of an error in place: message, description, stack, n8n's messages and its
- * causes (n8n wraps once or twice; a cycle is cut at 4).
- */
+/** Takes every secret out of an error in place, n8n's messages and wrapped causes too (a cycle is cut at 4). */
 export function redactError(error: unknown, forms: Forms, depth = 0): void {
 	if (!error || typeof error !== 'object' || depth > 4) return;
-	const fields = error as Record<
-		'message' | 'description' | 'stack' | 'messages' | 'cause',
-		unknown
-	>;
+	const fields = error as Record<string, unknown>;
 	const clean = (text: unknown) =>
 		typeof text === 'string' ? withoutCutSecrets(redact(text, forms), forms) : text;
 	for (const key of ['message', 'description', 'stack'] as const)
@@ -155,10 +146,11 @@ export function redactAnswer<T>(value: T, text: string, forms: Forms): T {
 		: value;
 }
 
+const asciiEscape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /**
- * The forms as JSON text writes them. One that contains another is found whenever it is there, so
- * it needs no search of its own: a list page is searched 4 times instead of 10 for a pasted token
- * (measured: the searches cost more than parsing the page).
+ * The forms as JSON text writes them, less those containing another (found whenever it is): a list
+ * page is searched 4 times instead of 10 for a pasted token; the searches cost more than parsing it.
  */
 function jsonProbes(forms: Forms): string[] {
 	const written = new Set<string>();
@@ -167,15 +159,10 @@ function jsonProbes(forms: Forms): string[] {
 		written.add(json);
 		if (json.includes('/')) written.add(json.replace(/\//g, '\\/'));
 		// Python's json (ensure_ascii) writes every other character as a `\u` escape.
-		if (/[\u0080-\uffff]/.test(json)) written.add(asciiJson(json));
+		written.add(json.replace(/[\u0080-\uffff]/g, asciiEscape));
 	}
 	const probes = [...written];
 	return probes.filter(
 		(probe) => !probes.some((other) => other !== probe && probe.includes(other)),
 	);
-}
-
-function asciiJson(json: string): string {
-	const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-	return json.replace(/[\u0080-\uffff]/g, escape);
 }
