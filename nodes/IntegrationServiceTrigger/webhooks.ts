@@ -11,12 +11,8 @@ import {
 } from '../IntegrationService/transport';
 import { CRM_EVENT_KINDS } from '../shared/catalogue';
 import { isJsonObject } from '../shared/service';
-import { holds, listWebhooks, webhookIdOf, type Listed, type Listing } from './listing';
 import { filtersOf } from './filters';
-
-/** Whether the CRM host can register the event (the catalogue's CRM kinds). */
-const isCrmEvent = (event: string): boolean =>
-	CRM_EVENT_KINDS.includes(/^(.+)(?:Created|Updated|Deleted)$/.exec(event)?.[1] ?? '');
+import { holds, listWebhooks, pointsAt, webhookIdOf, type Listed } from './listing';
 
 /** Registering waits for nobody but the user who activates: bounded, and fewer retries than an action. */
 const HOOK_MS = 60_000;
@@ -48,7 +44,7 @@ function keep(ctx: IHookFunctions, webhooks: Record<string, string>): void {
 	ctx.getWorkflowStaticData('node')[keyOf(ctx)] = { ...webhooks };
 }
 
-/** The selected events the CRM host registers; Any Event cannot be registered (a webhook holds one). */
+/** The selected events the CRM host registers (the catalogue's CRM kinds); not Any Event (a webhook holds one). */
 function crmEvents(ctx: IHookFunctions): string[] {
 	const events = ctx.getNodeParameter('events', []) as string[];
 	if (events.includes('*')) {
@@ -61,7 +57,8 @@ function crmEvents(ctx: IHookFunctions): string[] {
 			},
 		);
 	}
-	return [...new Set(events.filter(isCrmEvent))];
+	const kind = (event: string) => /^(.+)(?:Created|Updated|Deleted)$/.exec(event)?.[1] ?? '';
+	return [...new Set(events.filter((event) => CRM_EVENT_KINDS.includes(kind(event))))];
 }
 
 /** This trigger's URL: the production URL on activation, the test URL while listening for a test event. */
@@ -71,37 +68,33 @@ function ownUrl(ctx: IHookFunctions): string {
 	return url;
 }
 
-const matches = (w: Listed, url: string, event: string): boolean =>
-	w.url === url && w.event === event;
-
 /** Every selected event has a webhook here; one created that no longer points here is forgotten. */
 export async function webhooksExist(ctx: IHookFunctions): Promise<boolean> {
 	const events = crmEvents(ctx);
 	const mine = owned(ctx);
 	if (events.length === 0 && Object.keys(mine).length === 0) return true;
 	const url = ownUrl(ctx);
-	const listed = (await listWebhooks(ctx, hookRun())).readable;
+	const listed = await listWebhooks(ctx, hookRun());
 	const still = Object.entries(mine).filter(([event, id]) =>
-		listed.some((w) => w.id === id && matches(w, url, event)),
+		listed.some((w) => w.id === id && pointsAt(w, url, event)),
 	);
 	if (still.length !== Object.keys(mine).length) keep(ctx, Object.fromEntries(still));
-	return events.every((event) => listed.some((w) => matches(w, url, event)));
+	return events.every((event) => listed.some((w) => pointsAt(w, url, event)));
 }
 
 /** On a failure what this call created is deleted again, and the error says what could not be. */
 export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
-	const events = crmEvents(ctx);
+	const wanted = crmEvents(ctx);
 	const url = ownUrl(ctx);
 	const filters = filtersOf(ctx);
 	const run = hookRun();
 	const before = await listWebhooks(ctx, run);
-	const mine = owned(ctx);
-	const made: Array<[string, string]> = [];
+	const events = wanted.filter((event) => !before.some((w) => pointsAt(w, url, event)));
+	const made: Record<string, string> = {};
 	// The event whose create is under way: when it fails, the CRM host may have made one we have no ID of.
 	let pending: string | undefined;
 	try {
 		for (const event of events) {
-			if (before.readable.some((w) => matches(w, url, event))) continue;
 			pending = event;
 			const body = { url, event, ...filters };
 			const answer = await serviceRequest.call(
@@ -117,41 +110,43 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 					`The CRM host answered no webhook ID for ${event}`,
 				);
 			// An ID the first listing held elsewhere is another integration's: deactivation would delete it.
-			if (before.held.some((w) => holds(w, id) && w.url !== url))
+			if (before.some((w) => holds(w, id) && w.url !== url))
 				throw new NodeOperationError(
 					ctx.getNode(),
 					`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
 				);
-			made.push([event, id]);
+			made[event] = id;
 			pending = undefined;
 		}
 	} catch (error) {
-		await undoCreate(ctx, error as Error, { url, before, made, pending });
+		const undone = await undoCreate(ctx, url, before, Object.values(made), pending);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not create the trigger's webhooks on the CRM host: ${(error as Error).message}`,
+			{ description: undone },
+		);
 	}
-	keep(ctx, { ...mine, ...Object.fromEntries(made) });
-}
-
-interface Attempt {
-	url: string;
-	before: Listing;
-	made: Array<[string, string]>;
-	pending?: string;
+	keep(ctx, { ...owned(ctx), ...made });
 }
 
 /**
  * Deletes the IDs the creates returned, and for a create that failed without one, what is at our URL
- * for that event now and was not in the first listing. Nothing else.
+ * for that event now and was not in the first listing. Nothing else. Says what it did.
  */
-async function undoCreate(ctx: IHookFunctions, error: Error, attempt: Attempt): Promise<never> {
-	const { url, before, made, pending } = attempt;
+async function undoCreate(
+	ctx: IHookFunctions,
+	url: string,
+	before: Listed[],
+	ids: string[],
+	pending: string | undefined,
+): Promise<string> {
 	const run = hookRun();
-	const ids = made.map(([, id]) => id);
 	let unchecked = false;
 	if (pending !== undefined) {
 		try {
-			for (const w of (await listWebhooks(ctx, run)).readable) {
-				const isNew = !before.held.some((b) => holds(b, w.id)) && !ids.includes(w.id);
-				if (isNew && matches(w, url, pending)) ids.push(w.id);
+			for (const w of await listWebhooks(ctx, run)) {
+				const isNew = !before.some((b) => holds(b, w.id)) && !ids.includes(w.id);
+				if (isNew && pointsAt(w, url, pending)) ids.push(w.id);
 			}
 		} catch {
 			unchecked = true; // Listing failed too: delete what is known, and say what could not be checked.
@@ -159,35 +154,25 @@ async function undoCreate(ctx: IHookFunctions, error: Error, attempt: Attempt): 
 	}
 	const left = await deleteIds(ctx, ids, run);
 	const deleted = ids.length - left.length;
-	const description =
-		left.length > 0
-			? `These webhooks it created could not be deleted again; delete them on the CRM host: ${left.join(', ')}`
-			: unchecked
-				? `The CRM host could not be listed to find a webhook the failed create for ${pending} may have made (${deleted} deleted again); check its webhooks`
-				: deleted > 0
-					? `The ${deleted} webhook(s) it had created were deleted again: nothing is left registered`
-					: 'Nothing was registered';
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Could not create the trigger's webhooks on the CRM host: ${error.message}`,
-		{ description },
-	);
+	if (left.length > 0)
+		return `These webhooks it created could not be deleted again; delete them on the CRM host: ${left.join(', ')}`;
+	if (unchecked)
+		return `The CRM host could not be listed to find a webhook the failed create for ${pending} may have made (${deleted} deleted again); check its webhooks`;
+	return deleted > 0
+		? `The ${deleted} webhook(s) it had created were deleted again: nothing is left registered`
+		: 'Nothing was registered';
 }
 
 /** Deletes each ID (one already gone counts as deleted); returns those that could not be deleted. */
 async function deleteIds(ctx: IHookFunctions, ids: string[], run: ServiceRun): Promise<string[]> {
 	const left: string[] = [];
 	for (const id of ids) {
+		const path = ['webhooks', { id, field: 'Webhook ID' }];
 		try {
 			await serviceRequest.call(
 				ctx,
 				0,
-				{
-					method: 'DELETE',
-					host: 'crm',
-					path: ['webhooks', { id, field: 'Webhook ID' }],
-					connection: CREDENTIAL_DEFAULT,
-				},
+				{ method: 'DELETE', host: 'crm', path, connection: CREDENTIAL_DEFAULT },
 				run,
 			);
 		} catch (error) {
