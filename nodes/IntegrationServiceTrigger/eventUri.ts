@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ServiceHost } from '../shared/service';
-import { hostBaseUrl, hostOfUrl, originOf, sameListUrl } from '../shared/service';
+import { hasControlCharacter, hostBaseUrl, hostOfUrl, originOf } from '../shared/service';
 
 const NOT_READ = 'it is not read with your token';
 
@@ -34,28 +34,19 @@ export function eventUriHost(
 	uri: string,
 ): { host: ServiceHost } | { refused: string } {
 	const host = hostOfUrl(credentials, uri);
-	const configured = host === undefined ? undefined : hostBaseUrl(credentials, host);
-	if (host === undefined || configured === undefined || !('base' in configured)) {
+	if (host === undefined) {
 		return {
 			refused: `The event's uri is on ${originOf(uri)}, which is none of the credential's hosts; ${NOT_READ}`,
 		};
 	}
-	const { base } = configured;
+	// hostOfUrl found the host by its base URL, so it has one.
+	const { base } = hostBaseUrl(credentials, host) as { base: string };
 	const basePath = `${new URL(base).pathname.replace(/\/+$/, '')}/`;
-	const path = new URL(uri, base).pathname;
-	const checked = sameListUrl(uri, base, base, path);
-	const problem =
-		'otherList' in checked || 'refused' in checked
-			? 'otherList' in checked
-				? checked.otherList
-				: `it is on ${checked.refused}`
-			: hasDotSegment(uri.split(/[?#]/, 1)[0])
-				? 'it has a "." or ".." segment'
-				: !`${path}/`.startsWith(basePath)
-					? `its path is not under ${basePath}`
-					: undefined;
-	if (problem !== undefined) {
-		return { refused: `The event's uri on ${originOf(uri)} is refused: ${problem}; ${NOT_READ}` };
-	}
-	return { host };
+	let problem: string | undefined;
+	if (hasControlCharacter(uri)) problem = 'it contains a control character';
+	else if (hasDotSegment(uri.trim().split(/[?#]/, 1)[0])) problem = 'it has a "." or ".." segment';
+	else if (!`${new URL(uri, base).pathname}/`.startsWith(basePath))
+		problem = `its path is not under ${basePath}`;
+	if (problem === undefined) return { host };
+	return { refused: `The event's uri on ${originOf(uri)} is refused: ${problem}; ${NOT_READ}` };
 }

@@ -4,24 +4,18 @@ import { NodeOperationError } from 'n8n-workflow';
 import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
 import { jsonObjectOf } from '../shared/service';
 
-/** Where the Filters are sent, and when they are shown: with the registration, or with each webhook created. */
-const SENT_WITH: ReadonlyArray<[string, Record<string, boolean[]>]> = [
-	['the registration', { registerWebhook: [true] }],
-	['each webhook created', { manageWebhooks: [true], registerWebhook: [false] }],
-];
-
-const jsonDescription = (sentWith: string): string =>
-	`Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`;
-
-/** Versions 1 and 1.1: the Filters as a JSON object only. */
-const JSON_ONLY: INodeProperties[] = SENT_WITH.map(([sentWith, show]) => ({
+/** The Filters as a JSON object, sent unchanged with the registration or with each webhook created. */
+const jsonProperty = (
+	sentWith: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties => ({
 	displayName: 'Filters',
 	name: 'filters',
 	type: 'json',
 	default: '{}',
-	description: jsonDescription(sentWith),
-	displayOptions: { show: { '@version': [1, 1.1], ...show } },
-}));
+	description: `Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`,
+	displayOptions,
+});
 
 /** The Value field shown for one Type. */
 const valueAs = (
@@ -74,8 +68,6 @@ const shownFrom12 = (show: Record<string, string[]> = {}): INodeProperties['disp
 	hide: { manageWebhooks: [false] },
 });
 
-const SENT_WITH_EITHER = 'the registration or each webhook created';
-
 /** From version 1.2: the Filters as fields, or as the JSON object of 1.1 for what fields cannot say. */
 const FIELDS_OR_JSON: INodeProperties[] = [
 	{
@@ -101,20 +93,20 @@ const FIELDS_OR_JSON: INodeProperties[] = [
 		default: {},
 		typeOptions: { multipleValues: true },
 		options: [{ name: 'filter', displayName: 'Filter', values: FILTER_VALUES }],
-		description: `Conditions an event must meet to be delivered, sent with ${SENT_WITH_EITHER} as {"field": value}`,
+		description: `Conditions an event must meet to be delivered, sent with the registration or each webhook created as {"field": value}`,
 		displayOptions: shownFrom12({ filtersMode: ['fields'] }),
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'json',
-		default: '{}',
-		description: jsonDescription(SENT_WITH_EITHER),
-		displayOptions: shownFrom12({ filtersMode: ['json'] }),
-	},
+	jsonProperty('the registration or each webhook created', shownFrom12({ filtersMode: ['json'] })),
 ];
 
-export const FILTER_PROPERTIES: INodeProperties[] = [...JSON_ONLY, ...FIELDS_OR_JSON];
+export const FILTER_PROPERTIES: INodeProperties[] = [
+	// Versions 1 and 1.1: the Filters as a JSON object only.
+	jsonProperty('the registration', { show: { '@version': [1, 1.1], registerWebhook: [true] } }),
+	jsonProperty('each webhook created', {
+		show: { '@version': [1, 1.1], manageWebhooks: [true], registerWebhook: [false] },
+	}),
+	...FIELDS_OR_JSON,
+];
 
 type Refuse = (problem: string) => NodeOperationError;
 
