@@ -20,9 +20,8 @@ import {
 	SIGNATURE_HEADER,
 	signatureMatches,
 } from './delivery';
-import { eventUriHost } from './eventUri';
+import { eventUriHost, fetchRecords } from './eventUri';
 import { EVENTS_PROPERTIES } from './events';
-import { fetchRecords } from './records';
 import { managesWebhooks, pointWebhook, REGISTRATION_PROPERTIES } from './registration';
 import { createWebhooks, deleteWebhooks, webhooksExist } from './webhooks';
 
