@@ -41,15 +41,14 @@ const itemContext = (poll: IPollFunctions): IExecuteFunctions =>
 			poll.getNodeParameter(name, fallback),
 	}) as unknown as IExecuteFunctions;
 
-interface Setting {
-	resource: ListedResource;
-	event: ChangeEvent;
-	/** The entity, the event and where requests go, as the state remembers them; no secret in it. */
-	of: string;
-}
-
-/** The watched resource and the event, as the editor set them, and where requests go. */
-async function settingOf(poll: IPollFunctions, connection: Connection): Promise<Setting> {
+/**
+ * The watched resource and the event, as the editor set them, and `of`: the entity, the event and
+ * where requests go, as the state remembers them (another setting starts over); no secret in it.
+ */
+async function settingOf(
+	poll: IPollFunctions,
+	connection: Connection,
+): Promise<{ resource: ListedResource; event: ChangeEvent; of: string }> {
 	const value = poll.getNodeParameter('resource', 'person') as string;
 	const resource = WATCHED.find((candidate) => candidate.value === value);
 	if (!resource) throw new NodeOperationError(poll.getNode(), `Entity: unknown value "${value}"`);

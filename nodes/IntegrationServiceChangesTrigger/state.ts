@@ -61,13 +61,9 @@ function idOf(record: Record<string, unknown>): string | undefined {
 
 /** Epoch ms of a time as the service writes it: ISO text, or epoch ms as a number or digits. */
 function timeValue(value: unknown, latest: number): number | undefined {
-	const text = typeof value === 'string' ? value : '';
-	const ms =
-		typeof value === 'number'
-			? value
-			: /^\d{10,16}$/.test(text.trim())
-				? Number(text)
-				: Date.parse(text);
+	let ms = typeof value === 'number' ? value : NaN;
+	if (typeof value === 'string')
+		ms = /^\d{10,16}$/.test(value.trim()) ? Number(value) : Date.parse(value);
 	return Number.isFinite(ms) && ms >= 0 && ms <= latest ? ms : undefined;
 }
 

@@ -1,6 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { isJsonObject } from '../shared/service';
+
 /** Larger bodies are refused (413) before anything else is done with them; an event is a few hundred bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -57,20 +59,17 @@ export interface ServiceEvent extends IDataObject {
 
 /** The delivery's body as an event, or why it is not one (the sender gets a 400 with that reason). */
 export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem: string } {
-	let parsed: unknown;
+	let body: unknown;
 	try {
-		parsed = JSON.parse(rawBody.toString('utf8'));
+		body = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		return { problem: 'The body is not valid JSON' };
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		return { problem: 'The body is not a JSON object' };
-	}
-	const body = parsed as IDataObject;
+	if (!isJsonObject(body)) return { problem: 'The body is not a JSON object' };
 	for (const field of ['eventId', 'event']) {
-		if (typeof body[field] !== 'string' || (body[field] as string).trim() === '') {
+		const value = body[field];
+		if (typeof value !== 'string' || value.trim() === '')
 			return { problem: `The event has no "${field}"` };
-		}
 	}
 	if (body.uri !== undefined && typeof body.uri !== 'string')
 		return { problem: 'The event\'s "uri" is not a string' };
