@@ -85,16 +85,12 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url)
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave no production URL for this trigger');
+	const path = ['webhooks', { id: webhookId, field: 'Webhook ID' }];
+	const body = { url, event: events[0], ...filtersOf(ctx) };
 	await serviceRequest.call(
 		ctx,
 		0,
-		{
-			method: 'PUT',
-			host: 'calendar',
-			path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
-			body: { url, event: events[0], ...filtersOf(ctx) },
-			connection: CREDENTIAL_DEFAULT,
-		},
+		{ method: 'PUT', host: 'calendar', path, body, connection: CREDENTIAL_DEFAULT },
 		newRun(),
 	);
 }
