@@ -93,7 +93,8 @@ const FIELDS_OR_JSON: INodeProperties[] = [
 		default: {},
 		typeOptions: { multipleValues: true },
 		options: [{ name: 'filter', displayName: 'Filter', values: FILTER_VALUES }],
-		description: `Conditions an event must meet to be delivered, sent with the registration or each webhook created as {"field": value}`,
+		description:
+			'Conditions an event must meet to be delivered, sent with the registration or each webhook created as {"field": value}',
 		displayOptions: shownFrom12({ filtersMode: ['fields'] }),
 	},
 	jsonProperty('the registration or each webhook created', shownFrom12({ filtersMode: ['json'] })),

@@ -6,20 +6,20 @@ import { webhookIdProperty } from '../shared/descriptions';
 import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
 import { FILTER_PROPERTIES, filtersOf } from './filters';
 
-/** Create and Delete Webhooks: on by default from 1.1; version 1 keeps it off, so a saved workflow works as before. */
-const manageWebhooks = (versions: number[], on: boolean): INodeProperties => ({
+/** Create and Delete Webhooks: off in version 1, so a saved workflow works as before; on by default from 1.1. */
+const manageWebhooks = (versions: number[]): INodeProperties => ({
 	displayName: 'Create and Delete Webhooks',
 	name: 'manageWebhooks',
 	type: 'boolean',
-	default: on,
+	default: false,
 	description:
 		"Whether activating the workflow creates a webhook on the CRM host for each selected CRM event (at this trigger's production URL, with the Filters) and deactivating deletes them. A webhook already pointing here for an event is used, and one made by hand is never deleted.",
 	displayOptions: { show: { '@version': versions, registerWebhook: [false] } },
 });
 
 export const REGISTRATION_PROPERTIES: INodeProperties[] = [
-	manageWebhooks([1.1, 1.2], true),
-	manageWebhooks([1], false),
+	{ ...manageWebhooks([1.1, 1.2]), default: true },
+	manageWebhooks([1]),
 	{
 		displayName:
 			'Only CRM events (people, notes, tasks, appointments, calls, …) can be registered on the CRM host. For borrowers, documents, loans, calendars and other events, point an existing webhook at this trigger: with Register Webhook on Activation (turn this off), or the Integration Service node, Webhook › Update.',
