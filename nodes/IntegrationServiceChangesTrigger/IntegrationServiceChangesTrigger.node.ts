@@ -24,8 +24,7 @@ import {
 import type { ListedResource } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
-import type { ChangeEvent } from './state';
-import { MAX_AHEAD_MS, PollReading, stateFor, timeOf } from './state';
+import { MAX_AHEAD_MS, PollReading, stateFor, timeOf, type ChangeEvent } from './state';
 
 const STATE_KEY = 'changes';
 /** How many records a manual test run returns: the latest ones, as a sample. */

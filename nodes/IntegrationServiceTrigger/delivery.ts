@@ -1,8 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { isJsonObject } from '../shared/service';
-
 /** Larger bodies are refused (413) before anything else is done with them; an event is a few hundred bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -59,13 +57,15 @@ export interface ServiceEvent extends IDataObject {
 
 /** The delivery's body as an event, or why it is not one (the sender gets a 400 with that reason). */
 export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem: string } {
-	let body: unknown;
+	let parsed: unknown;
 	try {
-		body = JSON.parse(rawBody.toString('utf8'));
+		parsed = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		return { problem: 'The body is not valid JSON' };
 	}
-	if (!isJsonObject(body)) return { problem: 'The body is not a JSON object' };
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+		return { problem: 'The body is not a JSON object' };
+	const body = parsed as IDataObject;
 	for (const field of ['eventId', 'event']) {
 		const value = body[field];
 		if (typeof value !== 'string' || value.trim() === '')
