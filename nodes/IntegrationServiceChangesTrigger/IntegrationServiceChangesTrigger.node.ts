@@ -17,19 +17,18 @@ import {
 	redactRunError,
 	serviceRequestPages,
 	type Connection,
-	type PagingResult,
+	type PageRequest,
 	type ServiceContext,
 	type ServiceRun,
 } from '../IntegrationService/transport';
 import type { ListedResource } from '../shared/catalogue';
 import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
-import type { ChangeEvent, ChangeState } from './state';
-import { MAX_AHEAD_MS, PollReading, stateFor, timeOf } from './state';
+import { MAX_AHEAD_MS, PollReading, stateFor, timeOf, type ChangeEvent } from './state';
 
 const STATE_KEY = 'changes';
 /** How many records a manual test run returns: the latest ones, as a sample. */
-export const SAMPLE_SIZE = 5;
+const SAMPLE_SIZE = 5;
 /** Records per Page at a Time batch: what the pager's loop memory holds at most, whatever the list's size. */
 const BATCH_RECORDS = 10 * MAX_PAGE_SIZE;
 
@@ -41,68 +40,48 @@ const itemContext = (poll: IPollFunctions): IExecuteFunctions =>
 			poll.getNodeParameter(name, fallback),
 	}) as unknown as IExecuteFunctions;
 
-/** The watched resource and the event, as the editor set them. */
-function readSetting(poll: IPollFunctions): { resource: ListedResource; event: ChangeEvent } {
+/**
+ * The watched resource and the event, as the editor set them, and `of`: the entity, the event and
+ * where requests go, as the state remembers them (another setting starts over); no secret in it.
+ */
+async function settingOf(
+	poll: IPollFunctions,
+	connection: Connection,
+): Promise<{ resource: ListedResource; event: ChangeEvent; of: string }> {
 	const value = poll.getNodeParameter('resource', 'person') as string;
 	const resource = WATCHED.find((candidate) => candidate.value === value);
 	if (!resource) throw new NodeOperationError(poll.getNode(), `Entity: unknown value "${value}"`);
 	const event = poll.getNodeParameter('event', 'newOrUpdated');
 	if (event !== 'new' && event !== 'newOrUpdated')
 		throw new NodeOperationError(poll.getNode(), 'Event: must be New or New or Updated');
-	return { resource, event };
-}
-
-/** The entity, the event and where requests go; another setting starts over. No secret in it. */
-async function settingOf(
-	poll: IPollFunctions,
-	resource: ListedResource,
-	event: ChangeEvent,
-	connection: Connection,
-): Promise<string> {
 	const credentials = await poll.getCredentials(CREDENTIAL_TYPE);
 	const override = connection.credentialId?.trim() ?? '';
 	const connectionId = override !== '' ? override : String(credentials.credentialId ?? '').trim();
 	const host = hostBaseUrl(credentials, resource.host);
-	return JSON.stringify([resource.value, event, connectionId, 'base' in host ? host.base : '']);
+	const of = JSON.stringify([value, event, connectionId, 'base' in host ? host.base : '']);
+	return { resource, event, of };
 }
 
 /** Batch by batch, each page handed on as it arrives: memory stays flat whatever the list's size. */
 async function readList(
 	service: ServiceContext,
-	resource: ListedResource,
+	{ host, path, listKey }: ListedResource,
 	connection: Connection,
 	run: ServiceRun,
 	onRecords: (records: IDataObject[]) => void,
 ): Promise<void> {
-	const request = { method: 'GET', host: resource.host, path: resource.path, connection } as const;
+	const request = { method: 'GET', host, path, connection } as const;
 	let cursor: string | undefined = '';
 	while (cursor !== undefined) {
-		const { nextCursor }: PagingResult = await serviceRequestPages.call(
-			service,
-			0,
-			{
-				request,
-				pageSize: MAX_PAGE_SIZE,
-				maxRecords: BATCH_RECORDS,
-				recordsKey: resource.listKey,
-				batch: { cursor, field: 'The poll' },
-			},
-			run,
-			onRecords,
-		);
-		cursor = nextCursor;
+		const page: PageRequest = {
+			request,
+			pageSize: MAX_PAGE_SIZE,
+			maxRecords: BATCH_RECORDS,
+			recordsKey: listKey,
+			batch: { cursor, field: 'The poll' },
+		};
+		({ nextCursor: cursor } = await serviceRequestPages.call(service, 0, page, run, onRecords));
 	}
-}
-
-/** The latest few records by the event's time (records without one after them): a manual run's sample. */
-function keepLatest(
-	sample: IDataObject[],
-	record: IDataObject,
-	time: (record: IDataObject) => number,
-): void {
-	sample.push(record);
-	sample.sort((a, b) => time(b) - time(a));
-	if (sample.length > SAMPLE_SIZE) sample.pop();
 }
 
 export class IntegrationServiceChangesTrigger implements INodeType {
@@ -129,13 +108,12 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const service = this as unknown as ServiceContext;
 		const item = itemContext(this);
-		const { resource, event } = readSetting(this);
 		const connection = connectionOf(item, 0);
+		const { resource, event, of } = await settingOf(this, connection);
 		const choice = readOutput(item, 0, this.getNodeParameter('simplify', true) !== false);
 		const manual = this.getMode() === 'manual';
 		const startedAt = Date.now();
 		const latest = startedAt + MAX_AHEAD_MS;
-		const of = await settingOf(this, resource, event, connection);
 		// A manual run reads and saves no state; the active workflow's state is the node's static data.
 		const before = manual ? undefined : stateFor(this.getWorkflowStaticData('node')[STATE_KEY], of);
 		const reading = new PollReading(before, of, event, latest);
@@ -146,8 +124,12 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 			await readList(service, resource, connection, run, (records) => {
 				for (const record of records) {
 					if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
-					if (manual) keepLatest(fired, record, timeFor);
-					else if (reading.fires(record)) fired.push(record);
+					if (manual) {
+						// The latest few by the event's time (records without one after them).
+						fired.push(record);
+						fired.sort((a, b) => timeFor(b) - timeFor(a));
+						fired.splice(SAMPLE_SIZE);
+					} else if (reading.fires(record)) fired.push(record);
 				}
 			});
 		} catch (failure) {
@@ -163,31 +145,20 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 			this.logger.warn(
 				`Integration Service Changes Trigger: ${reading.unreadableIds} ${resource.label} records skipped, their numeric ID past 2^53 (or not whole) cannot be read exactly`,
 			);
-		// Saved only now, the whole list read: a poll that failed leaves the state as it was.
-		if (!manual && !commit(this.getWorkflowStaticData('node'), before, reading, startedAt))
-			return null;
+		// Saved only now, the whole list read: a poll that failed leaves the state as it was. Nor saved
+		// when another poll saved since this one started (it covered the same ground), or when the list
+		// came back empty while the state holds records (a glitch).
+		if (!manual) {
+			const staticData = this.getWorkflowStaticData('node');
+			if (stateFor(staticData[STATE_KEY], of)?.gen !== before?.gen) return null;
+			if (reading.listed === 0 && (before?.recent.length || before?.known.length)) return null;
+			const now = Date.now();
+			staticData[STATE_KEY] = reading.next(now - startedAt, now) as unknown as IDataObject;
+		}
 		if (fired.length === 0) return null;
 		const shaped = fired.map((record) => shapeRecord(record, choice));
 		if (this.getNodeParameter('items', 'eachRecord') === 'perPoll')
 			return [[{ json: { records: shaped, count: shaped.length } }]];
 		return [shaped.map((json) => ({ json }))];
 	}
-}
-
-/**
- * Saves the state unless another poll saved since this one started (it covered the same ground), or
- * the list came back empty while the state holds records (a glitch).
- */
-function commit(
-	staticData: IDataObject,
-	before: ChangeState | undefined,
-	reading: PollReading,
-	startedAt: number,
-): boolean {
-	const saved = stateFor(staticData[STATE_KEY], reading.of);
-	if (saved?.gen !== before?.gen) return false;
-	if (reading.listed === 0 && (before?.recent.length || before?.known.length)) return false;
-	const now = Date.now();
-	staticData[STATE_KEY] = reading.next(now - startedAt, now) as unknown as IDataObject;
-	return true;
 }

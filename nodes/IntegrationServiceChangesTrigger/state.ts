@@ -1,14 +1,9 @@
+import { ApplicationError } from 'n8n-workflow';
+
 /**
  * What the Changes Trigger remembers between polls, and which records of a poll are new or updated.
- * Pure: no n8n. A record's time is compared with the service's own times only, so clock skew between
- * n8n and the service loses nothing; n8n's clock only measures durations (skew-free).
- * - `floor`: a record whose time is below it was there before (or is older than the first poll). It
- *   trails the latest time a poll saw by the window (at least as long as a poll takes: a record changed
- *   while a poll read is still above the next floor), and never moves faster than time passes on n8n's
- *   clock, so a record dated hours ahead stays in the window instead of lifting the floor over the rest.
- * - `recent`: each record at or above the floor, with the latest time it had: it fires once per change,
- *   a stale copy (an older time) never; it leaves as the floor passes it, not when a listing misses it.
- * - `known`: records without a time, by ID, with how many polls in a row missed them (MAX_MISSES).
+ * Pure: no n8n context, no HTTP. A record's time is compared with the service's own times only, so clock skew between
+ * n8n and the service loses nothing; n8n's clock only measures durations.
  */
 
 export type ChangeEvent = 'new' | 'newOrUpdated';
@@ -18,7 +13,12 @@ export interface ChangeState {
 	of: string;
 	/** Counts commits: a poll that started from an older state saves nothing (two polls at once). */
 	gen: number;
-	/** Epoch ms, or null before any record with a time was seen (then every such record is new). */
+	/**
+	 * Epoch ms: a record with an older time was there before. It trails the latest time a poll saw by
+	 * the window (at least as long as a poll takes: a record changed while a poll read is still above the
+	 * next floor), and never rises faster than time passes on n8n's clock, so a record dated hours ahead
+	 * stays in the window instead of lifting the floor over the rest. Null before any time was seen.
+	 */
 	floor: number | null;
 	/** The latest service time the last poll saw. */
 	mark: number | null;
@@ -26,8 +26,9 @@ export interface ChangeState {
 	polledAt: number;
 	/** n8n's measure of the longest poll so far (a duration, never compared with a service time). */
 	slowestMs: number;
+	/** Each record at or above the floor, with its latest time: it fires once per change, a stale copy never. */
 	recent: Array<[string, number]>;
-	/** ID, and how many polls in a row did not list it. */
+	/** Records without a time: ID, and how many polls in a row did not list it (MAX_MISSES). */
 	known: Array<[string, number]>;
 }
 
@@ -44,11 +45,14 @@ export const MAX_ID_CHARS = 200;
 /** A time further ahead of n8n's clock is garbage (year 9999), not skew: it would end every later change. */
 export const MAX_AHEAD_MS = 24 * 3_600_000;
 
-const CHANGE_FIELDS = ['serviceUpdated', 'updated', 'updatedAt'];
-const CREATION_FIELDS = ['created', 'createdAt'];
+/** Where a record's time is read, the first found: "New" by its creation, else by its last change. */
+const TIME_FIELDS: Record<ChangeEvent, string[]> = {
+	new: ['created', 'createdAt'],
+	newOrUpdated: ['serviceUpdated', 'updated', 'updatedAt', 'created', 'createdAt'],
+};
 
 /** A record's ID as text: text as written (a number past 2^53 given as text stays exact), or a safe integer. */
-export function idOf(record: Record<string, unknown>): string | undefined {
+function idOf(record: Record<string, unknown>): string | undefined {
 	const { id } = record;
 	if (typeof id === 'number') return Number.isSafeInteger(id) ? String(id) : undefined;
 	if (typeof id !== 'string') return undefined;
@@ -56,23 +60,19 @@ export function idOf(record: Record<string, unknown>): string | undefined {
 }
 
 /** Epoch ms of a time as the service writes it: ISO text, or epoch ms as a number or digits. */
-export function timeValue(value: unknown, latest: number): number | undefined {
-	let ms: number | undefined;
-	if (typeof value === 'number') ms = value;
-	else if (typeof value === 'string' && /^\d{10,16}$/.test(value.trim())) ms = Number(value);
-	else if (typeof value === 'string' && value.trim() !== '') ms = Date.parse(value);
-	if (ms === undefined || !Number.isFinite(ms) || ms < 0 || ms > latest) return undefined;
-	return ms;
+function timeValue(value: unknown, latest: number): number | undefined {
+	let ms = typeof value === 'number' ? value : NaN;
+	if (typeof value === 'string')
+		ms = /^\d{10,16}$/.test(value.trim()) ? Number(value) : Date.parse(value);
+	return Number.isFinite(ms) && ms >= 0 && ms <= latest ? ms : undefined;
 }
 
-/** Its creation time for "New"; for "New or Updated" its change time (`serviceUpdated` first), else creation. */
 export function timeOf(
 	record: Record<string, unknown>,
 	event: ChangeEvent,
 	latest: number,
 ): number | undefined {
-	const fields = event === 'new' ? CREATION_FIELDS : [...CHANGE_FIELDS, ...CREATION_FIELDS];
-	for (const field of fields) {
+	for (const field of TIME_FIELDS[event]) {
 		const ms = timeValue(record[field], latest);
 		if (ms !== undefined) return ms;
 	}
@@ -81,13 +81,13 @@ export function timeOf(
 
 /** `fires` per record as its page arrives, then `next`; with no earlier state nothing fires (the baseline). */
 export class PollReading {
-	private readonly known: Map<string, number>;
 	/** The window: the earlier state's entries, with this poll's records at or above the floor. */
-	private readonly window: Map<string, number>;
-	private readonly timeless = new Set<string>();
-	private readonly fired = new Set<string>();
+	private window = new Map<string, number>();
 	private windowBytes = 0;
+	private readonly known: Map<string, number>;
+	private readonly timeless = new Set<string>();
 	private timelessBytes = 0;
+	private readonly fired = new Set<string>();
 	/** The latest time this poll saw. */
 	private mark: number | null = null;
 	/** The next state's floor: it rises with the mark, and when the window is over its budget. */
@@ -105,8 +105,7 @@ export class PollReading {
 		private readonly event: ChangeEvent,
 		private readonly latest: number,
 	) {
-		this.window = new Map(before?.recent ?? []);
-		for (const [id] of this.window) this.windowBytes += recentBytes(id);
+		this.keep(before?.recent ?? []);
 		this.known = new Map(before?.known ?? []);
 		this.floor = before?.floor ?? null;
 		this.since = this.floor;
@@ -127,7 +126,10 @@ export class PollReading {
 		if (this.since !== null && time < this.since) return false;
 		const heldAt = this.window.get(id);
 		if (heldAt !== undefined && heldAt >= time) return false;
-		this.hold(id, time);
+		if (!this.window.has(id)) this.windowBytes += recentBytes(id);
+		this.window.set(id, time);
+		// Past twice the budget the oldest go, so memory stays flat.
+		if (this.windowBytes > 2 * MAX_RECENT_BYTES) this.prune(-Infinity);
 		if (this.before === undefined) return false;
 		this.fired.add(id);
 		return true;
@@ -137,42 +139,38 @@ export class PollReading {
 		if (this.timeless.has(id)) return false;
 		this.timeless.add(id);
 		this.timelessBytes += knownBytes(id);
-		if (this.timelessBytes > MAX_KNOWN_BYTES) throw new TooManyTimeless();
+		if (this.timelessBytes > MAX_KNOWN_BYTES)
+			throw new ApplicationError(
+				`The list holds more records without a time (created, updated, serviceUpdated…) than this trigger can remember by ID (${MAX_KNOWN_BYTES} bytes of IDs)`,
+			);
 		if (this.before === undefined || this.known.has(id)) return false;
 		this.fired.add(id);
 		return true;
 	}
 
-	/** Holds a record inside the window; past twice the budget, the oldest go (memory stays flat). */
-	private hold(id: string, time: number): void {
-		if (!this.window.has(id)) this.windowBytes += recentBytes(id);
-		this.window.set(id, time);
-		if (this.windowBytes > 2 * MAX_RECENT_BYTES) this.prune(-Infinity);
-	}
-
-	/** Drops what is below `lowest`, then the oldest times until the budget holds (the floor rises). */
+	/** Keeps the newest at or above `lowest` within the budget; past it the floor rises. */
 	private prune(lowest: number): void {
 		const entries = [...this.window].filter(([, time]) => time >= lowest);
 		entries.sort((a, b) => b[1] - a[1]);
 		let bytes = 0;
-		let kept = entries.length;
-		for (let i = 0; i < entries.length; i++) {
-			bytes += recentBytes(entries[i][0]);
+		let cut = -Infinity;
+		for (const [id, time] of entries) {
+			bytes += recentBytes(id);
 			if (bytes > MAX_RECENT_BYTES) {
-				// A time is kept whole or not at all: the records of the first time left out go with it.
-				kept = i;
-				while (kept > 0 && entries[kept - 1][1] === entries[i][1]) kept--;
+				cut = time;
 				break;
 			}
 		}
-		const raised = kept < entries.length ? entries[kept][1] + 1 : lowest;
-		this.window.clear();
-		this.windowBytes = 0;
-		for (const [id, time] of entries.slice(0, kept)) {
-			this.window.set(id, time);
-			this.windowBytes += recentBytes(id);
-		}
+		// A time is kept whole or not at all: the records of the first time left out go with it.
+		this.keep(entries.filter(([, time]) => time > cut));
+		const raised = Math.max(lowest, cut + 1);
 		if (Number.isFinite(raised)) this.floor = Math.max(this.floor ?? raised, raised);
+	}
+
+	private keep(entries: Array<[string, number]>): void {
+		this.window = new Map(entries);
+		this.windowBytes = 0;
+		for (const [id] of this.window) this.windowBytes += recentBytes(id);
 	}
 
 	/**
@@ -216,27 +214,13 @@ export class PollReading {
 	}
 }
 
-/** Bytes of a text in the saved JSON, quoted and escaped, in UTF-8 (each %XX of its URI encoding is one). */
-export const jsonBytes = (text: string) =>
-	encodeURIComponent(JSON.stringify(text)).replace(/%[0-9A-F]{2}/g, '_').length;
-
-/** An entry's bytes: `["id",1700000000000],` and `["id",3],`. */
-const recentBytes = (id: string) => jsonBytes(id) + 20;
-const knownBytes = (id: string) => jsonBytes(id) + 5;
-
-/** More records without a time than the state can remember by ID. */
-export class TooManyTimeless extends Error {
-	constructor() {
-		super(
-			`The list holds more records without a time (created, updated, serviceUpdated…) than this trigger can remember by ID (${MAX_KNOWN_BYTES} bytes of IDs)`,
-		);
-	}
-}
+/** An entry's bytes in the saved JSON (UTF-8, quoted and escaped): `["id",1700000000000],` and `["id",3],`. */
+const recentBytes = (id: string) => Buffer.byteLength(JSON.stringify(id)) + 20;
+const knownBytes = (id: string) => Buffer.byteLength(JSON.stringify(id)) + 5;
 
 /** The state saved before, if it is one this trigger wrote for the same setting. */
 export function stateFor(saved: unknown, of: string): ChangeState | undefined {
-	if (saved === null || typeof saved !== 'object') return undefined;
-	const state = saved as Partial<ChangeState>;
+	const state = (saved ?? {}) as Partial<ChangeState>;
 	const ok =
 		state.of === of &&
 		typeof state.gen === 'number' &&

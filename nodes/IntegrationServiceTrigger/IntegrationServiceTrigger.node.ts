@@ -20,21 +20,18 @@ import {
 	SIGNATURE_HEADER,
 	signatureMatches,
 } from './delivery';
-import { eventUriHost } from './eventUri';
+import { eventUriHost, fetchRecords } from './eventUri';
 import { EVENTS_PROPERTIES } from './events';
-import { fetchRecords } from './records';
 import { managesWebhooks, pointWebhook, REGISTRATION_PROPERTIES } from './registration';
 import { createWebhooks, deleteWebhooks, webhooksExist } from './webhooks';
 
 /** Why a delivery's signature is not accepted (no key to check with, missing, or wrong), if it is not. */
 async function signatureProblem(ctx: IWebhookFunctions, raw: Buffer): Promise<string | undefined> {
-	const credentials = (await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
-	const secretField =
-		credentials.authentication === 'clientCredentials' ? 'clientSecret' : 'signingSecret';
-	const secret =
-		typeof credentials[secretField] === 'string' ? (credentials[secretField] as string) : '';
-	if (secret === '') {
-		return secretField === 'clientSecret'
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const clientMode = credentials.authentication === 'clientCredentials';
+	const secret = credentials[clientMode ? 'clientSecret' : 'signingSecret'];
+	if (typeof secret !== 'string' || secret === '') {
+		return clientMode
 			? 'Signature not checked: the credential has no Client Secret to verify deliveries with'
 			: 'Signature not checked: the credential (Access Token mode) has no Webhook Signing Secret; add it to the credential';
 	}
@@ -126,6 +123,7 @@ export class IntegrationServiceTrigger implements INodeType {
 			response.end(JSON.stringify(body));
 			return { noWebhookResponse: true };
 		};
+		const notStarted = (reason: string) => answer(200, { received: true, started: false, reason });
 
 		// n8n keeps the exact bytes received; a re-serialised body could never match the signature.
 		const rawBody: unknown = (request as unknown as { rawBody?: unknown }).rawBody;
@@ -144,19 +142,12 @@ export class IntegrationServiceTrigger implements INodeType {
 		const { event } = parsed;
 
 		const selected = this.getNodeParameter('events', []) as string[];
-		if (!eventSelected(selected, event.event)) {
-			return answer(200, {
-				received: true,
-				started: false,
-				reason: `event ${event.event} is not selected`,
-			});
-		}
+		if (!eventSelected(selected, event.event))
+			return notStarted(`event ${event.event} is not selected`);
 
 		const staticData = this.getWorkflowStaticData('node');
 		const triggerKey = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-		if (!claimEvent(triggerKey, staticData, event.eventId)) {
-			return answer(200, { received: true, started: false, reason: 'duplicate eventId' });
-		}
+		if (!claimEvent(triggerKey, staticData, event.eventId)) return notStarted('duplicate eventId');
 		// Until the workflow starts, the claim is given back on any way out (a refused uri, a failed read),
 		// so the service's next delivery of this event can still start it.
 		let started = false;

@@ -63,14 +63,13 @@ export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem
 	} catch {
 		return { problem: 'The body is not valid JSON' };
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 		return { problem: 'The body is not a JSON object' };
-	}
 	const body = parsed as IDataObject;
 	for (const field of ['eventId', 'event']) {
-		if (typeof body[field] !== 'string' || (body[field] as string).trim() === '') {
+		const value = body[field];
+		if (typeof value !== 'string' || value.trim() === '')
 			return { problem: `The event has no "${field}"` };
-		}
 	}
 	if (body.uri !== undefined && typeof body.uri !== 'string')
 		return { problem: 'The event\'s "uri" is not a string' };

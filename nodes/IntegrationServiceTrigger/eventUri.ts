@@ -1,7 +1,16 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import {
+	CREDENTIAL_DEFAULT,
+	DEFAULT_SETTINGS,
+	MAX_PAGE_SIZE,
+	newRun,
+	recordsOf,
+	serviceRequestPages,
+	startItem,
+} from '../IntegrationService/transport';
 import type { ServiceHost } from '../shared/service';
-import { hostBaseUrl, hostOfUrl, originOf, sameListUrl } from '../shared/service';
+import { hasControlCharacter, hostBaseUrl, hostOfUrl, originOf } from '../shared/service';
 
 const NOT_READ = 'it is not read with your token';
 
@@ -34,28 +43,58 @@ export function eventUriHost(
 	uri: string,
 ): { host: ServiceHost } | { refused: string } {
 	const host = hostOfUrl(credentials, uri);
-	const configured = host === undefined ? undefined : hostBaseUrl(credentials, host);
-	if (host === undefined || configured === undefined || !('base' in configured)) {
+	if (host === undefined) {
 		return {
 			refused: `The event's uri is on ${originOf(uri)}, which is none of the credential's hosts; ${NOT_READ}`,
 		};
 	}
-	const { base } = configured;
+	// hostOfUrl found the host by its base URL, so it has one.
+	const { base } = hostBaseUrl(credentials, host) as { base: string };
 	const basePath = `${new URL(base).pathname.replace(/\/+$/, '')}/`;
-	const path = new URL(uri, base).pathname;
-	const checked = sameListUrl(uri, base, base, path);
-	const problem =
-		'otherList' in checked || 'refused' in checked
-			? 'otherList' in checked
-				? checked.otherList
-				: `it is on ${checked.refused}`
-			: hasDotSegment(uri.split(/[?#]/, 1)[0])
-				? 'it has a "." or ".." segment'
-				: !`${path}/`.startsWith(basePath)
-					? `its path is not under ${basePath}`
-					: undefined;
-	if (problem !== undefined) {
-		return { refused: `The event's uri on ${originOf(uri)} is refused: ${problem}; ${NOT_READ}` };
-	}
-	return { host };
+	let problem: string | undefined;
+	if (hasControlCharacter(uri)) problem = 'it contains a control character';
+	else if (hasDotSegment(uri.trim().split(/[?#]/, 1)[0])) problem = 'it has a "." or ".." segment';
+	else if (!`${new URL(uri, base).pathname}/`.startsWith(basePath))
+		problem = `its path is not under ${basePath}`;
+	if (problem === undefined) return { host };
+	return { refused: `The event's uri on ${originOf(uri)} is refused: ${problem}; ${NOT_READ}` };
+}
+
+/** Reading a delivery's records: webhook senders commonly wait 30 s or less, and n8n needs a margin. */
+export const DELIVERY_READ_MS = 20_000;
+
+/** The sender waits for the answer while records are fetched: retry less than an action would. */
+const FETCH_SETTINGS = {
+	...DEFAULT_SETTINGS,
+	maxAttempts: 3,
+	maxTotalWaitMs: 10_000,
+	timeoutMs: 15_000,
+	maxItemMs: DELIVERY_READ_MS,
+};
+
+/** Every paging rule stops with an error, so the delivery fails and the service sends it again. */
+export async function fetchRecords(
+	ctx: IWebhookFunctions,
+	host: ServiceHost,
+	uri: string,
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	const link = { url: uri, relativeTo: uri, what: "the event's records" };
+	await serviceRequestPages.call(
+		ctx,
+		0,
+		{
+			request: { method: 'GET', host, path: [], link, connection: CREDENTIAL_DEFAULT },
+			pageSize: MAX_PAGE_SIZE,
+			recordsKey: recordsOf,
+		},
+		// An endless list fails the delivery at the bound, never starting the workflow with part of it.
+		startItem(
+			newRun(FETCH_SETTINGS),
+			`the ${DELIVERY_READ_MS / 1000} s limit for reading a delivery's records`,
+		),
+		(page) =>
+			records.push(...page.filter((record) => record !== null && typeof record === 'object')),
+	);
+	return records;
 }

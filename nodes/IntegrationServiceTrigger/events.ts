@@ -20,31 +20,20 @@ export const EVENT_OBJECTS: ReadonlyArray<{ kind: string; label: string }> = ENT
 		a.kind === 'people' ? -1 : b.kind === 'people' ? 1 : a.label.localeCompare(b.label, 'en'),
 	);
 
-const ANY_EVENT: INodePropertyOptions = {
-	name: 'Any Event',
-	value: '*',
-	description: 'Every event delivered to this trigger',
-};
+/** From version 1.2: "Person Created"; the value stays the wire name. */
+const NAMED_EVENTS: INodePropertyOptions[] = EVENT_OBJECTS.flatMap(({ kind, label }) =>
+	ACTIONS.map((action) => ({
+		name: `${label} ${action}`,
+		value: `${kind}${action}`,
+		description: `\`${kind}${action}\``,
+	})),
+);
 
 /** Versions 1 and 1.1: the wire names themselves, A to Z. */
-const WIRE_NAME_OPTIONS: INodePropertyOptions[] = [
-	ANY_EVENT,
-	...EVENT_OBJECTS.flatMap(({ kind }) => ACTIONS.map((action) => `${kind}${action}`))
-		.sort((a, b) => a.localeCompare(b))
-		.map((name) => ({ name, value: name })),
-];
-
-/** From version 1.2: "Person Created"; the value stays the wire name. */
-const NAMED_EVENT_OPTIONS: INodePropertyOptions[] = [
-	ANY_EVENT,
-	...EVENT_OBJECTS.flatMap(({ kind, label }) =>
-		ACTIONS.map((action) => ({
-			name: `${label} ${action}`,
-			value: `${kind}${action}`,
-			description: `\`${kind}${action}\``,
-		})),
-	),
-];
+const WIRE_NAMES: INodePropertyOptions[] = NAMED_EVENTS.map(({ value }) => ({
+	name: value as string,
+	value,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 /**
  * One per version range under the same name, so a saved value reads the same. Not "Events": n8n's
@@ -56,13 +45,16 @@ const eventNames = (versions: number[], options: INodePropertyOptions[]): INodeP
 	type: 'multiOptions',
 	required: true,
 	default: ['peopleCreated'],
-	options,
+	options: [
+		{ name: 'Any Event', value: '*', description: 'Every event delivered to this trigger' },
+		...options,
+	],
 	description:
 		'The events that start the workflow. Deliveries of other events are acknowledged and start nothing.',
 	displayOptions: { show: { '@version': versions } },
 });
 
 export const EVENTS_PROPERTIES: INodeProperties[] = [
-	eventNames([1, 1.1], WIRE_NAME_OPTIONS),
-	eventNames([1.2], NAMED_EVENT_OPTIONS),
+	eventNames([1, 1.1], WIRE_NAMES),
+	eventNames([1.2], NAMED_EVENTS),
 ];

@@ -4,24 +4,33 @@ import { NodeOperationError } from 'n8n-workflow';
 import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
 import { jsonObjectOf } from '../shared/service';
 
-/** Where the Filters are sent, and when they are shown: with the registration, or with each webhook created. */
-const SENT_WITH: ReadonlyArray<[string, Record<string, boolean[]>]> = [
-	['the registration', { registerWebhook: [true] }],
-	['each webhook created', { manageWebhooks: [true], registerWebhook: [false] }],
-];
-
-const jsonDescription = (sentWith: string): string =>
-	`Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`;
-
-/** Versions 1 and 1.1: the Filters as a JSON object only. */
-const JSON_ONLY: INodeProperties[] = SENT_WITH.map(([sentWith, show]) => ({
+/** The Filters as a JSON object, sent unchanged with the registration or with each webhook created. */
+const jsonProperty = (
+	sentWith: string,
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties => ({
 	displayName: 'Filters',
 	name: 'filters',
 	type: 'json',
 	default: '{}',
-	description: jsonDescription(sentWith),
-	displayOptions: { show: { '@version': [1, 1.1], ...show } },
-}));
+	description: `Conditions an event must meet to be delivered, as a JSON object sent unchanged with ${sentWith}, e.g. {"stage": "Lead"}`,
+	displayOptions,
+});
+
+/** The Value field shown for one Type. */
+const valueAs = (
+	type: 'string' | 'number' | 'boolean',
+	name: string,
+	value: string | number | boolean,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties => ({
+	displayName: 'Value',
+	name,
+	type,
+	default: value,
+	...extra,
+	displayOptions: { show: { valueType: [type] } },
+});
 
 /** One condition of the Filters as fields: a field of the record and the value it must have. */
 const FILTER_VALUES: INodeProperties[] = [
@@ -45,29 +54,9 @@ const FILTER_VALUES: INodeProperties[] = [
 		],
 		description: 'How the value is sent: as text ("5"), a number (5) or true/false',
 	},
-	{
-		displayName: 'Value',
-		name: 'value',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Lead',
-		displayOptions: { show: { valueType: ['string'] } },
-	},
-	{
-		displayName: 'Value',
-		name: 'numberValue',
-		type: 'number',
-		default: 0,
-		displayOptions: { show: { valueType: ['number'] } },
-	},
-	{
-		displayName: 'Value',
-		name: 'booleanValue',
-		type: 'boolean',
-		default: false,
-		description: 'Whether the field must be true',
-		displayOptions: { show: { valueType: ['boolean'] } },
-	},
+	valueAs('string', 'value', '', { placeholder: 'e.g. Lead' }),
+	valueAs('number', 'numberValue', 0),
+	valueAs('boolean', 'booleanValue', false, { description: 'Whether the field must be true' }),
 ];
 
 /**
@@ -78,8 +67,6 @@ const shownFrom12 = (show: Record<string, string[]> = {}): INodeProperties['disp
 	show: { '@version': [1.2], ...show },
 	hide: { manageWebhooks: [false] },
 });
-
-const SENT_WITH_EITHER = 'the registration or each webhook created';
 
 /** From version 1.2: the Filters as fields, or as the JSON object of 1.1 for what fields cannot say. */
 const FIELDS_OR_JSON: INodeProperties[] = [
@@ -106,79 +93,64 @@ const FIELDS_OR_JSON: INodeProperties[] = [
 		default: {},
 		typeOptions: { multipleValues: true },
 		options: [{ name: 'filter', displayName: 'Filter', values: FILTER_VALUES }],
-		description: `Conditions an event must meet to be delivered, sent with ${SENT_WITH_EITHER} as {"field": value}`,
+		description:
+			'Conditions an event must meet to be delivered, sent with the registration or each webhook created as {"field": value}',
 		displayOptions: shownFrom12({ filtersMode: ['fields'] }),
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'json',
-		default: '{}',
-		description: jsonDescription(SENT_WITH_EITHER),
-		displayOptions: shownFrom12({ filtersMode: ['json'] }),
-	},
+	jsonProperty('the registration or each webhook created', shownFrom12({ filtersMode: ['json'] })),
 ];
 
-export const FILTER_PROPERTIES: INodeProperties[] = [...JSON_ONLY, ...FIELDS_OR_JSON];
+export const FILTER_PROPERTIES: INodeProperties[] = [
+	// Versions 1 and 1.1: the Filters as a JSON object only.
+	jsonProperty('the registration', { show: { '@version': [1, 1.1], registerWebhook: [true] } }),
+	jsonProperty('each webhook created', {
+		show: { '@version': [1, 1.1], manageWebhooks: [true], registerWebhook: [false] },
+	}),
+	...FIELDS_OR_JSON,
+];
 
-type FiltersRead = { filters?: IDataObject } | { problem: string };
+type Refuse = (problem: string) => NodeOperationError;
 
 /** The Filters as a JSON object; none for {} or blank. */
-function jsonFilters(value: unknown): FiltersRead {
+function jsonFilters(value: unknown, refuse: Refuse): { filters?: IDataObject } {
 	const blank = typeof value === 'string' ? value.trim() : (value ?? '');
 	if (blank === '' || blank === '{}') return {};
 	const parsed = jsonObjectOf(value);
-	if ('problem' in parsed) return parsed;
+	if ('problem' in parsed) throw refuse(parsed.problem);
 	const lossy = lossyNumberAt(parsed.object);
-	if (lossy !== undefined) return { problem: lossyProblem(lossy) };
+	if (lossy !== undefined) throw refuse(lossyProblem(lossy));
 	return { filters: parsed.object as IDataObject };
 }
 
-/** One filter as entered; a value may come from an expression, so its type is checked. */
-interface FilterEntry {
-	field?: unknown;
-	valueType?: unknown;
-	value?: unknown;
-	numberValue?: unknown;
-	booleanValue?: unknown;
-}
-
-type Checked = { value: string | number | boolean } | { problem: string };
-
-/** The value of one filter as it is sent, or why it cannot be (the problem names the field). */
-function filterValue(entry: FilterEntry, field: string): Checked {
+/** The value of one filter as it is sent; it may come from an expression, so its type is checked. */
+function filterValue(entry: IDataObject, field: string, refuse: Refuse): string | number | boolean {
 	const where = `the Value of "${field}"`;
-	if (entry.valueType === 'number') {
-		const value = entry.numberValue;
-		if (typeof value !== 'number' || !Number.isFinite(value))
-			return { problem: `${where} is not a number` };
-		return lossyNumberAt(value) === undefined ? { value } : { problem: lossyProblem(field) };
-	}
 	if (entry.valueType === 'boolean') {
-		const value = entry.booleanValue;
-		return typeof value === 'boolean' ? { value } : { problem: `${where} is not true or false` };
+		if (typeof entry.booleanValue !== 'boolean') throw refuse(`${where} is not true or false`);
+		return entry.booleanValue;
 	}
-	// Text: what an expression gives as a number or true/false is sent as its text.
-	const value = entry.value ?? '';
+	const asNumber = entry.valueType === 'number';
+	const value = asNumber ? entry.numberValue : (entry.value ?? '');
+	if (asNumber && (typeof value !== 'number' || !Number.isFinite(value)))
+		throw refuse(`${where} is not a number`);
 	if (typeof value === 'number' && lossyNumberAt(value) !== undefined)
-		return { problem: lossyProblem(field) };
+		throw refuse(lossyProblem(field));
 	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
-		return { problem: `${where} is not text` };
-	return { value: String(value) };
+		throw refuse(`${where} is not text`);
+	// Text: what an expression gives as a number or true/false is sent as its text.
+	return asNumber ? value : String(value);
 }
 
 /** The Filters given as fields: one key per field, each given once; none for no filter. */
-function filtersFromFields(ctx: IHookFunctions): FiltersRead {
-	const entries = ctx.getNodeParameter('filterFields.filter', []) as FilterEntry[];
+function filtersFromFields(ctx: IHookFunctions, refuse: Refuse): { filters?: IDataObject } {
+	const entries = ctx.getNodeParameter('filterFields.filter', []) as IDataObject[];
 	const pairs: Array<[string, string | number | boolean]> = [];
 	for (const [index, entry] of entries.entries()) {
 		const field = typeof entry.field === 'string' ? entry.field.trim() : '';
-		if (field === '') return { problem: `filter ${index + 1} has no Field` };
+		if (field === '') throw refuse(`filter ${index + 1} has no Field`);
 		if (pairs.some(([seen]) => seen === field))
-			return { problem: `the field "${field}" is given twice; give each field once` };
-		const checked = filterValue(entry, field);
-		if ('problem' in checked) return checked;
-		pairs.push([field, checked.value]);
+			throw refuse(`the field "${field}" is given twice; give each field once`);
+		pairs.push([field, filterValue(entry, field, refuse)]);
 	}
 	// fromEntries makes each key an own property, also "__proto__".
 	return pairs.length > 0 ? { filters: Object.fromEntries(pairs) } : {};
@@ -186,10 +158,9 @@ function filtersFromFields(ctx: IHookFunctions): FiltersRead {
 
 /** The fields (1.2's default) or the JSON object, checked whole before anything is sent; `{}` for none. */
 export function filtersOf(ctx: IHookFunctions): { filters?: IDataObject } {
+	const refuse = (problem: string) => new NodeOperationError(ctx.getNode(), `Filters: ${problem}`);
 	const mode =
 		ctx.getNode().typeVersion >= 1.2 ? ctx.getNodeParameter('filtersMode', 'fields') : 'json';
-	const read =
-		mode === 'fields' ? filtersFromFields(ctx) : jsonFilters(ctx.getNodeParameter('filters', '{}'));
-	if ('problem' in read) throw new NodeOperationError(ctx.getNode(), `Filters: ${read.problem}`);
-	return read;
+	if (mode === 'fields') return filtersFromFields(ctx, refuse);
+	return jsonFilters(ctx.getNodeParameter('filters', '{}'), refuse);
 }

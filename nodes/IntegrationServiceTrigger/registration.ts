@@ -6,26 +6,20 @@ import { webhookIdProperty } from '../shared/descriptions';
 import { lossyNumberAt, lossyProblem } from '../shared/jsonNumbers';
 import { FILTER_PROPERTIES, filtersOf } from './filters';
 
-const MANAGE_DESCRIPTION =
-	"Whether activating the workflow creates a webhook on the CRM host for each selected CRM event (at this trigger's production URL, with the Filters) and deactivating deletes them. A webhook already pointing here for an event is used, and one made by hand is never deleted.";
+/** Create and Delete Webhooks: off in version 1, so a saved workflow works as before; on by default from 1.1. */
+const manageWebhooks = (versions: number[]): INodeProperties => ({
+	displayName: 'Create and Delete Webhooks',
+	name: 'manageWebhooks',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether activating the workflow creates a webhook on the CRM host for each selected CRM event (at this trigger's production URL, with the Filters) and deactivating deletes them. A webhook already pointing here for an event is used, and one made by hand is never deleted.",
+	displayOptions: { show: { '@version': versions, registerWebhook: [false] } },
+});
 
 export const REGISTRATION_PROPERTIES: INodeProperties[] = [
-	{
-		displayName: 'Create and Delete Webhooks',
-		name: 'manageWebhooks',
-		type: 'boolean',
-		default: true,
-		description: MANAGE_DESCRIPTION,
-		displayOptions: { show: { '@version': [1.1, 1.2], registerWebhook: [false] } },
-	},
-	{
-		displayName: 'Create and Delete Webhooks',
-		name: 'manageWebhooks',
-		type: 'boolean',
-		default: false,
-		description: MANAGE_DESCRIPTION,
-		displayOptions: { show: { '@version': [1], registerWebhook: [false] } },
-	},
+	{ ...manageWebhooks([1.1, 1.2]), default: true },
+	manageWebhooks([1]),
 	{
 		displayName:
 			'Only CRM events (people, notes, tasks, appointments, calls, …) can be registered on the CRM host. For borrowers, documents, loans, calendars and other events, point an existing webhook at this trigger: with Register Webhook on Activation (turn this off), or the Integration Service node, Webhook › Update.',
@@ -91,16 +85,12 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url)
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave no production URL for this trigger');
+	const path = ['webhooks', { id: webhookId, field: 'Webhook ID' }];
+	const body = { url, event: events[0], ...filtersOf(ctx) };
 	await serviceRequest.call(
 		ctx,
 		0,
-		{
-			method: 'PUT',
-			host: 'calendar',
-			path: ['webhooks', { id: webhookId, field: 'Webhook ID' }],
-			body: { url, event: events[0], ...filtersOf(ctx) },
-			connection: CREDENTIAL_DEFAULT,
-		},
+		{ method: 'PUT', host: 'calendar', path, body, connection: CREDENTIAL_DEFAULT },
 		newRun(),
 	);
 }

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { webhookIdOf } from '../../nodes/IntegrationServiceTrigger/listing';
+import { webhookIdOf } from '../../nodes/IntegrationServiceTrigger/webhooks';
 import { credentialsFor, sendJson, startHostile, type HostileServer } from '../hostile/server';
 import { startReceiver, type Receiver } from './receiver';
 
