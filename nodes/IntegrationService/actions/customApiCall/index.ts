@@ -26,6 +26,13 @@ import { connectionOf } from '../request';
 import { readPath } from './path';
 
 const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
+/** Each host's label and what it serves, in the order of the labels. */
+const HOST_SERVES: Record<string, [string, string]> = {
+	calendar: ['Calendar', 'webhooks, calendars, appointments'],
+	crm: ['CRM', 'people, notes, tasks'],
+	los: ['LOS', 'loans, borrowers, documents'],
+	universal: ['Universal', 'credentials, authorization links'],
+};
 const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const WITH_BODY: readonly string[] = ['POST', 'PUT', 'PATCH'];
 
@@ -34,28 +41,11 @@ const properties: INodeProperties[] = [
 		displayName: 'Host',
 		name: 'host',
 		type: 'options',
-		options: [
-			{
-				name: 'Calendar',
-				value: 'calendar',
-				description: "The credential's Calendar Host URL (webhooks, calendars, appointments)",
-			},
-			{
-				name: 'CRM',
-				value: 'crm',
-				description: "The credential's CRM Host URL (people, notes, tasks)",
-			},
-			{
-				name: 'LOS',
-				value: 'los',
-				description: "The credential's LOS Host URL (loans, borrowers, documents)",
-			},
-			{
-				name: 'Universal',
-				value: 'universal',
-				description: "The credential's Universal Host URL (credentials, authorization links)",
-			},
-		],
+		options: Object.entries(HOST_SERVES).map(([value, [name, serves]]) => ({
+			name,
+			value,
+			description: `The credential's ${name} Host URL (${serves})`,
+		})),
 		default: 'crm',
 		description:
 			"Which of the credential's four hosts to call; the request never goes anywhere else",
