@@ -10,6 +10,7 @@ import type { PageRequest, ServiceRun } from '../transport';
 import { serviceRequestPages } from '../transport';
 import { filteredPages } from './filteredList';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
+import { picked } from './request';
 import { FORM_VERSION, FROM_VERSION_2 } from './settings';
 
 /** The cursor a model passes back (version 2): a parameter of the Tool variant only, `$fromAI` by default. */
@@ -193,10 +194,5 @@ export function readQueryParameters(
 	return query;
 }
 
-/** A record without its bulky `original`; the object itself when it has none. */
-export function withoutOriginal(person: IDataObject): IDataObject {
-	if (!Object.prototype.hasOwnProperty.call(person, 'original')) return person;
-	const result: IDataObject = {};
-	for (const key of Object.keys(person)) if (key !== 'original') result[key] = person[key];
-	return result;
-}
+/** A record without its bulky `original`. */
+export const withoutOriginal = (record: IDataObject) => picked(record, (key) => key !== 'original');

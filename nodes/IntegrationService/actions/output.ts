@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { SimpleKey } from '../../shared/catalogue';
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
-import { readSetting, runsAsTool } from './request';
+import { picked, readSetting, runsAsTool } from './request';
 import { FORM_VERSION } from './settings';
 
 /** What a record operation outputs: the fields asked for, the compact or full form, a model's bound. */
@@ -103,16 +103,8 @@ export function simpleRecord(record: IDataObject, keys: readonly SimpleKey[]): I
 export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObject {
 	if (!choice.fields && !choice.compact) return record;
 	if (!choice.fields && choice.simple) return simpleRecord(record, choice.simple);
-	const keep = (key: string) =>
-		choice.fields ? choice.fields.includes(key) : !(choice.compact && key === 'original');
-	if (Object.keys(record).every(keep)) return record;
-	const result: IDataObject = {};
-	for (const key of Object.keys(record)) {
-		// A service may send an own "__proto__" key: defined, never assigned (no prototype change).
-		if (keep(key))
-			Object.defineProperty(result, key, { value: record[key], enumerable: true, writable: true });
-	}
-	return result;
+	const { fields } = choice;
+	return picked(record, (key) => (fields ? fields.includes(key) : key !== 'original'));
 }
 
 /** The longest text and list, and the deepest nesting, kept at each step. */
