@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from '../shared/catalogue';
 import { LIST_SEARCH } from './actions/listSearch';
-import { RESOURCE_MODULES } from './actions/resources';
+import { RESOURCE_MODULES } from './actions/entity';
 import { NODE_WIDE_PROPERTIES, router } from './actions/router';
 
 export class IntegrationService implements INodeType {

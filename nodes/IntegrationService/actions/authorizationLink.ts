@@ -1,7 +1,8 @@
 import { authorizationLinkResource } from '../../shared/catalogue/services';
 import { appKeyField, planField, syncField } from './credential';
 import { createOperation } from './entity/write';
-import { handWritten } from './modules';
+import { entityOperation } from './entity/texts';
+import type { EntityOperation } from './modules';
 
 /** POST {universal}/api/oauth/authorize-url (spec 4.3): the link for the end user. */
 const create = createOperation(authorizationLinkResource, {
@@ -35,16 +36,9 @@ const create = createOperation(authorizationLinkResource, {
 	},
 });
 
-export const { description, operations } = handWritten(
-	authorizationLinkResource,
-	[
-		{
-			name: 'Create',
-			value: 'create',
-			description:
-				'Create an authorization link in the Integration Service: a URL an end user opens to connect an external application; returns it with a request ID',
-			action: 'Create an authorization link',
-		},
-	],
-	{ create },
-);
+export const operations: Record<string, EntityOperation> = {
+	create: entityOperation(() => create, 'Create', [
+		'in',
+		': a URL an end user opens to connect an external application; returns it with a request ID',
+	]),
+};

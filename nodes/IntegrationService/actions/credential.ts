@@ -1,7 +1,8 @@
 import type { FieldSpec } from '../../shared/catalogue';
 import { credentialResource } from '../../shared/catalogue/services';
 import { createOperation, updateOperation } from './entity/write';
-import { handWritten } from './modules';
+import { entityOperation } from './entity/texts';
+import type { EntityOperation } from './modules';
 
 /** Credential › Create and Update (spec 4.4, 4.5): a connection and the entities it synchronises. */
 
@@ -91,23 +92,13 @@ const update = updateOperation(
 	},
 );
 
-export const { description, operations } = handWritten(
-	credentialResource,
-	[
-		{
-			name: 'Create',
-			value: 'create',
-			description:
-				'Create a credential in the Integration Service: a connection to an external application, from the values it needs; returns its ID',
-			action: 'Create a credential',
-		},
-		{
-			name: 'Update',
-			value: 'update',
-			description:
-				'Update a credential in the Integration Service: which kinds of records it synchronises',
-			action: 'Update a credential',
-		},
-	],
-	{ create, update },
-);
+export const operations: Record<string, EntityOperation> = {
+	create: entityOperation(() => create, 'Create', [
+		'in',
+		': a connection to an external application, from the values it needs; returns its ID',
+	]),
+	update: entityOperation(() => update, 'Update', [
+		'in',
+		': which kinds of records it synchronises',
+	]),
+};

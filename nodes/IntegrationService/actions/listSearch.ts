@@ -94,24 +94,26 @@ const cannotRead = (ctx: Pick<ServiceContext, 'getNode'>, line: string) =>
  * form: the editor has no input items, so an expression on them cannot be worked out here.
  */
 function connectionOf(ctx: ILoadOptionsFunctions) {
-	let unworkable = false;
+	let unworkable: NodeOperationError | undefined;
 	const getNodeParameter = (name: string, _itemIndex: number, fallback: unknown) => {
 		try {
 			return ctx.getNodeParameter(name, fallback);
 		} catch (error) {
-			unworkable = true;
-			throw error;
+			const said = String((error as Error)?.message).split('\n')[0];
+			const why = `Options cannot be worked out without input items (${said})`;
+			const instead = 'pick By ID, or set a fixed Connection ID to search';
+			unworkable = cannotRead(
+				ctx,
+				`${why}; where the Connection ID comes from the input items, ${instead}`,
+			);
+			throw unworkable;
 		}
 	};
 	const form = { getNode: () => ctx.getNode(), getNodeParameter };
 	try {
 		return itemConnection(form as unknown as IExecuteFunctions, 0);
 	} catch (error) {
-		const said = String((error as Error)?.message);
-		if (!unworkable) throw cannotRead(ctx, said);
-		const why = `Options cannot be worked out without input items (${said.split('\n')[0]})`;
-		const instead = 'pick By ID, or set a fixed Connection ID to search';
-		throw cannotRead(ctx, `${why}; where the Connection ID comes from the input items, ${instead}`);
+		throw unworkable ?? cannotRead(ctx, (error as Error).message);
 	}
 }
 

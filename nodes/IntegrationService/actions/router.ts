@@ -11,7 +11,7 @@ import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../
 import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
-import { RESOURCE_MODULES } from './resources';
+import { RESOURCE_MODULES } from './entity';
 import {
 	FROM_VERSION_2,
 	ONLY_VERSION_1,

@@ -1,7 +1,8 @@
 import { webhookResource } from '../../shared/catalogue/services';
 import { webhookIdProperty } from '../../shared/descriptions';
 import { updateOperation } from './entity/write';
-import { handWritten } from './modules';
+import { entityOperation } from './entity/texts';
+import type { EntityOperation } from './modules';
 
 /** PUT {calendar}/api/webhooks/{id} (spec 2.6, 4.8): the changed registration. */
 const update = updateOperation(
@@ -39,15 +40,6 @@ const update = updateOperation(
 	webhookIdProperty,
 );
 
-export const { description, operations } = handWritten(
-	webhookResource,
-	[
-		{
-			name: 'Update',
-			value: 'update',
-			description: 'Update a calendar webhook in the connected calendar: its URL, event or filters',
-			action: 'Update a calendar webhook',
-		},
-	],
-	{ update },
-);
+export const operations: Record<string, EntityOperation> = {
+	update: entityOperation(() => update, 'Update', ['in', ': its URL, event or filters']),
+};

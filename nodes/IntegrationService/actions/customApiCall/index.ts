@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { customApiCallResource } from '../../../shared/catalogue/services';
 import type { ServiceHost } from '../../../shared/service';
 import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
@@ -21,7 +20,7 @@ import {
 	returnAllProperty,
 } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
-import { handWritten } from '../modules';
+import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
 import { readPath } from './path';
 
@@ -168,24 +167,20 @@ async function execute(
 }
 
 /** Named as the resource: n8n adds its own "Custom API Call" to a list whose last option is named otherwise. */
-export const { description, operations } = handWritten(
-	customApiCallResource,
-	[
-		{
-			name: 'Custom API Call',
-			value: 'send',
-			description:
-				'Send a request to any endpoint of the Integration Service, with the connection, retries, paging and safety rules of the other operations (unlike a plain HTTP request)',
-			action: 'Send a request to any endpoint',
-		},
-	],
-	{
-		send: {
+export const operations: Record<string, EntityOperation> = {
+	send: {
+		module: () => ({
 			description: updateDisplayOptions(
 				{ show: { resource: ['customApiCall'], operation: ['send'] } },
 				properties,
 			),
 			execute,
-		},
+		}),
+		option: () => ({
+			name: 'Custom API Call',
+			description:
+				'Send a request to any endpoint of the Integration Service, with the connection, retries, paging and safety rules of the other operations (unlike a plain HTTP request)',
+			action: 'Send a request to any endpoint',
+		}),
 	},
-);
+};

@@ -4,6 +4,7 @@ import { ApplicationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { searchable } from '../../../shared/catalogue';
 import { locatorProperty } from '../../helpers/kinds/locator';
+import type { EntityOperation } from '../modules';
 import type { ServiceHost } from '../../../shared/service';
 
 /** The words and properties every entity operation builds from its catalogue entry. */
@@ -28,6 +29,26 @@ export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 export function withArticle(noun: string): string {
 	return `${/^[aeio]/.test(noun) ? 'an' : 'a'} ${noun}`;
 }
+
+export const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
+
+/**
+ * Option texts in one style: the action ("Create a note"), where ("in the connected CRM"), then only
+ * what a user would not expect (`after`).
+ */
+export const entityOperation = (
+	module: EntityOperation['module'],
+	name: string,
+	[place, after]: [string, string?],
+	action = (resource: ResourceSpec) => `${name} ${anOne(resource)}`,
+): EntityOperation => ({
+	module,
+	option: (r) => ({
+		name,
+		description: `${action(r)} ${place} the ${systemOf(r)}${after ?? ''}`,
+		action: action(r),
+	}),
+});
 
 export function shownFor(resource: ResourceSpec, operation: string): IDisplayOptions {
 	return { show: { resource: [resource.value], operation: [operation] } };
