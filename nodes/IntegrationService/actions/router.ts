@@ -4,38 +4,16 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceRun } from '../transport';
 import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
-import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './entity';
-import {
-	FROM_VERSION_2,
-	ONLY_VERSION_1,
-	OWN_SETTINGS_OPERATIONS,
-	settingsProperty,
-} from './settings';
+import { NODE_WIDE_PROPERTIES } from './settings';
 import { argumentsBehind } from './toolArguments';
 import type { OperationModule } from './modules';
-
-/**
- * The node's own properties besides the operations' (IntegrationService.node.ts): version 1's three,
- * version 2's one Options collection (Get Many, Find and Create or Update hold their own, with the
- * same settings: settings.ts `withSettings`).
- */
-export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
-	...updateDisplayOptions({ show: ONLY_VERSION_1 }, [
-		credentialIdOverride,
-		outputProperty,
-		requestOptions,
-	]),
-	...updateDisplayOptions({ show: FROM_VERSION_2, hide: { operation: OWN_SETTINGS_OPERATIONS } }, [
-		settingsProperty(),
-	]),
-];
 
 function operationModule(resource: string, operation: string): OperationModule | undefined {
 	const has = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);

@@ -47,9 +47,6 @@ export function versioned(
 /** Version 2's Options collection: the node-wide settings in one place (request.ts `readSetting`). */
 export const SETTINGS = 'options';
 
-const byLabel = (properties: INodeProperties[]) =>
-	[...properties].sort((a, b) => a.displayName.localeCompare(b.displayName, 'en'));
-
 /** An operation's Options collection (version 2 folds the node-wide settings into it). */
 export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
 	displayName: 'Options',
@@ -68,7 +65,7 @@ export const optionsCollection = (options: INodeProperties[]): INodeProperties =
 export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 	const output = (outputProperty.options ?? []) as INodeProperties[];
 	return optionsCollection(
-		byLabel([
+		[
 			...own,
 			{
 				...credentialIdOverride,
@@ -81,12 +78,25 @@ export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 				},
 			})),
 			...((requestOptions.options ?? []) as INodeProperties[]),
-		]),
+		].sort((a, b) => a.displayName.localeCompare(b.displayName, 'en')),
 	);
 }
 
-/** The operations whose own Options collection holds the node-wide settings at version 2 (`withSettings`). */
-export const OWN_SETTINGS_OPERATIONS = ['find', 'getAll', 'upsert'];
+/**
+ * The node's own properties besides the operations': version 1's three, version 2's one Options
+ * collection (Get Many, Find and Create or Update hold their own, with the same settings: `withSettings`).
+ */
+export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
+	...updateDisplayOptions({ show: ONLY_VERSION_1 }, [
+		credentialIdOverride,
+		outputProperty,
+		requestOptions,
+	]),
+	...updateDisplayOptions(
+		{ show: FROM_VERSION_2, hide: { operation: ['find', 'getAll', 'upsert'] } },
+		[settingsProperty()],
+	),
+];
 
 /**
  * An operation's properties in each version, its own Options collection (`options`) holding the

@@ -11,14 +11,7 @@ import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
-import {
-	cursorProperty,
-	limitProperty,
-	pageAtATimeProperty,
-	PAGING_PARAMETERS,
-	queryParametersProperty,
-	returnAllProperty,
-} from '../common.descriptions';
+import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
 import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
@@ -77,13 +70,10 @@ const properties: INodeProperties[] = [
 		description: 'The request body as a JSON object, sent unchanged',
 		displayOptions: { show: { method: WITH_BODY as string[] } },
 	},
-	{ ...returnAllProperty, displayOptions: { show: { method: ['GET'] } } },
-	{ ...limitProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
-	{ ...pageAtATimeProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
-	{
-		...cursorProperty,
-		displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } },
-	},
+	...listProperties.map((property) => ({
+		...property,
+		displayOptions: { show: { method: ['GET'], ...property.displayOptions?.show } },
+	})),
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
