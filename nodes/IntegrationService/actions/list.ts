@@ -42,10 +42,7 @@ function modelSetsCursor(ctx: IExecuteFunctions, pageAtATime: boolean): boolean 
 	return FROM_AI.test(String(cursor ?? ''));
 }
 
-/** The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item. */
-
-export type ListParameters = ReturnType<typeof readListParameters>;
-
+/** What a list (every Get Many, Custom API Call's GET) is: the request and how its records come out. */
 export interface ListCall {
 	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
 	/** Key of the records in a Page at a Time item (e.g. "people"). */
@@ -61,20 +58,14 @@ export interface ListCall {
 	keep?(record: IDataObject): boolean;
 }
 
-function moreText(canContinue: boolean): string {
-	return canContinue
-		? 'More records follow: call again with the cursor set to nextCursor.'
-		: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
-}
-
 /** The records, or with Page at a Time one item with the batch; a model always gets one page. */
 export async function listBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ServiceRun,
-	{ limit, simplify, batch: asked }: ListParameters,
 	call: ListCall,
 ): Promise<IDataObject[]> {
+	const { limit, simplify, batch: asked } = readListParameters(ctx, itemIndex);
 	// At version 2 Simplify is the entity's simple form; else it takes `original` out (call.record).
 	const simple = call.simple && ctx.getNode().typeVersion >= FORM_VERSION ? call.simple : undefined;
 	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
@@ -111,11 +102,19 @@ export async function listBody(
 	if (hint !== undefined && !choice.asTool)
 		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
 	if (!batch) return output;
-	const item = batchItem(call.batchKey, output, nextCursor);
+	// Where the next batch starts: '' and done at the end.
+	const item: IDataObject = {
+		[call.batchKey]: output,
+		count: output.length,
+		nextCursor: nextCursor ?? '',
+		done: nextCursor === undefined,
+	};
 	if (hint !== undefined && choice.asTool) item.hint = hint;
 	// The model can continue only when it sets the cursor ($fromAI in it).
 	if (choice.asTool && nextCursor !== undefined)
-		item.more = moreText(modelSetsCursor(ctx, asked !== undefined));
+		item.more = modelSetsCursor(ctx, asked !== undefined)
+			? 'More records follow: call again with the cursor set to nextCursor.'
+			: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
 	return [item];
 }
 
@@ -127,7 +126,7 @@ const flag = (
 	fallback: boolean,
 ) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
 
-export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
+function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
 	const limit = returnAll
 		? undefined
@@ -138,20 +137,6 @@ export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 		batch = { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' };
 	}
 	return { limit, simplify, batch };
-}
-
-/** A batch's item: its records, and where the next batch starts ('' and done at the end). */
-export function batchItem(
-	key: string,
-	records: IDataObject[],
-	nextCursor: string | undefined,
-): IDataObject {
-	return {
-		[key]: records,
-		count: records.length,
-		nextCursor: nextCursor ?? '',
-		done: nextCursor === undefined,
-	};
 }
 
 /** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */

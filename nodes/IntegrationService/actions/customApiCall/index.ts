@@ -12,7 +12,7 @@ import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
-import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
+import { listBody, readQueryParameters, withoutOriginal } from '../list';
 import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
 import { readPath } from './path';
@@ -138,7 +138,7 @@ async function execute(
 		];
 	}
 
-	return await listBody(this, itemIndex, run, readListParameters(this, itemIndex), {
+	return await listBody(this, itemIndex, run, {
 		page: {
 			request: { method, host, path, qs, connection },
 			pageSize: MAX_PAGE_SIZE,

@@ -8,13 +8,7 @@ import type { FilterCondition } from '../../search/filters';
 import { recordFilter } from '../../search/filters';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
-import {
-	listBody,
-	readListParameters,
-	readQueryParameters,
-	toolCursorProperty,
-	withoutOriginal,
-} from '../list';
+import { listBody, readQueryParameters, toolCursorProperty, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
 import { FROM_VERSION_2, ONLY_VERSION_1, optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
@@ -91,7 +85,6 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 			withSettings(propertiesOf(resource)),
 		),
 		async execute(itemIndex, run) {
-			const list = readListParameters(this, itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const pageSize =
 				options.pageSize === undefined || options.pageSize === ''
@@ -115,7 +108,7 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 			if ('problem' in filters)
 				throw new NodeOperationError(this.getNode(), filters.problem, { itemIndex });
 			const request = entityRequest(this, itemIndex, resource, { method: 'GET', qs });
-			return await listBody(this, itemIndex, run, list, {
+			return await listBody(this, itemIndex, run, {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
 				// With Filters, an empty answer says nothing of the connection's opt-in.
