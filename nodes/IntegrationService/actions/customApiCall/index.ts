@@ -13,6 +13,7 @@ import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readQueryParameters, withoutOriginal } from '../list';
+import { shownFor } from '../entity/texts';
 import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
 import { readPath } from './path';
@@ -115,24 +116,15 @@ async function execute(
 	const host = oneOf(this, itemIndex, ['Host', 'host', 'crm'], HOSTS);
 	const method = oneOf(this, itemIndex, ['Method', 'method', 'GET'], METHODS);
 	const path = readPath(this, itemIndex);
+	const given = this.getNodeParameter('queryParameters', itemIndex, {});
 	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
-	const qs = readQueryParameters(
-		this,
-		itemIndex,
-		'Query Parameters',
-		this.getNodeParameter('queryParameters', itemIndex, {}),
-		reserved,
-	);
+	const qs = readQueryParameters(this, itemIndex, 'Query Parameters', given, reserved);
 	const connection = connectionOf(this, itemIndex);
 
 	if (method !== 'GET') {
-		const rawBody = WITH_BODY.includes(method)
-			? this.getNodeParameter('body', itemIndex, '{}')
-			: undefined;
+		const raw = WITH_BODY.includes(method) ? this.getNodeParameter('body', itemIndex, '{}') : '';
 		const body =
-			rawBody === undefined || rawBody === ''
-				? undefined
-				: parseJsonObject(this, itemIndex, 'Body', rawBody);
+			raw === undefined || raw === '' ? undefined : parseJsonObject(this, itemIndex, 'Body', raw);
 		return [
 			await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, connection }, run),
 		];
@@ -159,11 +151,8 @@ async function execute(
 /** Named as the resource: n8n adds its own "Custom API Call" to a list whose last option is named otherwise. */
 export const operations: Record<string, EntityOperation> = {
 	send: {
-		module: () => ({
-			description: updateDisplayOptions(
-				{ show: { resource: ['customApiCall'], operation: ['send'] } },
-				properties,
-			),
+		module: (resource) => ({
+			description: updateDisplayOptions(shownFor(resource, 'send'), properties),
 			execute,
 		}),
 		option: () => ({

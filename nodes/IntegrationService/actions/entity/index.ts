@@ -2,11 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { RESOURCES } from '../../../shared/catalogue';
-import * as authorizationLink from '../authorizationLink';
-import * as credential from '../credential';
 import * as customApiCall from '../customApiCall';
 import type { EntityOperation, OperationModule, ResourceModule } from '../modules';
-import * as webhook from '../webhook';
+import { SERVICE_OPERATIONS } from '../serviceResources';
 import { deleteOperation, getOperation, membersOperation } from './byId';
 import { getAllOperation } from './getAll';
 import { findOperation } from '../person/find';
@@ -35,10 +33,8 @@ const OPERATIONS: Record<string, EntityOperation> = {
  * the service's own resources are written by hand.
  */
 const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
-	authorizationLink: authorizationLink.operations,
-	credential: credential.operations,
+	...SERVICE_OPERATIONS,
 	customApiCall: customApiCall.operations,
-	webhook: webhook.operations,
 	person: {
 		find: entityOperation(
 			findOperation,

@@ -144,19 +144,6 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number): { kind: MatchKind; 
 	throw inputError(ctx, itemIndex, label, problem);
 }
 
-function readOptions(ctx: IExecuteFunctions, itemIndex: number) {
-	const options = (ctx.getNodeParameter('options', itemIndex, {}) ?? {}) as IDataObject;
-	const limit =
-		options.limit === undefined || options.limit === ''
-			? 50
-			: toWholeNumber(ctx, itemIndex, 'Options › Limit', options.limit, 1);
-	return {
-		limit,
-		oneItem: options.output === 'oneItem',
-		failWhenNone: options.whenNone === 'error',
-	};
-}
-
 /** The people matching from the run's people index, each then read whole by its ID. */
 export function findOperation(resource: ResourceSpec): OperationModule {
 	return {
@@ -169,12 +156,16 @@ export function findOperation(resource: ResourceSpec): OperationModule {
 		),
 		async execute(itemIndex, run) {
 			const { kind, key } = readKey(this, itemIndex);
-			const { limit, oneItem, failWhenNone } = readOptions(this, itemIndex);
+			const options = (this.getNodeParameter('options', itemIndex, {}) ?? {}) as IDataObject;
+			const limit =
+				options.limit === undefined || options.limit === ''
+					? 50
+					: toWholeNumber(this, itemIndex, 'Options › Limit', options.limit, 1);
 			const asked = readOutput(this, itemIndex);
 			const choice = asked.asTool && !asked.fields ? { ...asked, fields: TOOL_FIELDS } : asked;
 			const { index, pages } = peopleSearch(this, itemIndex, run);
 			const ids = (await index.find(pages, kind, [key], limit)).slice(0, limit);
-			if (ids.length === 0 && failWhenNone)
+			if (ids.length === 0 && options.whenNone === 'error')
 				throw new NodeOperationError(this.getNode(), `No person has this ${kind}`, { itemIndex });
 			const people: IDataObject[] = [];
 			for (const id of ids) {
@@ -182,7 +173,7 @@ export function findOperation(resource: ResourceSpec): OperationModule {
 				const person = await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path });
 				people.push(shapeRecord(person, choice));
 			}
-			return oneItem ? [{ people, count: people.length }] : people;
+			return options.output === 'oneItem' ? [{ people, count: people.length }] : people;
 		},
 	};
 }
