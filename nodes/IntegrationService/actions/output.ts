@@ -35,19 +35,13 @@ function readFields(
 	const label = `${group} › Fields to Return`;
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
-	if (!list || list.some((name) => typeof name !== 'string')) {
+	if (!list || list.some((name) => typeof name !== 'string'))
 		throw inputError(ctx, itemIndex, label, 'must be field names separated by commas');
-	}
 	const names = [...new Set((list as string[]).map((name) => name.trim()).filter(Boolean))];
 	if (names.length === 0) return undefined;
-	if (names.length > MAX_FIELDS || names.some((name) => name.length > MAX_NAME)) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			label,
-			`takes at most ${MAX_FIELDS} names of at most ${MAX_NAME} characters`,
-		);
-	}
+	const problem = `takes at most ${MAX_FIELDS} names of at most ${MAX_NAME} characters`;
+	if (names.length > MAX_FIELDS || names.some((name) => name.length > MAX_NAME))
+		throw inputError(ctx, itemIndex, label, problem);
 	return names;
 }
 
@@ -62,14 +56,12 @@ export function readOutput(
 	const { value: given, label } = readSetting(ctx, 'output', itemIndex);
 	const output = (given && typeof given === 'object' ? given : {}) as IDataObject;
 	const form = output.form ?? 'auto';
-	if (form !== 'auto' && form !== 'compact' && form !== 'full') {
+	if (form !== 'auto' && form !== 'compact' && form !== 'full')
 		throw inputError(ctx, itemIndex, `${label} › Form`, 'must be auto, compact or full');
-	}
 	const compact = simplify ?? (form === 'compact' || (form === 'auto' && asTool));
 	const fields = readFields(ctx, itemIndex, output.fields, label);
-	if (compact && simple && ctx.getNode().typeVersion >= FORM_VERSION)
-		return { fields, compact, simple, asTool };
-	return { fields, compact, asTool };
+	const simpleForm = compact && ctx.getNode().typeVersion >= FORM_VERSION ? simple : undefined;
+	return { fields, compact, simple: simpleForm, asTool };
 }
 
 const own = (record: IDataObject, key: string): unknown =>

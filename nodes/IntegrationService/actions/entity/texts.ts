@@ -16,9 +16,8 @@ const SYSTEM: Record<ServiceHost, string> = {
 	universal: 'Integration Service',
 };
 
-export function systemOf(resource: ResourceSpec): string {
-	return resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
-}
+export const systemOf = (resource: ResourceSpec) =>
+	resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
 
 export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 	const one = resource.label.toLowerCase();
@@ -26,11 +25,10 @@ export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 }
 
 /** "a note", "an appointment", "a user" (no noun here starts with a vowel-sounding u). */
-export function withArticle(noun: string): string {
-	return `${/^[aeio]/.test(noun) ? 'an' : 'a'} ${noun}`;
+export function anOne(resource: ResourceSpec): string {
+	const { one } = nounsOf(resource);
+	return `${/^[aeio]/.test(one) ? 'an' : 'a'} ${one}`;
 }
-
-export const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
 
 /**
  * Option texts in one style: the action ("Create a note"), where ("in the connected CRM"), then only
@@ -50,9 +48,9 @@ export const entityOperation = (
 	}),
 });
 
-export function shownFor(resource: ResourceSpec, operation: string): IDisplayOptions {
-	return { show: { resource: [resource.value], operation: [operation] } };
-}
+export const shownFor = (resource: ResourceSpec, operation: string): IDisplayOptions => ({
+	show: { resource: [resource.value], operation: [operation] },
+});
 
 export function idOf(resource: ResourceSpec): NonNullable<ResourceSpec['id']> {
 	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);
