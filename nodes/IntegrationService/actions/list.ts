@@ -207,10 +207,10 @@ function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 		? undefined
 		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
 	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
-	let batch: { cursor: string; field: string } | undefined;
-	if (!returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false)) {
-		batch = { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' };
-	}
+	const paged = !returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false);
+	const batch = paged
+		? { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' }
+		: undefined;
 	return { limit, simplify, batch };
 }
 

@@ -89,10 +89,7 @@ function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchIt
 const cannotRead = (ctx: Pick<ServiceContext, 'getNode'>, line: string) =>
 	new NodeOperationError(ctx.getNode(), `The list could not be read: ${line}`);
 
-/**
- * The Connection ID read and checked as a run reads it for its first item (request.ts), from the
- * form: the editor has no input items, so an expression on them cannot be worked out here.
- */
+/** The form's Connection ID, checked as a run checks it; the editor has no input items. */
 function connectionOf(ctx: ILoadOptionsFunctions) {
 	let unworkable: NodeOperationError | undefined;
 	const getNodeParameter = (name: string, _itemIndex: number, fallback: unknown) => {

@@ -35,8 +35,8 @@ function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INo
 }
 
 /**
- * The item's error, named and redacted: input errors too, as a bad value may be a pasted secret. A
- * model (`toolProperties` given: it asked for one item) gets no "(item 0)", and the next step as description.
+ * The item's error, named and redacted (a bad input may be a pasted secret). A model gets no
+ * "(item 0)" and the next step as description.
  */
 async function failed(
 	ctx: IExecuteFunctions,

@@ -116,10 +116,7 @@ function segmentOf(pieces: Piece[], position: number, refuse: Refuse): PathSegme
 	return { id: segment, field: 'Path' };
 }
 
-/**
- * The item's Path under /api: no other host, no climbing out, an expression's value one segment's
- * text. A Path that is only one expression is read whole, as if typed.
- */
+/** The item's Path under /api; a Path that is only one expression is read whole, as if typed. */
 export function readPath(ctx: IExecuteFunctions, itemIndex: number): PathSegment[] {
 	const raw: unknown = ctx.getNodeParameter('path', itemIndex, '', { rawExpressions: true });
 	const chunks =

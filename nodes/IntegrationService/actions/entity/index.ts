@@ -28,10 +28,7 @@ const OPERATIONS: Record<string, EntityOperation> = {
 	]),
 };
 
-/**
- * Operations of one resource only, whose API makes them special: the service cannot search people;
- * the service's own resources are written by hand.
- */
+/** Operations of one resource only: finding people, and the service's own resources. */
 const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
 	...SERVICE_OPERATIONS,
 	customApiCall: customApiCall.operations,
@@ -61,10 +58,8 @@ function operationOf(resource: ResourceSpec, value: string) {
 		const module = (r: ResourceSpec) => membersOperation(r, value, members);
 		return entityOperation(module, members.label, ['in'], (r) => `${verb} ${anOne(r)}`);
 	}
-	const own = OWN_OPERATIONS[resource.value];
-	return own !== undefined && Object.prototype.hasOwnProperty.call(own, value)
-		? own[value]
-		: OPERATIONS[value];
+	// The catalogue's own words: no "constructor" or "__proto__" among them.
+	return OWN_OPERATIONS[resource.value]?.[value] ?? OPERATIONS[value];
 }
 
 /** A catalogue entry's resource; an operation no file here knows gets no option. */

@@ -30,10 +30,7 @@ export function anOne(resource: ResourceSpec): string {
 	return `${/^[aeio]/.test(one) ? 'an' : 'a'} ${one}`;
 }
 
-/**
- * Option texts in one style: the action ("Create a note"), where ("in the connected CRM"), then only
- * what a user would not expect (`after`).
- */
+/** Option texts in one style: "Create a note", "in the connected CRM", then only the unexpected. */
 export const entityOperation = (
 	module: EntityOperation['module'],
 	name: string,

@@ -7,7 +7,6 @@ import { optionalText } from '../../helpers/kinds/text';
 import { inputError } from '../../helpers/validation';
 import type { MatchKind } from '../../search/matchKeys';
 import { KEY_OF } from '../../search/matchKeys';
-import type { PeopleIndex, PeoplePages } from '../../search/peopleIndex';
 import { peopleIndexOf, peoplePages } from '../../search/peopleIndex';
 import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
@@ -16,10 +15,7 @@ import { connectionOf, sendToEntity } from '../request';
 import { optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
 
-/**
- * The editor's notice of what an operation that reads the people index costs; `settings` names the
- * collection that holds Max Requests Per Second (version 1: Request Options, version 2: Options).
- */
+/** What reading the people index costs; `settings` names where Max Requests Per Second is. */
 export function costNotice(perItem: string, settings: string): INodeProperties {
 	return {
 		displayName: `The service has no search: this reads the people list once per run, about people ÷ 100 requests (10,000 people: 100 requests, 2 s at 50 requests per second), then ${perItem}, at the pace of ${settings} › Max Requests Per Second. Later items look in what was read.`,
@@ -29,11 +25,8 @@ export function costNotice(perItem: string, settings: string): INodeProperties {
 	};
 }
 
-export function peopleSearch(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): { index: PeopleIndex; pages: PeoplePages } {
+/** The run's people index for the item's connection, and how to read the people list. */
+export function peopleSearch(ctx: IExecuteFunctions, itemIndex: number, run: ServiceRun) {
 	const connection = connectionOf(ctx, itemIndex);
 	return {
 		index: peopleIndexOf(run, connection),
