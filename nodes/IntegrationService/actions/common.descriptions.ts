@@ -4,10 +4,7 @@ import { CONNECTION_RESOURCES } from '../../shared/catalogue';
 
 /** The properties several operations show; request.ts and list.ts read them. */
 
-/**
- * Per-item X-Service-Credential-Id: one n8n credential serves many end users' connections. Not
- * "Credential ID": beside n8n's credential picker and the Credential resource that means three things.
- */
+/** Per-item X-Service-Credential-Id; not "Credential ID", which n8n's picker and a resource use. */
 export const credentialIdOverride: INodeProperties = {
 	displayName: 'Connection ID',
 	name: 'credentialId',

@@ -127,9 +127,8 @@ interface FilteredList {
 }
 
 /**
- * The service filters nothing: each page is checked here, one page per step, so reading stops once
- * the Limit is met. A batch ending inside a page reads that page again up to its last record kept,
- * so the next batch's cursor starts right after it.
+ * The service filters nothing: pages are checked here one per step, so reading stops at the Limit.
+ * A batch ending inside a page reads it again up to its last record kept, for the next cursor.
  */
 async function filteredPages(
 	ctx: IExecuteFunctions,

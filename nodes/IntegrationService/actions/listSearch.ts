@@ -23,10 +23,8 @@ import {
 import { connectionOf as itemConnection } from './request';
 
 /**
- * The locators' list search (methods.listSearch), one function for every resource the catalogue
- * lists. The service filters nothing itself, so a search reads the list page by page and keeps the
- * records whose text holds every typed word; each call reads at most SEARCH_PAGES pages and hands n8n
- * the list's Page at a Time cursor as its paginationToken, also when nothing matched yet.
+ * The locators' list search: the service filters nothing, so a call reads up to SEARCH_PAGES pages,
+ * keeps the records holding every typed word, and hands n8n the list's cursor as paginationToken.
  */
 
 /** Requests one search call sends at most, and the matches after which it answers. */
@@ -71,9 +69,8 @@ function matches(words: string[], record: IDataObject, id: string): boolean {
 }
 
 /**
- * A record as an entry: "Ada Lovelace · ada@example.com" where it has a list of emails (a person, a
- * borrower), its name alone otherwise; an ID that is a number is sent as its text. A record without a
- * name is shown by what it has, else as "<Noun> <ID>"; one without an ID cannot be picked.
+ * A record as an entry: "Ada Lovelace · ada@example.com" (an email where it has a list of them),
+ * else "<Noun> <ID>"; its ID as text. A record without an ID cannot be picked.
  */
 function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchItems | undefined {
 	// A number past 2^53 lost digits when the answer was parsed: offered, it would name another record.
@@ -138,8 +135,8 @@ const searchOf = (resource: ResourceSpec) =>
 		filter = '',
 		token = '',
 	): Promise<INodeListSearchResult> {
-		// The transport reads getNode, getCredentials and helpers.httpRequestWithAuthentication, which a
-		// load-options context has as an execution's does; its ServiceContext type names only the latter.
+		// The transport reads getNode, getCredentials and helpers.httpRequestWithAuthentication,
+		// which a load-options context has as an execution's does.
 		const ctx = this as unknown as ServiceContext;
 		const run = startItem(newRun(SEARCH_SETTINGS), 'the search time limit of 15 s');
 		const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
@@ -182,7 +179,7 @@ const searchOf = (resource: ResourceSpec) =>
 				cursor = read.nextCursor;
 			}
 		} catch (error) {
-			// Out of time after a call read its pages (the cursor moved): their matches, and where to go on.
+			// Out of time after a call read its pages (the cursor moved): their matches, and the cursor.
 			if (cursor !== token && outOfTime(run, error))
 				return { results: results.slice(0, kept), paginationToken: cursor };
 			throw await failure(ctx, run, error);

@@ -15,10 +15,7 @@ import { FORM_VERSION, SETTINGS } from './settings';
 
 /** What an operation's requests share: the run's settings, the item's connection, the record's ID. */
 
-/**
- * Max Time per Item when it is 0 and a model calls: its client gives up after 60 s and asks again,
- * and a request that outlives it may create a record twice.
- */
+/** Max Time per Item 0 for a model: it asks again after 60 s, and a late create could land twice. */
 export const TOOL_MAX_ITEM_MS = 45_000;
 
 /** The AI Agent runs the "…Tool" node type as an ordinary node; the MCP trigger says isToolExecution. */
@@ -38,11 +35,8 @@ export function readSetting(
 	itemIndex: number,
 ): { value: unknown; label: string } {
 	if (ctx.getNode().typeVersion < FORM_VERSION) {
-		const label = setting === 'output' ? 'Output' : 'Request Options';
-		return {
-			value: ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {}),
-			label,
-		};
+		const value = ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {});
+		return { value, label: setting === 'output' ? 'Output' : 'Request Options' };
 	}
 	const options = (ctx.getNodeParameter(SETTINGS, itemIndex, {}) ?? {}) as IDataObject;
 	const value = setting === 'credentialId' ? (options.credentialId ?? '') : options;

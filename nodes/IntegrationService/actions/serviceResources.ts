@@ -9,7 +9,7 @@ import type { EntityOperation } from './modules';
 
 /** The service's own resources, written by hand: authorization links, credentials, calendar webhooks. */
 
-/** The external application a connection is for (Credential › Create, Authorization Link › Create). */
+/** The external application a connection is for (Credential and Authorization Link › Create). */
 const appKeyField = (description: string): FieldSpec => ({
 	name: 'appKey',
 	label: 'App Key',

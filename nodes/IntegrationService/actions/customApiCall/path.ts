@@ -6,10 +6,7 @@ import { hasControlCharacter } from '../../../shared/service';
 import { requireText } from '../../helpers/kinds/text';
 import { inputError } from '../../helpers/validation';
 
-/**
- * The Path typed is its shape: its `/` separate segments, each decoded once; what an expression inside
- * gives stays in its segment, so an input row never chooses another endpoint.
- */
+/** The Path typed is its shape: an expression's value stays in its segment (no other endpoint). */
 
 type Refuse = (problem: string) => never;
 
