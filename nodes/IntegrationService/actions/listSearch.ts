@@ -135,9 +135,6 @@ const searchOf = (resource: ResourceSpec) =>
 		filter = '',
 		token = '',
 	): Promise<INodeListSearchResult> {
-		// The transport reads getNode, getCredentials and helpers.httpRequestWithAuthentication,
-		// which a load-options context has as an execution's does.
-		const ctx = this as unknown as ServiceContext;
 		const run = startItem(newRun(SEARCH_SETTINGS), 'the search time limit of 15 s');
 		const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
 		const results: INodeListSearchItems[] = [];
@@ -156,7 +153,7 @@ const searchOf = (resource: ResourceSpec) =>
 			while (pages < SEARCH_PAGES && results.length < ENOUGH) {
 				kept = results.length;
 				const read = await serviceRequestPages.call(
-					ctx,
+					this,
 					0,
 					{
 						request,
@@ -182,7 +179,7 @@ const searchOf = (resource: ResourceSpec) =>
 			// Out of time after a call read its pages (the cursor moved): their matches, and the cursor.
 			if (cursor !== token && outOfTime(run, error))
 				return { results: results.slice(0, kept), paginationToken: cursor };
-			throw await failure(ctx, run, error);
+			throw await failure(this, run, error);
 		}
 		return { results, paginationToken: cursor };
 	};
