@@ -8,8 +8,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from '../shared/catalogue';
 import { LIST_SEARCH } from './actions/listSearch';
-import { RESOURCE_MODULES } from './actions/resources';
-import { NODE_WIDE_PROPERTIES, router } from './actions/router';
+import { RESOURCE_MODULES } from './actions/entity';
+import { router } from './actions/router';
+import { NODE_WIDE_PROPERTIES } from './actions/settings';
 
 export class IntegrationService implements INodeType {
 	description: INodeTypeDescription = {

@@ -92,6 +92,12 @@ describe('a value from an expression stays inside its segment', () => {
 			'Path: part 2 (%2e{{ $json.loanId }} gives "..") would leave the path it names; "." and ".." are not allowed (item 0)',
 		],
 		[
+			'=loans/../{{ $json.loanId }}',
+			{ loanId: 'l-1' },
+			'Path: part 2 ("..") would leave the path it names; "." and ".." are not allowed (item 0)',
+		],
+		['=loans/%20/{{ $json.loanId }}', { loanId: 'l-1' }, 'Path: part 2 (%20) is empty (item 0)'],
+		[
 			'=loans/{{ $json.loanId }}/documents',
 			{ loanId: '' },
 			'Path: part 2 ({{ $json.loanId }}) is empty (item 0)',

@@ -181,6 +181,7 @@ describe('Path: under /api of the chosen host, or nothing is sent', () => {
 		],
 		['loans#x', 'Path: must not contain ? or #: put query parameters in Query Parameters (item 0)'],
 		['loans//x', 'Path: has an empty part (two slashes in a row) (item 0)'],
+		['loans/%20/x', 'Path: part 2 (%20) is empty (item 0)'],
 		['loans/%zz', 'Path: part 2 ("%zz") is not valid percent-encoding (item 0)'],
 		['loans\nHost: evil', 'Path: contains a line break or another control character (item 0)'],
 		['  ', 'Path: is required but empty (item 0)'],

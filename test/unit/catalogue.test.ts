@@ -5,8 +5,7 @@
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { entityResource } from '../../nodes/IntegrationService/actions/entity';
-import { RESOURCE_MODULES } from '../../nodes/IntegrationService/actions/resources';
+import { entityResource, RESOURCE_MODULES } from '../../nodes/IntegrationService/actions/entity';
 import type { ResourceSpec } from '../../nodes/shared/catalogue';
 import {
 	CONNECTION_RESOURCES,

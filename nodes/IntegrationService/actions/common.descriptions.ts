@@ -4,10 +4,7 @@ import { CONNECTION_RESOURCES } from '../../shared/catalogue';
 
 /** The properties several operations show; request.ts and list.ts read them. */
 
-/**
- * Per-item X-Service-Credential-Id: one n8n credential serves many end users' connections. Not
- * "Credential ID": beside n8n's credential picker and the Credential resource that means three things.
- */
+/** Per-item X-Service-Credential-Id; not "Credential ID", which n8n's picker and a resource use. */
 export const credentialIdOverride: INodeProperties = {
 	displayName: 'Connection ID',
 	name: 'credentialId',
@@ -99,45 +96,45 @@ export const requestOptions: INodeProperties = {
 	})),
 };
 
-export const returnAllProperty: INodeProperties = {
-	displayName: 'Return All',
-	name: 'returnAll',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to return all results or only up to a given limit',
-};
-
-export const limitProperty: INodeProperties = {
-	displayName: 'Limit',
-	name: 'limit',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: 50,
-	description: 'Max number of results to return',
-	displayOptions: { show: { returnAll: [false] } },
-};
-
-export const pageAtATimeProperty: INodeProperties = {
-	displayName: 'Page at a Time',
-	name: 'pageAtATime',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to return one batch of up to Limit records as a single item, with the cursor of the next batch, to read a list of any size in a loop',
-	hint: 'Output: one item with the records, count, nextCursor and done. Pass nextCursor back as Cursor until done is true; run each batch in a sub-workflow to keep memory flat (see the example workflow).',
-	displayOptions: { show: { returnAll: [false] } },
-};
-
-export const cursorProperty: INodeProperties = {
-	displayName: 'Cursor',
-	name: 'cursor',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. {{ $json.nextCursor }}',
-	description:
-		'Where the batch starts: the nextCursor of the previous batch. Empty starts at the beginning of the list.',
-	displayOptions: { show: { returnAll: [false], pageAtATime: [true] } },
-};
+/** Get Many's paging; Custom API Call shows it for a GET. */
+export const listProperties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Page at a Time',
+		name: 'pageAtATime',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return one batch of up to Limit records as a single item, with the cursor of the next batch, to read a list of any size in a loop',
+		hint: 'Output: one item with the records, count, nextCursor and done. Pass nextCursor back as Cursor until done is true; run each batch in a sub-workflow to keep memory flat (see the example workflow).',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Cursor',
+		name: 'cursor',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.nextCursor }}',
+		description:
+			'Where the batch starts: the nextCursor of the previous batch. Empty starts at the beginning of the list.',
+		displayOptions: { show: { returnAll: [false], pageAtATime: [true] } },
+	},
+];
 
 /** Query parameters that paging sets itself; a user value would break it. */
 export const PAGING_PARAMETERS = ['limit', 'offset', 'next'];
@@ -176,13 +173,6 @@ export const queryParametersProperty: INodeProperties = {
 		},
 	],
 };
-
-export const listProperties: INodeProperties[] = [
-	returnAllProperty,
-	limitProperty,
-	pageAtATimeProperty,
-	cursorProperty,
-];
 
 /** The record operations whose output Output shapes (actions/output.ts reads it). */
 export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update', 'find', 'upsert'];

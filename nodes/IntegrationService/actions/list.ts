@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { describeValue } from '../../shared/service';
 import { toBoolean } from '../helpers/kinds/boolean';
@@ -7,9 +8,9 @@ import { optionalText } from '../helpers/kinds/text';
 import { inputError } from '../helpers/validation';
 import type { SimpleKey } from '../../shared/catalogue';
 import type { PageRequest, ServiceRun } from '../transport';
-import { serviceRequestPages } from '../transport';
-import { filteredPages } from './filteredList';
+import { MAX_RECORDS, serviceRequestPages } from '../transport';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
+import { picked } from './request';
 import { FORM_VERSION, FROM_VERSION_2 } from './settings';
 
 /** The cursor a model passes back (version 2): a parameter of the Tool variant only, `$fromAI` by default. */
@@ -41,10 +42,7 @@ function modelSetsCursor(ctx: IExecuteFunctions, pageAtATime: boolean): boolean 
 	return FROM_AI.test(String(cursor ?? ''));
 }
 
-/** The one list body (every Get Many, Custom API Call's GET) and what a list reads for an item. */
-
-export type ListParameters = ReturnType<typeof readListParameters>;
-
+/** What a list (every Get Many, Custom API Call's GET) is: the request and how its records come out. */
 export interface ListCall {
 	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
 	/** Key of the records in a Page at a Time item (e.g. "people"). */
@@ -60,20 +58,14 @@ export interface ListCall {
 	keep?(record: IDataObject): boolean;
 }
 
-function moreText(canContinue: boolean): string {
-	return canContinue
-		? 'More records follow: call again with the cursor set to nextCursor.'
-		: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
-}
-
 /** The records, or with Page at a Time one item with the batch; a model always gets one page. */
 export async function listBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ServiceRun,
-	{ limit, simplify, batch: asked }: ListParameters,
 	call: ListCall,
 ): Promise<IDataObject[]> {
+	const { limit, simplify, batch: asked } = readListParameters(ctx, itemIndex);
 	// At version 2 Simplify is the entity's simple form; else it takes `original` out (call.record).
 	const simple = call.simple && ctx.getNode().typeVersion >= FORM_VERSION ? call.simple : undefined;
 	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
@@ -110,12 +102,94 @@ export async function listBody(
 	if (hint !== undefined && !choice.asTool)
 		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
 	if (!batch) return output;
-	const item = batchItem(call.batchKey, output, nextCursor);
+	// Where the next batch starts: '' and done at the end.
+	const item: IDataObject = {
+		[call.batchKey]: output,
+		count: output.length,
+		nextCursor: nextCursor ?? '',
+		done: nextCursor === undefined,
+	};
 	if (hint !== undefined && choice.asTool) item.hint = hint;
 	// The model can continue only when it sets the cursor ($fromAI in it).
 	if (choice.asTool && nextCursor !== undefined)
-		item.more = moreText(modelSetsCursor(ctx, asked !== undefined));
+		item.more = modelSetsCursor(ctx, asked !== undefined)
+			? 'More records follow: call again with the cursor set to nextCursor.'
+			: "More records follow, but this tool cannot page: narrow the request, or have the workflow's author turn on Page at a Time and let the model set Cursor.";
 	return [item];
+}
+
+interface FilteredList {
+	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
+	keep(record: IDataObject): boolean;
+	/** Undefined: every one. */
+	limit?: number;
+	batch?: { cursor: string; field: string };
+}
+
+/**
+ * The service filters nothing: pages are checked here one per step, so reading stops at the Limit.
+ * A batch ending inside a page reads it again up to its last record kept, for the next cursor.
+ */
+async function filteredPages(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ServiceRun,
+	list: FilteredList,
+	onRecords: (records: IDataObject[]) => void,
+): Promise<{ nextCursor?: string }> {
+	const { page, keep, limit, batch } = list;
+	const field = batch?.field ?? 'Cursor';
+	let cursor = batch?.cursor ?? '';
+	let kept = 0;
+	let size = page.pageSize;
+	const step = async (from: string, maxRecords: number, pages: IDataObject[][]) =>
+		await serviceRequestPages.call(
+			ctx,
+			itemIndex,
+			{ ...page, maxRecords, batch: { cursor: from, field } },
+			run,
+			(records) => pages.push(records),
+		);
+	for (;;) {
+		const pages: IDataObject[][] = [];
+		const { nextCursor } = await step(cursor, size, pages);
+		const records = pages.flat();
+		// A step that began inside a page read its rest and the start of the next: the next step
+		// reads only the rest of that one, so each later step is one request again.
+		size =
+			pages.length > 1
+				? Math.max(1, page.pageSize - pages[pages.length - 1].length)
+				: page.pageSize;
+		const wanted = limit === undefined ? Infinity : limit - kept;
+		const { taken, used } = keptOf(records, keep, wanted);
+		kept += taken.length;
+		if (limit === undefined && kept > MAX_RECORDS) {
+			const message = `Paging stopped: more than ${MAX_RECORDS} records meet the Filters, more than would be held in memory at once; use a Limit or Page at a Time`;
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
+		}
+		onRecords(taken);
+		if (kept === limit) {
+			if (!batch || used === records.length) return { nextCursor };
+			return { nextCursor: (await step(cursor, used, [])).nextCursor };
+		}
+		if (nextCursor === undefined) return {};
+		cursor = nextCursor;
+	}
+}
+
+/** The records kept, up to `wanted`, and how many records that took. */
+function keptOf(
+	records: IDataObject[],
+	keep: (record: IDataObject) => boolean,
+	wanted: number,
+): { taken: IDataObject[]; used: number } {
+	const taken: IDataObject[] = [];
+	for (const [at, record] of records.entries()) {
+		if (!keep(record)) continue;
+		taken.push(record);
+		if (taken.length >= wanted) return { taken, used: at + 1 };
+	}
+	return { taken, used: records.length };
 }
 
 const flag = (
@@ -126,31 +200,17 @@ const flag = (
 	fallback: boolean,
 ) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
 
-export function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
+function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
 	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
 	const limit = returnAll
 		? undefined
 		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
 	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
-	let batch: { cursor: string; field: string } | undefined;
-	if (!returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false)) {
-		batch = { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' };
-	}
+	const paged = !returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false);
+	const batch = paged
+		? { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' }
+		: undefined;
 	return { limit, simplify, batch };
-}
-
-/** A batch's item: its records, and where the next batch starts ('' and done at the end). */
-export function batchItem(
-	key: string,
-	records: IDataObject[],
-	nextCursor: string | undefined,
-): IDataObject {
-	return {
-		[key]: records,
-		count: records.length,
-		nextCursor: nextCursor ?? '',
-		done: nextCursor === undefined,
-	};
 }
 
 /** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */
@@ -193,10 +253,5 @@ export function readQueryParameters(
 	return query;
 }
 
-/** A record without its bulky `original`; the object itself when it has none. */
-export function withoutOriginal(person: IDataObject): IDataObject {
-	if (!Object.prototype.hasOwnProperty.call(person, 'original')) return person;
-	const result: IDataObject = {};
-	for (const key of Object.keys(person)) if (key !== 'original') result[key] = person[key];
-	return result;
-}
+/** A record without its bulky `original`. */
+export const withoutOriginal = (record: IDataObject) => picked(record, (key) => key !== 'original');

@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../shared/catalogue';
 import { RESOURCES, searchable } from '../../shared/catalogue';
 import { searchMethodOf } from '../helpers/kinds/locator';
+import { contactValues } from '../search/matchKeys';
 import type { RequestSettings, ServiceContext, ServiceRequest, ServiceRun } from '../transport';
 import {
 	DEFAULT_SETTINGS,
@@ -22,14 +23,12 @@ import {
 import { connectionOf as itemConnection } from './request';
 
 /**
- * The locators' list search (methods.listSearch), one function for every resource the catalogue
- * lists. The service filters nothing itself, so a search reads the list page by page and keeps the
- * records whose text holds every typed word; each call reads at most SEARCH_PAGES pages and hands n8n
- * the list's Page at a Time cursor as its paginationToken, also when nothing matched yet.
+ * The locators' list search: the service filters nothing, so a call reads up to SEARCH_PAGES pages,
+ * keeps the records holding every typed word, and hands n8n the list's cursor as paginationToken.
  */
 
 /** Requests one search call sends at most, and the matches after which it answers. */
-export const SEARCH_PAGES = 5;
+const SEARCH_PAGES = 5;
 const ENOUGH = 50;
 
 /** Someone waits at the dropdown: fewer attempts and shorter waits than a run's, one bound in all. */
@@ -44,14 +43,9 @@ const SEARCH_SETTINGS: RequestSettings = {
 const textOf = (value: unknown) =>
 	typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
-/** The values of a contact list (`emails`, `phones`: `[{ value }]`) or of a plain text field. */
-function contactValues(record: IDataObject, list: string, single: string): string[] {
-	const entries = record[list];
-	const values = Array.isArray(entries)
-		? entries.map((entry) => textOf((entry as IDataObject | null)?.value ?? entry))
-		: [];
-	return [...values, textOf(record[single])].filter((value) => value !== '');
-}
+/** The values of a contact list (`emails`, `phones`: `[{ value }]`) and of a plain text field. */
+const contactsOf = (record: IDataObject, list: string, single: string) =>
+	[...contactValues(record[list]), record[single]].map(textOf).filter((value) => value !== '');
 
 /** What a record is called: a name, a person's names, a title or subject, a loan's number. */
 function nameOf(record: IDataObject): string {
@@ -63,8 +57,8 @@ function nameOf(record: IDataObject): string {
 /** Whether every typed word is in the record's name, emails, phones (digits alone too) or ID. */
 function matches(words: string[], record: IDataObject, id: string): boolean {
 	if (words.length === 0) return true;
-	const phones = contactValues(record, 'phones', 'phone');
-	const text = [nameOf(record), ...contactValues(record, 'emails', 'email'), ...phones, id]
+	const phones = contactsOf(record, 'phones', 'phone');
+	const text = [nameOf(record), ...contactsOf(record, 'emails', 'email'), ...phones, id]
 		.join(' ')
 		.toLowerCase();
 	const digits = phones.map((phone) => phone.replace(/\D/g, '')).join(' ');
@@ -75,9 +69,8 @@ function matches(words: string[], record: IDataObject, id: string): boolean {
 }
 
 /**
- * A record as an entry: "Ada Lovelace · ada@example.com" where it has a list of emails (a person, a
- * borrower), its name alone otherwise; an ID that is a number is sent as its text. A record without a
- * name is shown by what it has, else as "<Noun> <ID>"; one without an ID cannot be picked.
+ * A record as an entry: "Ada Lovelace · ada@example.com" (an email where it has a list of them),
+ * else "<Noun> <ID>"; its ID as text. A record without an ID cannot be picked.
  */
 function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchItems | undefined {
 	// A number past 2^53 lost digits when the answer was parsed: offered, it would name another record.
@@ -85,37 +78,32 @@ function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchIt
 	const id = textOf(record.id);
 	if (id === '') return undefined;
 	const name = nameOf(record);
-	const email = Array.isArray(record.emails) ? contactValues(record, 'emails', 'email')[0] : '';
+	const email = Array.isArray(record.emails) ? contactsOf(record, 'emails', 'email')[0] : '';
 	const shown = [name, email].filter(Boolean).join(' · ');
 	return { name: shown || `${resource.label} ${id}`, value: id };
 }
 
-const cannotRead = (ctx: ILoadOptionsFunctions, line: string) =>
+const cannotRead = (ctx: Pick<ServiceContext, 'getNode'>, line: string) =>
 	new NodeOperationError(ctx.getNode(), `The list could not be read: ${line}`);
 
-/**
- * The Connection ID read and checked as a run reads it for its first item (request.ts), from the
- * form: the editor has no input items, so an expression on them cannot be worked out here.
- */
+/** The form's Connection ID, checked as a run checks it; the editor has no input items. */
 function connectionOf(ctx: ILoadOptionsFunctions) {
 	let unworkable: NodeOperationError | undefined;
-	const form = {
-		getNode: () => ctx.getNode(),
-		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) => {
-			try {
-				return ctx.getNodeParameter(name, fallback);
-			} catch (error) {
-				const said = String((error as Error)?.message).split('\n')[0];
-				const why = `Options cannot be worked out without input items (${said})`;
-				const instead = 'pick By ID, or set a fixed Connection ID to search';
-				unworkable = cannotRead(
-					ctx,
-					`${why}; where the Connection ID comes from the input items, ${instead}`,
-				);
-				throw unworkable;
-			}
-		},
+	const getNodeParameter = (name: string, _itemIndex: number, fallback: unknown) => {
+		try {
+			return ctx.getNodeParameter(name, fallback);
+		} catch (error) {
+			const said = String((error as Error)?.message).split('\n')[0];
+			const why = `Options cannot be worked out without input items (${said})`;
+			const instead = 'pick By ID, or set a fixed Connection ID to search';
+			unworkable = cannotRead(
+				ctx,
+				`${why}; where the Connection ID comes from the input items, ${instead}`,
+			);
+			throw unworkable;
+		}
 	};
+	const form = { getNode: () => ctx.getNode(), getNodeParameter };
 	try {
 		return itemConnection(form as unknown as IExecuteFunctions, 0);
 	} catch (error) {
@@ -133,82 +121,70 @@ async function failure(ctx: ServiceContext, run: ServiceRun, error: unknown) {
 	await redactRunError(ctx, run, 0, error);
 	const message = (error as Error | undefined)?.message ?? String(error);
 	const line = message.split('\n')[0].split(STACK)[0];
-	const short = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
-	return new NodeOperationError(ctx.getNode(), `The list could not be read: ${short}`);
+	return cannotRead(ctx, line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line);
 }
 
 /** Whether a failure is the search's own time limit, which the transport names when it gives up. */
 const outOfTime = (run: ServiceRun, error: unknown) =>
 	run.deadline !== undefined && String((error as Error)?.message).includes(run.deadline.bound);
 
-/** Records of `resource` whose text holds the typed words, from where `token` says. */
-export async function searchRecords(
-	this: ILoadOptionsFunctions,
-	resource: ResourceSpec,
-	filter = '',
-	token = '',
-): Promise<INodeListSearchResult> {
-	// The transport reads getNode, getCredentials and helpers.httpRequestWithAuthentication, which a
-	// load-options context has as an execution's does; its ServiceContext type names only the latter.
-	const ctx = this as unknown as ServiceContext;
-	const run = startItem(newRun(SEARCH_SETTINGS), 'the search time limit of 15 s');
-	const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-	const results: INodeListSearchItems[] = [];
-	const request = {
-		method: 'GET',
-		host: resource.host,
-		path: resource.path,
-		connection: connectionOf(this),
-	} as ServiceRequest;
-	let cursor = token;
-	let pages = 0;
-	let pageLength: number | undefined;
-	let kept = 0;
-	try {
-		// After the first call each asks for one page as long as the service's pages are.
-		while (pages < SEARCH_PAGES && results.length < ENOUGH) {
-			kept = results.length;
-			const read = await serviceRequestPages.call(
-				ctx,
-				0,
-				{
-					request,
-					pageSize: MAX_PAGE_SIZE,
-					maxRecords: pageLength ?? MAX_PAGE_SIZE,
-					recordsKey: resource.listKey as string,
-					batch: { cursor, field: 'Search' },
-				},
-				run,
-				(records) => {
-					pages++;
-					if (pageLength === undefined && records.length > 0) pageLength = records.length;
-					for (const record of records as IDataObject[]) {
-						const entry = entryOf(resource, record);
-						if (entry && matches(words, record, entry.value as string)) results.push(entry);
-					}
-				},
-			);
-			if (read.nextCursor === undefined) return { results };
-			cursor = read.nextCursor;
+/** The search of `resource`: records whose text holds the typed words, from where `token` says. */
+const searchOf = (resource: ResourceSpec) =>
+	async function (
+		this: ILoadOptionsFunctions,
+		filter = '',
+		token = '',
+	): Promise<INodeListSearchResult> {
+		const run = startItem(newRun(SEARCH_SETTINGS), 'the search time limit of 15 s');
+		const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+		const results: INodeListSearchItems[] = [];
+		const request = {
+			method: 'GET',
+			host: resource.host,
+			path: resource.path,
+			connection: connectionOf(this),
+		} as ServiceRequest;
+		let cursor = token;
+		let pages = 0;
+		let pageLength: number | undefined;
+		let kept = 0;
+		try {
+			// After the first call each asks for one page as long as the service's pages are.
+			while (pages < SEARCH_PAGES && results.length < ENOUGH) {
+				kept = results.length;
+				const read = await serviceRequestPages.call(
+					this,
+					0,
+					{
+						request,
+						pageSize: MAX_PAGE_SIZE,
+						maxRecords: pageLength ?? MAX_PAGE_SIZE,
+						recordsKey: resource.listKey as string,
+						batch: { cursor, field: 'Search' },
+					},
+					run,
+					(records) => {
+						pages++;
+						if (pageLength === undefined && records.length > 0) pageLength = records.length;
+						for (const record of records as IDataObject[]) {
+							const entry = entryOf(resource, record);
+							if (entry && matches(words, record, entry.value as string)) results.push(entry);
+						}
+					},
+				);
+				if (read.nextCursor === undefined) return { results };
+				cursor = read.nextCursor;
+			}
+		} catch (error) {
+			// Out of time after a call read its pages (the cursor moved): their matches, and the cursor.
+			if (cursor !== token && outOfTime(run, error))
+				return { results: results.slice(0, kept), paginationToken: cursor };
+			throw await failure(this, run, error);
 		}
-	} catch (error) {
-		// Out of time after a call read its pages (the cursor moved): their matches, and where to go on.
-		if (cursor !== token && outOfTime(run, error))
-			return { results: results.slice(0, kept), paginationToken: cursor };
-		throw await failure(ctx, run, error);
-	}
-	return { results, paginationToken: cursor };
-}
+		return { results, paginationToken: cursor };
+	};
 
 /** One search method per resource the catalogue lists, named as its locators name it. */
-export const LIST_SEARCH: Record<
-	string,
-	(this: ILoadOptionsFunctions, filter?: string, token?: string) => Promise<INodeListSearchResult>
-> = Object.fromEntries(
-	RESOURCES.filter(searchable).map((resource) => [
-		searchMethodOf(resource),
-		async function (this: ILoadOptionsFunctions, filter?: string, token?: string) {
-			return await searchRecords.call(this, resource, filter, token);
-		},
-	]),
+export const LIST_SEARCH = Object.fromEntries(
+	RESOURCES.filter(searchable).map((resource) => [searchMethodOf(resource), searchOf(resource)]),
 );

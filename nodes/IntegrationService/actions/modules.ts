@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../shared/catalogue';
 import type { ServiceRun } from '../transport';
@@ -21,30 +16,8 @@ export interface ResourceModule {
 	operations: Record<string, OperationModule>;
 }
 
-/** A resource's Operation option. */
-export const operationProperty = (
-	resource: ResourceSpec,
-	options: INodePropertyOptions[],
-	preselected: string,
-): INodeProperties => ({
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: [resource.value] } },
-	options,
-	default: preselected,
-});
-
-/** The Operation option of a hand-written resource (the first preselected), and its properties after it. */
-export function handWritten(
-	resource: ResourceSpec,
-	options: Array<{ name: string; value: string; description: string; action: string }>,
-	operations: Record<string, OperationModule>,
-): ResourceModule {
-	const operation = operationProperty(resource, options, options[0].value);
-	return {
-		description: [operation, ...options.flatMap((option) => operations[option.value].description)],
-		operations,
-	};
+/** An operation of a resource: its module and its option's texts. */
+export interface EntityOperation {
+	module(resource: ResourceSpec): OperationModule;
+	option(resource: ResourceSpec): { name: string; description: string; action: string };
 }

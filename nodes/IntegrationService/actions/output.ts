@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { SimpleKey } from '../../shared/catalogue';
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
-import { readSetting, runsAsTool } from './request';
+import { picked, readSetting, runsAsTool } from './request';
 import { FORM_VERSION } from './settings';
 
 /** What a record operation outputs: the fields asked for, the compact or full form, a model's bound. */
@@ -35,19 +35,13 @@ function readFields(
 	const label = `${group} › Fields to Return`;
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : undefined;
-	if (!list || list.some((name) => typeof name !== 'string')) {
+	if (!list || list.some((name) => typeof name !== 'string'))
 		throw inputError(ctx, itemIndex, label, 'must be field names separated by commas');
-	}
 	const names = [...new Set((list as string[]).map((name) => name.trim()).filter(Boolean))];
 	if (names.length === 0) return undefined;
-	if (names.length > MAX_FIELDS || names.some((name) => name.length > MAX_NAME)) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			label,
-			`takes at most ${MAX_FIELDS} names of at most ${MAX_NAME} characters`,
-		);
-	}
+	const problem = `takes at most ${MAX_FIELDS} names of at most ${MAX_NAME} characters`;
+	if (names.length > MAX_FIELDS || names.some((name) => name.length > MAX_NAME))
+		throw inputError(ctx, itemIndex, label, problem);
 	return names;
 }
 
@@ -62,14 +56,12 @@ export function readOutput(
 	const { value: given, label } = readSetting(ctx, 'output', itemIndex);
 	const output = (given && typeof given === 'object' ? given : {}) as IDataObject;
 	const form = output.form ?? 'auto';
-	if (form !== 'auto' && form !== 'compact' && form !== 'full') {
+	if (form !== 'auto' && form !== 'compact' && form !== 'full')
 		throw inputError(ctx, itemIndex, `${label} › Form`, 'must be auto, compact or full');
-	}
 	const compact = simplify ?? (form === 'compact' || (form === 'auto' && asTool));
 	const fields = readFields(ctx, itemIndex, output.fields, label);
-	if (compact && simple && ctx.getNode().typeVersion >= FORM_VERSION)
-		return { fields, compact, simple, asTool };
-	return { fields, compact, asTool };
+	const simpleForm = compact && ctx.getNode().typeVersion >= FORM_VERSION ? simple : undefined;
+	return { fields, compact, simple: simpleForm, asTool };
 }
 
 const own = (record: IDataObject, key: string): unknown =>
@@ -103,16 +95,8 @@ export function simpleRecord(record: IDataObject, keys: readonly SimpleKey[]): I
 export function shapeRecord(record: IDataObject, choice: OutputChoice): IDataObject {
 	if (!choice.fields && !choice.compact) return record;
 	if (!choice.fields && choice.simple) return simpleRecord(record, choice.simple);
-	const keep = (key: string) =>
-		choice.fields ? choice.fields.includes(key) : !(choice.compact && key === 'original');
-	if (Object.keys(record).every(keep)) return record;
-	const result: IDataObject = {};
-	for (const key of Object.keys(record)) {
-		// A service may send an own "__proto__" key: defined, never assigned (no prototype change).
-		if (keep(key))
-			Object.defineProperty(result, key, { value: record[key], enumerable: true, writable: true });
-	}
-	return result;
+	const { fields } = choice;
+	return picked(record, (key) => (fields ? fields.includes(key) : key !== 'original'));
 }
 
 /** The longest text and list, and the deepest nesting, kept at each step. */

@@ -15,10 +15,7 @@ import { FORM_VERSION, SETTINGS } from './settings';
 
 /** What an operation's requests share: the run's settings, the item's connection, the record's ID. */
 
-/**
- * Max Time per Item when it is 0 and a model calls: its client gives up after 60 s and asks again,
- * and a request that outlives it may create a record twice.
- */
+/** Max Time per Item 0 for a model: it asks again after 60 s, and a late create could land twice. */
 export const TOOL_MAX_ITEM_MS = 45_000;
 
 /** The AI Agent runs the "…Tool" node type as an ordinary node; the MCP trigger says isToolExecution. */
@@ -38,11 +35,8 @@ export function readSetting(
 	itemIndex: number,
 ): { value: unknown; label: string } {
 	if (ctx.getNode().typeVersion < FORM_VERSION) {
-		const label = setting === 'output' ? 'Output' : 'Request Options';
-		return {
-			value: ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {}),
-			label,
-		};
+		const value = ctx.getNodeParameter(setting, itemIndex, setting === 'credentialId' ? '' : {});
+		return { value, label: setting === 'output' ? 'Output' : 'Request Options' };
 	}
 	const options = (ctx.getNodeParameter(SETTINGS, itemIndex, {}) ?? {}) as IDataObject;
 	const value = setting === 'credentialId' ? (options.credentialId ?? '') : options;
@@ -85,13 +79,10 @@ export function readRequestOptions(ctx: IExecuteFunctions): {
 	};
 }
 
+/** The one place a Connection is made from a parameter; none means the credential's default. */
 export function connectionOf(ctx: IExecuteFunctions, itemIndex: number): Connection {
 	const given = readSetting(ctx, 'credentialId', itemIndex).value;
-	return connectionFrom(optionalText(ctx, itemIndex, 'Connection ID', given));
-}
-
-/** The one place a Connection is made from a parameter; none means the credential's default. */
-export function connectionFrom(credentialId: string | undefined): Connection {
+	const credentialId = optionalText(ctx, itemIndex, 'Connection ID', given);
 	return (credentialId === undefined ? {} : { credentialId }) as Connection;
 }
 
@@ -132,11 +123,9 @@ export function entityRequest(
 		method === 'POST' && !call.path?.length
 			? (resource.noun?.one ?? resource.label.toLowerCase())
 			: undefined;
-	const writeOnly: string[] = [];
-	for (const field of resource.fields ?? []) {
-		const value = body?.[field.name];
-		if (field.writeOnly && typeof value === 'string') writeOnly.push(value);
-	}
+	const writeOnly = (resource.fields ?? []).flatMap(({ name, writeOnly: secret }) =>
+		secret && typeof body?.[name] === 'string' ? [body[name] as string] : [],
+	);
 	const parts = {
 		method,
 		qs,
@@ -151,14 +140,15 @@ export function entityRequest(
 	return { ...parts, host, connection: connectionOf(ctx, itemIndex) };
 }
 
-function withoutWriteOnly(record: IDataObject, resource: ResourceSpec): IDataObject {
-	const kept: IDataObject = {};
-	const names = new Set((resource.fields ?? []).flatMap((f) => (f.writeOnly ? [f.name] : [])));
+/** The record's own keys that `keep` keeps; the record itself when it keeps them all. */
+export function picked(record: IDataObject, keep: (key: string) => boolean): IDataObject {
+	const keys = Object.keys(record);
+	if (keys.every(keep)) return record;
+	const result: IDataObject = {};
 	// A service may send an own "__proto__" key: defined, never assigned (no prototype change).
-	for (const [key, value] of Object.entries(record))
-		if (!names.has(key))
-			Object.defineProperty(kept, key, { value, enumerable: true, writable: true });
-	return kept;
+	for (const key of keys.filter(keep))
+		Object.defineProperty(result, key, { value: record[key], enumerable: true, writable: true });
+	return result;
 }
 
 /** The answer, without the write-only fields sent. */
@@ -171,5 +161,7 @@ export async function sendToEntity(
 ): Promise<IDataObject> {
 	const request = entityRequest(ctx, itemIndex, resource, call);
 	const record = await serviceRequest.call(ctx, itemIndex, request, run);
-	return request.writeOnly ? withoutWriteOnly(record, resource) : record;
+	if (!request.writeOnly) return record;
+	const secret = new Set(resource.fields?.flatMap((f) => (f.writeOnly ? [f.name] : [])));
+	return picked(record, (key) => !secret.has(key));
 }

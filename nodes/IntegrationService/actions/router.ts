@@ -4,38 +4,16 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceRun } from '../transport';
 import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
-import { credentialIdOverride, outputProperty, requestOptions } from './common.descriptions';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
-import { RESOURCE_MODULES } from './resources';
-import {
-	FROM_VERSION_2,
-	ONLY_VERSION_1,
-	OWN_SETTINGS_OPERATIONS,
-	settingsProperty,
-} from './settings';
+import { RESOURCE_MODULES } from './entity';
+import { NODE_WIDE_PROPERTIES } from './settings';
 import { argumentsBehind } from './toolArguments';
 import type { OperationModule } from './modules';
-
-/**
- * The node's own properties besides the operations' (IntegrationService.node.ts): version 1's three,
- * version 2's one Options collection (Get Many, Find and Create or Update hold their own, with the
- * same settings: settings.ts `withSettings`).
- */
-export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
-	...updateDisplayOptions({ show: ONLY_VERSION_1 }, [
-		credentialIdOverride,
-		outputProperty,
-		requestOptions,
-	]),
-	...updateDisplayOptions({ show: FROM_VERSION_2, hide: { operation: OWN_SETTINGS_OPERATIONS } }, [
-		settingsProperty(),
-	]),
-];
 
 function operationModule(resource: string, operation: string): OperationModule | undefined {
 	const has = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
@@ -44,7 +22,7 @@ function operationModule(resource: string, operation: string): OperationModule |
 	return has(operations, operation) ? operations[operation] : undefined;
 }
 
-type Reader = { asTool: false } | { asTool: true; properties: INodeProperties[] };
+type ErrorFields = { message?: string; description?: string; context?: IDataObject };
 
 /** The transport's next step, or, for an input error, which arguments to fix. */
 function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INodeProperties[]) {
@@ -56,41 +34,29 @@ function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INo
 		: `${INPUT_NEXT_STEP} The arguments behind that field: ${keys.join(', ')}.`;
 }
 
-type ErrorFields = { message?: string; description?: string; context?: IDataObject };
-
-/** Names the error's item; a model (one item) gets no "(item 0)", and the next step as description. */
-function tagWithItem(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-	reader: Reader,
-): void {
-	if (error && typeof error === 'object') {
-		const tagged = error as ErrorFields;
-		const suffix = ` (item ${itemIndex})`;
-		if (!reader.asTool && typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
-			tagged.message += suffix;
-		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
-		if (reader.asTool) tagged.description = nextStepFor(ctx, tagged, reader.properties);
-		const forModel = tagged.context?.toolMessage;
-		if (reader.asTool && typeof forModel === 'string') tagged.message = forModel;
-	}
-}
-
-function readerOf(ctx: IExecuteFunctions, module: OperationModule): Reader {
-	if (!runsAsTool(ctx)) return { asTool: false };
-	return { asTool: true, properties: [...module.description, ...NODE_WIDE_PROPERTIES] };
-}
-
-/** The item's error, named and redacted: input errors too, as a bad value may be a pasted secret. */
+/**
+ * The item's error, named and redacted (a bad input may be a pasted secret). A model gets no
+ * "(item 0)" and the next step as description.
+ */
 async function failed(
 	ctx: IExecuteFunctions,
 	failure: unknown,
 	itemIndex: number,
-	reader: Reader,
 	run: ServiceRun,
+	toolProperties?: INodeProperties[],
 ): Promise<NodeApiError | NodeOperationError> {
-	tagWithItem(ctx, failure, itemIndex, reader);
+	if (failure && typeof failure === 'object') {
+		const tagged = failure as ErrorFields;
+		const suffix = ` (item ${itemIndex})`;
+		if (!toolProperties && typeof tagged.message === 'string' && !tagged.message.endsWith(suffix))
+			tagged.message += suffix;
+		if (tagged.context && typeof tagged.context === 'object') tagged.context.itemIndex = itemIndex;
+		if (toolProperties) {
+			tagged.description = nextStepFor(ctx, tagged, toolProperties);
+			const forModel = tagged.context?.toolMessage;
+			if (typeof forModel === 'string') tagged.message = forModel;
+		}
+	}
 	const error =
 		failure instanceof NodeApiError || failure instanceof NodeOperationError
 			? failure
@@ -142,13 +108,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
-	const reader = readerOf(this, module);
+	const toolProperties = runsAsTool(this)
+		? [...module.description, ...NODE_WIDE_PROPERTIES]
+		: undefined;
 	let settings: ReturnType<typeof readRequestOptions>;
 	try {
 		settings = readRequestOptions(this);
 	} catch (failure) {
 		// Node-wide options are read for the first item (an expression sees that item).
-		const error = await failed(this, failure, 0, reader, newRun());
+		const error = await failed(this, failure, 0, newRun(), toolProperties);
 		if (!this.continueOnFail()) throw error;
 		// A wrong node-wide option fails every item alike (n8n would pass the input through as a success).
 		return [
@@ -158,7 +126,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			})),
 		];
 	}
-	const run = newRun(settings.settings, reader.asTool);
+	const run = newRun(settings.settings, toolProperties !== undefined);
 	const continueOnFail = this.continueOnFail();
 
 	const perItem = await mapInOrder(
@@ -168,10 +136,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				// The item's Max Time counts from when its operation starts, not while it waits for a turn.
 				const found = await module.execute.call(this, itemIndex, startItem(run));
-				const records = reader.asTool ? boundForModel(found) : found;
+				const records = toolProperties ? boundForModel(found) : found;
 				return records.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (failure) {
-				const error = await failed(this, failure, itemIndex, reader, run);
+				const error = await failed(this, failure, itemIndex, run, toolProperties);
 				if (!continueOnFail) throw error;
 				const details: IDataObject = { itemIndex };
 				if ('httpCode' in error && error.httpCode) details.httpCode = error.httpCode;

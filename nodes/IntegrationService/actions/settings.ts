@@ -10,10 +10,9 @@ import {
 } from './common.descriptions';
 
 /**
- * Version 2 offers the forms in the user's words (records picked from lists, the fields that matter
- * on the form, one Options collection, a simple Simplify). Version 1 keeps the parameters of the
- * workflows saved with it, so they run unchanged. A reader checks `node.typeVersion >= FORM_VERSION`
- * where it decides (a function here would put this file on every request's path).
+ * Version 2 offers the forms in the user's words; version 1 keeps the parameters of the workflows
+ * saved with it. A reader checks `node.typeVersion >= FORM_VERSION` itself (a function here would put
+ * this file on every request's path).
  */
 export const FORM_VERSION = 2;
 
@@ -24,9 +23,8 @@ export const FROM_VERSION_2: IDisplayOptions['show'] = {
 };
 
 /**
- * An operation's properties in each version: a property both show alike is listed once; one that
- * differs is listed as version 1's, shown only there, then version 2's, shown from there on (the same
- * name, so one reader serves both). Lists of different lengths are split whole.
+ * An operation's properties in each version: one both show alike is listed once, one that differs
+ * twice under the same name (one reader serves both). Lists of different lengths are split whole.
  */
 export function versioned(
 	version1: INodeProperties[],
@@ -47,9 +45,6 @@ export function versioned(
 /** Version 2's Options collection: the node-wide settings in one place (request.ts `readSetting`). */
 export const SETTINGS = 'options';
 
-const byLabel = (properties: INodeProperties[]) =>
-	[...properties].sort((a, b) => a.displayName.localeCompare(b.displayName, 'en'));
-
 /** An operation's Options collection (version 2 folds the node-wide settings into it). */
 export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
 	displayName: 'Options',
@@ -61,14 +56,13 @@ export const optionsCollection = (options: INodeProperties[]): INodeProperties =
 });
 
 /**
- * Version 2's one Options collection: Connection ID, Output's and Request Options' settings under
- * their version 1 names (so one reader serves both), and an operation's own options (`own`, e.g. Get
- * Many's Page Size), in the order of their labels.
+ * Version 2's one Options collection: the node-wide settings under their version 1 names (one reader
+ * serves both) and an operation's `own` options, in the order of their labels.
  */
 export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 	const output = (outputProperty.options ?? []) as INodeProperties[];
 	return optionsCollection(
-		byLabel([
+		[
 			...own,
 			{
 				...credentialIdOverride,
@@ -81,17 +75,24 @@ export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 				},
 			})),
 			...((requestOptions.options ?? []) as INodeProperties[]),
-		]),
+		].sort((a, b) => a.displayName.localeCompare(b.displayName, 'en')),
 	);
 }
 
-/** The operations whose own Options collection holds the node-wide settings at version 2 (`withSettings`). */
-export const OWN_SETTINGS_OPERATIONS = ['find', 'getAll', 'upsert'];
+/** Version 1's three node-wide properties, and version 2's Options where an operation has none. */
+export const NODE_WIDE_PROPERTIES: INodeProperties[] = [
+	...updateDisplayOptions({ show: ONLY_VERSION_1 }, [
+		credentialIdOverride,
+		outputProperty,
+		requestOptions,
+	]),
+	...updateDisplayOptions(
+		{ show: FROM_VERSION_2, hide: { operation: ['find', 'getAll', 'upsert'] } },
+		[settingsProperty()],
+	),
+];
 
-/**
- * An operation's properties in each version, its own Options collection (`options`) holding the
- * node-wide settings at version 2: one collection of that name, as n8n expects of a name.
- */
+/** An operation's properties, its own Options holding the node-wide settings at version 2. */
 export function withSettings(
 	version1: INodeProperties[],
 	version2: INodeProperties[] = version1,

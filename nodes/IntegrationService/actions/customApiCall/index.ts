@@ -6,26 +6,26 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { customApiCallResource } from '../../../shared/catalogue/services';
 import type { ServiceHost } from '../../../shared/service';
 import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
-import {
-	cursorProperty,
-	limitProperty,
-	pageAtATimeProperty,
-	PAGING_PARAMETERS,
-	queryParametersProperty,
-	returnAllProperty,
-} from '../common.descriptions';
-import { listBody, readListParameters, readQueryParameters, withoutOriginal } from '../list';
-import { handWritten } from '../modules';
+import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
+import { listBody, readQueryParameters, withoutOriginal } from '../list';
+import { shownFor } from '../entity/texts';
+import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
 import { readPath } from './path';
 
 const HOSTS: readonly ServiceHost[] = ['crm', 'universal', 'los', 'calendar'];
+/** Each host's label and what it serves, in the order of the labels. */
+const HOST_SERVES: Record<string, [string, string]> = {
+	calendar: ['Calendar', 'webhooks, calendars, appointments'],
+	crm: ['CRM', 'people, notes, tasks'],
+	los: ['LOS', 'loans, borrowers, documents'],
+	universal: ['Universal', 'credentials, authorization links'],
+};
 const METHODS: readonly IHttpRequestMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const WITH_BODY: readonly string[] = ['POST', 'PUT', 'PATCH'];
 
@@ -34,28 +34,11 @@ const properties: INodeProperties[] = [
 		displayName: 'Host',
 		name: 'host',
 		type: 'options',
-		options: [
-			{
-				name: 'Calendar',
-				value: 'calendar',
-				description: "The credential's Calendar Host URL (webhooks, calendars, appointments)",
-			},
-			{
-				name: 'CRM',
-				value: 'crm',
-				description: "The credential's CRM Host URL (people, notes, tasks)",
-			},
-			{
-				name: 'LOS',
-				value: 'los',
-				description: "The credential's LOS Host URL (loans, borrowers, documents)",
-			},
-			{
-				name: 'Universal',
-				value: 'universal',
-				description: "The credential's Universal Host URL (credentials, authorization links)",
-			},
-		],
+		options: Object.entries(HOST_SERVES).map(([value, [name, serves]]) => ({
+			name,
+			value,
+			description: `The credential's ${name} Host URL (${serves})`,
+		})),
 		default: 'crm',
 		description:
 			"Which of the credential's four hosts to call; the request never goes anywhere else",
@@ -88,13 +71,10 @@ const properties: INodeProperties[] = [
 		description: 'The request body as a JSON object, sent unchanged',
 		displayOptions: { show: { method: WITH_BODY as string[] } },
 	},
-	{ ...returnAllProperty, displayOptions: { show: { method: ['GET'] } } },
-	{ ...limitProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
-	{ ...pageAtATimeProperty, displayOptions: { show: { method: ['GET'], returnAll: [false] } } },
-	{
-		...cursorProperty,
-		displayOptions: { show: { method: ['GET'], returnAll: [false], pageAtATime: [true] } },
-	},
+	...listProperties.map((property) => ({
+		...property,
+		displayOptions: { show: { method: ['GET'], ...property.displayOptions?.show } },
+	})),
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
@@ -136,30 +116,21 @@ async function execute(
 	const host = oneOf(this, itemIndex, ['Host', 'host', 'crm'], HOSTS);
 	const method = oneOf(this, itemIndex, ['Method', 'method', 'GET'], METHODS);
 	const path = readPath(this, itemIndex);
+	const given = this.getNodeParameter('queryParameters', itemIndex, {});
 	const reserved = method === 'GET' ? PAGING_PARAMETERS : [];
-	const qs = readQueryParameters(
-		this,
-		itemIndex,
-		'Query Parameters',
-		this.getNodeParameter('queryParameters', itemIndex, {}),
-		reserved,
-	);
+	const qs = readQueryParameters(this, itemIndex, 'Query Parameters', given, reserved);
 	const connection = connectionOf(this, itemIndex);
 
 	if (method !== 'GET') {
-		const rawBody = WITH_BODY.includes(method)
-			? this.getNodeParameter('body', itemIndex, '{}')
-			: undefined;
+		const raw = WITH_BODY.includes(method) ? this.getNodeParameter('body', itemIndex, '{}') : '';
 		const body =
-			rawBody === undefined || rawBody === ''
-				? undefined
-				: parseJsonObject(this, itemIndex, 'Body', rawBody);
+			raw === undefined || raw === '' ? undefined : parseJsonObject(this, itemIndex, 'Body', raw);
 		return [
 			await serviceRequest.call(this, itemIndex, { method, host, path, qs, body, connection }, run),
 		];
 	}
 
-	return await listBody(this, itemIndex, run, readListParameters(this, itemIndex), {
+	return await listBody(this, itemIndex, run, {
 		page: {
 			request: { method, host, path, qs, connection },
 			pageSize: MAX_PAGE_SIZE,
@@ -178,24 +149,17 @@ async function execute(
 }
 
 /** Named as the resource: n8n adds its own "Custom API Call" to a list whose last option is named otherwise. */
-export const { description, operations } = handWritten(
-	customApiCallResource,
-	[
-		{
+export const operations: Record<string, EntityOperation> = {
+	send: {
+		module: (resource) => ({
+			description: updateDisplayOptions(shownFor(resource, 'send'), properties),
+			execute,
+		}),
+		option: () => ({
 			name: 'Custom API Call',
-			value: 'send',
 			description:
 				'Send a request to any endpoint of the Integration Service, with the connection, retries, paging and safety rules of the other operations (unlike a plain HTTP request)',
 			action: 'Send a request to any endpoint',
-		},
-	],
-	{
-		send: {
-			description: updateDisplayOptions(
-				{ show: { resource: ['customApiCall'], operation: ['send'] } },
-				properties,
-			),
-			execute,
-		},
+		}),
 	},
-);
+};

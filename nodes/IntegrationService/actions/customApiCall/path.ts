@@ -6,10 +6,7 @@ import { hasControlCharacter } from '../../../shared/service';
 import { requireText } from '../../helpers/kinds/text';
 import { inputError } from '../../helpers/validation';
 
-/**
- * The Path typed is its shape: its `/` separate segments, each decoded once; what an expression inside
- * gives stays in its segment, so an input row never chooses another endpoint.
- */
+/** The Path typed is its shape: an expression's value stays in its segment (no other endpoint). */
 
 type Refuse = (problem: string) => never;
 
@@ -23,20 +20,6 @@ function refuser(ctx: IExecuteFunctions, itemIndex: number): Refuse {
 			'The host comes from the credential; Path is what follows /api, e.g. loans/123.',
 		);
 	};
-}
-
-/** Typed text at the start of the Path that names another place: a URL, `//host` or `\`. */
-function refuseUrl(text: string, refuse: Refuse): void {
-	if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//') || text.startsWith('\\')) {
-		refuse('give a path relative to /api, not a URL');
-	}
-}
-
-/** Typed text anywhere in the Path: no control character, no query or fragment. */
-function refuseTypedText(text: string, refuse: Refuse): void {
-	if (hasControlCharacter(text)) refuse('contains a line break or another control character');
-	if (/[?#]/.test(text))
-		refuse('must not contain ? or #: put query parameters in Query Parameters');
 }
 
 /** A typed part, percent-decoded once; it must not hold a `/` or `\` once decoded. */
@@ -53,24 +36,6 @@ function decodedPart(part: string, position: number, refuse: Refuse): string {
 
 const leavesPath = (shown: string, position: number) =>
 	`part ${position} (${shown}) would leave the path it names; "." and ".." are not allowed`;
-
-const isDotSegment = (segment: string) => segment === '.' || segment === '..';
-
-/** A path typed as text, or computed whole by one expression: split on `/`, each part decoded once. */
-function typedPath(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): PathSegment[] {
-	const refuse = refuser(ctx, itemIndex);
-	const path = requireText(ctx, itemIndex, 'Path', raw).trim();
-	refuseUrl(path, refuse);
-	refuseTypedText(path, refuse);
-	const parts = path.replace(/^\/+/, '').replace(/\/+$/, '').split('/');
-	if (parts[0] === 'api') refuse('is relative to /api already: write loans, not /api/loans');
-	return parts.map((part, index) => {
-		const segment = decodedPart(part, index + 1, refuse);
-		if (segment.trim() === '') refuse('has an empty part (two slashes in a row)');
-		if (isDotSegment(segment)) refuse(leavesPath(`"${part}"`, index + 1));
-		return { id: segment, field: 'Path' };
-	});
-}
 
 /** An expression as the editor shows it, for messages. */
 const shorten = (code: string) => (code.length > 60 ? `${code.slice(0, 57)}...` : code);
@@ -92,8 +57,8 @@ function valueText(value: unknown, code: string, refuse: Refuse): string {
 
 type Piece = { typed: string } | { code: string; value: string };
 
-/** The segments of a Path that mixes typed text and expressions, each expression evaluated on its own. */
-function templatePath(
+/** The segments of a Path: typed text split on `/`, each expression evaluated on its own. */
+function segmentsOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	chunks: ExpressionParser.ExpressionChunk[],
@@ -113,47 +78,54 @@ function templatePath(
 		let text = chunk.text;
 		if (index === 0) {
 			text = text.trimStart();
-			refuseUrl(text, refuse);
+			// Typed text that names another place: a URL, `//host` or `\`.
+			if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//') || text.startsWith('\\'))
+				refuse('give a path relative to /api, not a URL');
 			text = text.replace(/^\/+/, '');
 		}
 		if (index === chunks.length - 1) text = text.trimEnd().replace(/\/+$/, '');
-		refuseTypedText(text, refuse);
+		if (hasControlCharacter(text)) refuse('contains a line break or another control character');
+		if (/[?#]/.test(text))
+			refuse('must not contain ? or #: put query parameters in Query Parameters');
 		text.split('/').forEach((typed, position) => {
 			if (position > 0) segments.push([]);
 			if (typed !== '') segment().push({ typed });
 		});
 	});
-	return segments.map((pieces, index) => templateSegment(pieces, index + 1, refuse));
+	return segments.map((pieces, index) => segmentOf(pieces, index + 1, refuse));
 }
 
-/** One segment of a mixed Path: typed parts decoded once, values exactly as given. */
-function templateSegment(pieces: Piece[], position: number, refuse: Refuse): PathSegment {
-	const [first] = pieces;
-	if (position === 1 && pieces.length === 1 && first && 'typed' in first && first.typed === 'api')
+/** One segment: typed parts decoded once, values exactly as given. */
+function segmentOf(pieces: Piece[], position: number, refuse: Refuse): PathSegment {
+	if (pieces.length === 0) refuse('has an empty part (two slashes in a row)');
+	const typed = pieces.every((piece) => 'typed' in piece);
+	const shown = pieces
+		.map((piece) => ('typed' in piece ? piece.typed : shownCode(piece.code)))
+		.join('');
+	if (position === 1 && typed && shown === 'api')
 		refuse('is relative to /api already: write loans, not /api/loans');
 	const segment = pieces
 		.map((piece) => ('typed' in piece ? decodedPart(piece.typed, position, refuse) : piece.value))
 		.join('');
-	const shown = pieces
-		.map((piece) => ('typed' in piece ? piece.typed : shownCode(piece.code)))
-		.join('');
-	if (pieces.length === 0) refuse('has an empty part (two slashes in a row)');
 	if (segment.trim() === '') refuse(`part ${position} (${shown}) is empty`);
-	if (isDotSegment(segment)) refuse(leavesPath(`${shown} gives "${segment}"`, position));
+	if (segment === '.' || segment === '..')
+		refuse(leavesPath(typed ? `"${shown}"` : `${shown} gives "${segment}"`, position));
 	return { id: segment, field: 'Path' };
 }
 
-/** The item's Path under /api: no other host, no climbing out, an expression's value one segment's text. */
+/** The item's Path under /api; a Path that is only one expression is read whole, as if typed. */
 export function readPath(ctx: IExecuteFunctions, itemIndex: number): PathSegment[] {
 	const raw: unknown = ctx.getNodeParameter('path', itemIndex, '', { rawExpressions: true });
-	if (typeof raw !== 'string' || !raw.startsWith('=')) return typedPath(ctx, itemIndex, raw);
-	const chunks = ExpressionParser.splitExpression(raw.slice(1));
+	const chunks =
+		typeof raw === 'string' && raw.startsWith('=')
+			? ExpressionParser.splitExpression(raw.slice(1))
+			: [];
 	const expressions = chunks.filter((chunk) => chunk.type === 'code');
 	const computedWhole =
 		expressions.length === 1 &&
 		chunks.every((chunk) => chunk.type === 'code' || chunk.text.trim() === '');
-	if (expressions.length === 0 || computedWhole) {
-		return typedPath(ctx, itemIndex, ctx.getNodeParameter('path', itemIndex, ''));
-	}
-	return templatePath(ctx, itemIndex, chunks);
+	if (expressions.length > 0 && !computedWhole) return segmentsOf(ctx, itemIndex, chunks);
+	const given = ctx.getNodeParameter('path', itemIndex, '');
+	const text = requireText(ctx, itemIndex, 'Path', given);
+	return segmentsOf(ctx, itemIndex, [{ type: 'text', text }]);
 }

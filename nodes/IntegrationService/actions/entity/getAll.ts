@@ -7,13 +7,7 @@ import type { FilterCondition } from '../../search/filters';
 import { filtersProperty, readFilters, recordFilter } from '../../search/filters';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
-import {
-	listBody,
-	readListParameters,
-	readQueryParameters,
-	toolCursorProperty,
-	withoutOriginal,
-} from '../list';
+import { listBody, readQueryParameters, toolCursorProperty, withoutOriginal } from '../list';
 import { entityRequest } from '../request';
 import { FROM_VERSION_2, ONLY_VERSION_1, optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
@@ -68,7 +62,7 @@ function propertiesOf(resource: ResourceSpec): INodeProperties[] {
 	];
 }
 
-export function optInHint(resource: ResourceSpec): string | undefined {
+function optInHint(resource: ResourceSpec): string | undefined {
 	if (resource.syncOptIn === undefined) return undefined;
 	const { many } = nounsOf(resource);
 	return `No ${many} came back. The service lists ${many} only for a connection that syncs them: if this connection should have some, turn on entitiesToSync.${resource.syncOptIn} for it (Credential › Update, Entities to Sync).`;
@@ -90,36 +84,26 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 			withSettings(propertiesOf(resource)),
 		),
 		async execute(itemIndex, run) {
-			const list = readListParameters(this, itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const size = options.pageSize;
 			const pageSize =
-				options.pageSize === undefined || options.pageSize === ''
+				size === undefined || size === ''
 					? MAX_PAGE_SIZE
-					: toWholeNumber(
-							this,
-							itemIndex,
-							'Options › Page Size',
-							options.pageSize,
-							1,
-							MAX_PAGE_SIZE,
-						);
-			const qs = readQueryParameters(
-				this,
-				itemIndex,
-				'Options › Query Parameters',
-				options.queryParameters,
-				PAGING_PARAMETERS,
-			);
+					: toWholeNumber(this, itemIndex, 'Options › Page Size', size, 1, MAX_PAGE_SIZE);
+			const query = options.queryParameters;
+			const label = 'Options › Query Parameters';
+			const qs = readQueryParameters(this, itemIndex, label, query, PAGING_PARAMETERS);
 			const filters = readFilters(this.getNodeParameter('filters', itemIndex, {}));
 			if ('problem' in filters)
 				throw new NodeOperationError(this.getNode(), filters.problem, { itemIndex });
+			const filtered = filters.conditions.length > 0;
 			const request = entityRequest(this, itemIndex, resource, { method: 'GET', qs });
-			return await listBody(this, itemIndex, run, list, {
+			return await listBody(this, itemIndex, run, {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
 				// With Filters, an empty answer says nothing of the connection's opt-in.
-				emptyHint: filters.conditions.length === 0 ? optInHint(resource) : undefined,
-				...(filters.conditions.length === 0 ? {} : { keep: keepFor(filters.conditions) }),
+				emptyHint: filtered ? undefined : optInHint(resource),
+				keep: filtered ? keepFor(filters.conditions) : undefined,
 				simple: resource.simple,
 				record: (record, simplify) => {
 					if (record === null || typeof record !== 'object' || Array.isArray(record)) {

@@ -1,37 +1,16 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
-import { operationProperty } from '../modules';
-import type { OperationModule, ResourceModule } from '../modules';
+import { RESOURCES } from '../../../shared/catalogue';
+import * as customApiCall from '../customApiCall';
+import type { EntityOperation, OperationModule, ResourceModule } from '../modules';
+import { SERVICE_OPERATIONS } from '../serviceResources';
 import { deleteOperation, getOperation, membersOperation } from './byId';
 import { getAllOperation } from './getAll';
 import { findOperation } from '../person/find';
 import { upsertOperation } from '../person/upsert';
-import { nounsOf, systemOf, withArticle } from './texts';
+import { anOne, entityOperation, nounsOf } from './texts';
 import { createOperation, updateOperation } from './write';
-
-/** Option texts in one style: the verb, the record, where it is, then only what a user would not expect. */
-interface EntityOperation {
-	module(resource: ResourceSpec): OperationModule;
-	option(resource: ResourceSpec): { name: string; description: string; action: string };
-}
-
-const anOne = (resource: ResourceSpec) => withArticle(nounsOf(resource).one);
-
-/** An option whose description is its action, then where: "in the connected CRM", and `after`. */
-const entityOperation = (
-	module: EntityOperation['module'],
-	name: string,
-	[place, after]: [string, string?],
-	action = (resource: ResourceSpec) => `${name} ${anOne(resource)}`,
-): EntityOperation => ({
-	module,
-	option: (r) => ({
-		name,
-		description: `${action(r)} ${place} the ${systemOf(r)}${after ?? ''}`,
-		action: action(r),
-	}),
-});
 
 const OPERATIONS: Record<string, EntityOperation> = {
 	create: entityOperation(createOperation, 'Create', ['in']),
@@ -49,8 +28,10 @@ const OPERATIONS: Record<string, EntityOperation> = {
 	]),
 };
 
-/** Operations of one entity only, whose API makes them special (the service cannot search people). */
+/** Operations of one resource only: finding people, and the service's own resources. */
 const OWN_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
+	...SERVICE_OPERATIONS,
+	customApiCall: customApiCall.operations,
 	person: {
 		find: entityOperation(
 			findOperation,
@@ -77,13 +58,11 @@ function operationOf(resource: ResourceSpec, value: string) {
 		const module = (r: ResourceSpec) => membersOperation(r, value, members);
 		return entityOperation(module, members.label, ['in'], (r) => `${verb} ${anOne(r)}`);
 	}
-	const own = OWN_OPERATIONS[resource.value];
-	return own !== undefined && Object.prototype.hasOwnProperty.call(own, value)
-		? own[value]
-		: OPERATIONS[value];
+	// The catalogue's own words: no "constructor" or "__proto__" among them.
+	return OWN_OPERATIONS[resource.value]?.[value] ?? OPERATIONS[value];
 }
 
-/** A catalogue entry's resource; an operation the entity files do not know gets no option. */
+/** A catalogue entry's resource; an operation no file here knows gets no option. */
 export function entityResource(resource: ResourceSpec): ResourceModule {
 	const options: INodePropertyOptions[] = [];
 	const operations: Record<string, OperationModule> = {};
@@ -101,7 +80,15 @@ export function entityResource(resource: ResourceSpec): ResourceModule {
 	}
 	options.sort((a, b) => a.name.localeCompare(b.name, 'en'));
 	const preselected = resource.defaultOperation ?? String(options[0]?.value ?? '');
-	const operation = operationProperty(resource, options, preselected);
+	const operation: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource.value] } },
+		options,
+		default: preselected,
+	};
 	return {
 		description: [
 			operation,
@@ -110,3 +97,8 @@ export function entityResource(resource: ResourceSpec): ResourceModule {
 		operations,
 	};
 }
+
+/** Every resource's properties and operations: the node's properties and the router's table. */
+export const RESOURCE_MODULES: Record<string, ResourceModule> = Object.fromEntries(
+	RESOURCES.map((resource) => [resource.value, entityResource(resource)]),
+);

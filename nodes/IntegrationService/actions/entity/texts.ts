@@ -4,6 +4,7 @@ import { ApplicationError } from 'n8n-workflow';
 import type { ResourceSpec } from '../../../shared/catalogue';
 import { searchable } from '../../../shared/catalogue';
 import { locatorProperty } from '../../helpers/kinds/locator';
+import type { EntityOperation } from '../modules';
 import type { ServiceHost } from '../../../shared/service';
 
 /** The words and properties every entity operation builds from its catalogue entry. */
@@ -15,9 +16,8 @@ const SYSTEM: Record<ServiceHost, string> = {
 	universal: 'Integration Service',
 };
 
-export function systemOf(resource: ResourceSpec): string {
-	return resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
-}
+export const systemOf = (resource: ResourceSpec) =>
+	resource.host === 'chosen' ? 'service' : SYSTEM[resource.host];
 
 export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 	const one = resource.label.toLowerCase();
@@ -25,13 +25,29 @@ export function nounsOf(resource: ResourceSpec): { one: string; many: string } {
 }
 
 /** "a note", "an appointment", "a user" (no noun here starts with a vowel-sounding u). */
-export function withArticle(noun: string): string {
-	return `${/^[aeio]/.test(noun) ? 'an' : 'a'} ${noun}`;
+export function anOne(resource: ResourceSpec): string {
+	const { one } = nounsOf(resource);
+	return `${/^[aeio]/.test(one) ? 'an' : 'a'} ${one}`;
 }
 
-export function shownFor(resource: ResourceSpec, operation: string): IDisplayOptions {
-	return { show: { resource: [resource.value], operation: [operation] } };
-}
+/** Option texts in one style: "Create a note", "in the connected CRM", then only the unexpected. */
+export const entityOperation = (
+	module: EntityOperation['module'],
+	name: string,
+	[place, after]: [string, string?],
+	action = (resource: ResourceSpec) => `${name} ${anOne(resource)}`,
+): EntityOperation => ({
+	module,
+	option: (r) => ({
+		name,
+		description: `${action(r)} ${place} the ${systemOf(r)}${after ?? ''}`,
+		action: action(r),
+	}),
+});
+
+export const shownFor = (resource: ResourceSpec, operation: string): IDisplayOptions => ({
+	show: { resource: [resource.value], operation: [operation] },
+});
 
 export function idOf(resource: ResourceSpec): NonNullable<ResourceSpec['id']> {
 	if (!resource.id) throw new ApplicationError(`The catalogue gives ${resource.value} no ID`);

@@ -7,7 +7,6 @@ import { optionalText } from '../../helpers/kinds/text';
 import { inputError } from '../../helpers/validation';
 import type { MatchKind } from '../../search/matchKeys';
 import { KEY_OF } from '../../search/matchKeys';
-import type { PeopleIndex, PeoplePages } from '../../search/peopleIndex';
 import { peopleIndexOf, peoplePages } from '../../search/peopleIndex';
 import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
@@ -16,10 +15,7 @@ import { connectionOf, sendToEntity } from '../request';
 import { optionsCollection, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
 
-/**
- * The editor's notice of what an operation that reads the people index costs; `settings` names the
- * collection that holds Max Requests Per Second (version 1: Request Options, version 2: Options).
- */
+/** What reading the people index costs; `settings` names where Max Requests Per Second is. */
 export function costNotice(perItem: string, settings: string): INodeProperties {
 	return {
 		displayName: `The service has no search: this reads the people list once per run, about people ÷ 100 requests (10,000 people: 100 requests, 2 s at 50 requests per second), then ${perItem}, at the pace of ${settings} › Max Requests Per Second. Later items look in what was read.`,
@@ -29,11 +25,8 @@ export function costNotice(perItem: string, settings: string): INodeProperties {
 	};
 }
 
-export function peopleSearch(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	run: ServiceRun,
-): { index: PeopleIndex; pages: PeoplePages } {
+/** The run's people index for the item's connection, and how to read the people list. */
+export function peopleSearch(ctx: IExecuteFunctions, itemIndex: number, run: ServiceRun) {
 	const connection = connectionOf(ctx, itemIndex);
 	return {
 		index: peopleIndexOf(run, connection),
@@ -144,19 +137,6 @@ function readKey(ctx: IExecuteFunctions, itemIndex: number): { kind: MatchKind; 
 	throw inputError(ctx, itemIndex, label, problem);
 }
 
-function readOptions(ctx: IExecuteFunctions, itemIndex: number) {
-	const options = (ctx.getNodeParameter('options', itemIndex, {}) ?? {}) as IDataObject;
-	const limit =
-		options.limit === undefined || options.limit === ''
-			? 50
-			: toWholeNumber(ctx, itemIndex, 'Options › Limit', options.limit, 1);
-	return {
-		limit,
-		oneItem: options.output === 'oneItem',
-		failWhenNone: options.whenNone === 'error',
-	};
-}
-
 /** The people matching from the run's people index, each then read whole by its ID. */
 export function findOperation(resource: ResourceSpec): OperationModule {
 	return {
@@ -169,12 +149,16 @@ export function findOperation(resource: ResourceSpec): OperationModule {
 		),
 		async execute(itemIndex, run) {
 			const { kind, key } = readKey(this, itemIndex);
-			const { limit, oneItem, failWhenNone } = readOptions(this, itemIndex);
+			const options = (this.getNodeParameter('options', itemIndex, {}) ?? {}) as IDataObject;
+			const limit =
+				options.limit === undefined || options.limit === ''
+					? 50
+					: toWholeNumber(this, itemIndex, 'Options › Limit', options.limit, 1);
 			const asked = readOutput(this, itemIndex);
 			const choice = asked.asTool && !asked.fields ? { ...asked, fields: TOOL_FIELDS } : asked;
 			const { index, pages } = peopleSearch(this, itemIndex, run);
 			const ids = (await index.find(pages, kind, [key], limit)).slice(0, limit);
-			if (ids.length === 0 && failWhenNone)
+			if (ids.length === 0 && options.whenNone === 'error')
 				throw new NodeOperationError(this.getNode(), `No person has this ${kind}`, { itemIndex });
 			const people: IDataObject[] = [];
 			for (const id of ids) {
@@ -182,7 +166,7 @@ export function findOperation(resource: ResourceSpec): OperationModule {
 				const person = await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path });
 				people.push(shapeRecord(person, choice));
 			}
-			return oneItem ? [{ people, count: people.length }] : people;
+			return options.output === 'oneItem' ? [{ people, count: people.length }] : people;
 		},
 	};
 }

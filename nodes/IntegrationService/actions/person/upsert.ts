@@ -28,19 +28,17 @@ const ORDERS: Record<string, { name: string; kinds: MatchKind[] }> = {
 
 const FIELD_OF: Record<MatchKind, string> = { email: 'Emails', phone: 'Phones', name: 'Name' };
 
-const ownProperties: INodeProperties[] = [
-	{
-		displayName: 'Match By',
-		name: 'matchBy',
-		type: 'options',
-		options: Object.entries(ORDERS)
-			.map(([value, { name }]) => ({ name, value }))
-			.sort((a, b) => a.name.localeCompare(b.name, 'en')),
-		default: 'emailThenPhone',
-		description:
-			'How an existing person is recognised, from the fields below: the first that finds anyone decides. One person found is updated, none is created, several fail the item and name them. Emails match trimmed and in any case; phones on their last ten digits (a country code in front does not count).',
-	},
-];
+const matchByProperty: INodeProperties = {
+	displayName: 'Match By',
+	name: 'matchBy',
+	type: 'options',
+	options: Object.entries(ORDERS)
+		.map(([value, { name }]) => ({ name, value }))
+		.sort((a, b) => a.name.localeCompare(b.name, 'en')),
+	default: 'emailThenPhone',
+	description:
+		'How an existing person is recognised, from the fields below: the first that finds anyone decides. One person found is updated, none is created, several fail the item and name them. Emails match trimmed and in any case; phones on their last ten digits (a country code in front does not count).',
+};
 
 const options = optionsCollection([
 	{
@@ -139,15 +137,15 @@ async function upsertRow(
 				'Ask the user which of these people is meant; do not pick one. Then change that person with Person › Update and its ID.',
 			);
 		const isNew = decision.action !== 'update';
-		const call = isNew
-			? { method: 'POST' as const, body: row.body }
-			: {
-					method: 'PUT' as const,
-					path: [{ id: String(decision.id), field: 'Person ID' }],
-					qs: row.qs,
-					body: row.body,
-				};
-		const sending = sendToEntity(ctx, itemIndex, run, resource, call);
+		const where = isNew
+			? {}
+			: { path: [{ id: String(decision.id), field: 'Person ID' }], qs: row.qs };
+		const method = isNew ? 'POST' : 'PUT';
+		const sending = sendToEntity(ctx, itemIndex, run, resource, {
+			method,
+			body: row.body,
+			...where,
+		});
 		// A create that may have reached the service: the person may exist, unseen by the index. Seen
 		// before this item's claims are released (reactions run in the order they were added).
 		sending.catch((error: unknown) => {
@@ -167,7 +165,7 @@ export function upsertOperation(resource: ResourceSpec): OperationModule {
 	const form = catalogueForm(resource, 'create');
 	const properties = (settings: string) => [
 		costNotice('one request per item (the create or the update)', settings),
-		...ownProperties,
+		matchByProperty,
 		...formProperties(form),
 		options,
 	];
