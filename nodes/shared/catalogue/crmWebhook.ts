@@ -4,21 +4,19 @@ import { crmResource, json, simpleForm, text } from './entry';
 export const crmWebhookResource = crmResource(
 	'webhooks',
 	'A webhook registration on the CRM host: which CRM event is delivered to which URL',
-	[
-		text(
-			'event',
+	{
+		event: text(
 			'The event delivered, named after an entity kind plus Created, Updated or Deleted, e.g. peopleCreated, notesUpdated. Any text is accepted and sent unchanged.',
 			{ required: true, placeholder: 'e.g. peopleCreated' },
 		),
-		json(
-			'filters',
+		filters: json(
 			'Conditions an event must meet to be delivered, as a JSON object passed through unchanged, e.g. {"stage": "Lead"}',
 		),
-		text('url', 'The address the service delivers events to', {
+		url: text('The address the service delivers events to', {
 			required: true,
 			placeholder: 'e.g. https://example.com/hooks/people',
 		}),
-	],
+	},
 	{
 		value: 'crmWebhook',
 		label: 'CRM Webhook',

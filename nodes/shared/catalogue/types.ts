@@ -52,6 +52,9 @@ export interface FieldSpec {
 	refersTo?: string;
 }
 
+/** A field as a family file writes it: keyed by its name in `fields({…})`, labelled after it unless given. */
+export type FieldDraft = Omit<FieldSpec, 'name' | 'label'> & { label?: string };
+
 /** The operations every entity may list; `members` operations are named by the entry. */
 export type EntityOperation = 'getAll' | 'get' | 'create' | 'update' | 'delete';
 
