@@ -14,10 +14,9 @@ import {
 import type { MembersSpec } from './types';
 
 /** The CRM account's own records (crm-endpoints.md), and Person's tags. */
-export const userResource = crmResource(
-	'users',
-	'A user (agent) of the connected CRM',
-	{
+export const userResource = crmResource('users', {
+	description: 'A user (agent) of the connected CRM',
+	fields: {
 		address: json(
 			'The user\'s postal address as a JSON object with type, street, city, state, code and country, e.g. {"type": "work", "street": "1 Main St", "city": "Austin", "state": "TX", "code": "78701", "country": "US"}. Create only.',
 			{ required: true, only: 'create' },
@@ -51,13 +50,12 @@ export const userResource = crmResource(
 		}),
 		username: text("The user's sign-in name in the CRM", { required: true }),
 	},
-	{ simple: simpleForm('firstName', 'lastName', 'email', 'phone', 'role', 'status') },
-);
+	simple: simpleForm('firstName', 'lastName', 'email', 'phone', 'role', 'status'),
+});
 
-export const teamResource = crmResource(
-	'teams',
-	'A team of agents in the connected CRM',
-	{
+export const teamResource = crmResource('teams', {
+	description: 'A team of agents in the connected CRM',
+	fields: {
 		address: text("The team's street address"),
 		city: text("The team's city"),
 		email: text("The team's email address"),
@@ -65,13 +63,13 @@ export const teamResource = crmResource(
 		phone: text("The team's phone number"),
 		zip: text("The team's postal code"),
 	},
-	{ simple: simpleForm('name', 'email', 'phone'), upFront: ['email', 'phone'] },
-);
+	simple: simpleForm('name', 'email', 'phone'),
+	upFront: ['email', 'phone'],
+});
 
-export const smartListResource = crmResource(
-	'smart-lists',
-	'A saved search of people in the connected CRM',
-	{
+export const smartListResource = crmResource('smart-lists', {
+	description: 'A saved search of people in the connected CRM',
+	fields: {
 		columns: objectList('Which columns the list shows', {
 			placeholder: 'Add Column',
 			items: fields({
@@ -113,11 +111,9 @@ export const smartListResource = crmResource(
 		sortBy: text('Name of the column the list is sorted by'),
 		userId: crmId('the user (agent) who owns the list', { refersTo: 'user' }),
 	},
-	{
-		simple: simpleForm('name', 'description', 'userId', 'shared'),
-		upFront: ['description', 'userId'],
-	},
-);
+	simple: simpleForm('name', 'description', 'userId', 'shared'),
+	upFront: ['description', 'userId'],
+});
 
 const [listPeopleField] = fields({
 	personIds: textList(
@@ -135,33 +131,26 @@ const listPeople = (add: boolean): MembersSpec => ({
 	field: listPeopleField,
 });
 
-export const listResource = crmResource(
-	'lists',
-	'A list of people in the connected CRM (people are added and removed by ID)',
-	{
+export const listResource = crmResource('lists', {
+	description: 'A list of people in the connected CRM (people are added and removed by ID)',
+	fields: {
 		description: text('What the list is for'),
 		isFavorite: flag('Whether the list is marked as a favorite'),
 		name: text("The list's name"),
 	},
-	{
-		operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'],
-		members: { addPeople: listPeople(true), removePeople: listPeople(false) },
-		upFront: ['name', 'description'],
-		simple: simpleForm('name', 'description', 'isFavorite'),
-	},
-);
+	operations: ['addPeople', 'create', 'delete', 'get', 'getAll', 'removePeople', 'update'],
+	members: { addPeople: listPeople(true), removePeople: listPeople(false) },
+	upFront: ['name', 'description'],
+	simple: simpleForm('name', 'description', 'isFavorite'),
+});
 
 /** The service shows no fields for custom fields: Create and Update take a JSON body. */
-export const customFieldResource = crmResource(
-	'customFields',
-	'A field the connected CRM adds to its records',
-	undefined,
-	{
-		jsonBody: true,
-		readKeys: ['name', 'label', 'type'],
-		simple: simpleForm('name', 'label', 'type'),
-	},
-);
+export const customFieldResource = crmResource('customFields', {
+	description: 'A field the connected CRM adds to its records',
+	jsonBody: true,
+	readKeys: ['name', 'label', 'type'],
+	simple: simpleForm('name', 'label', 'type'),
+});
 
 const [personTagsField] = fields({
 	tags: textList(

@@ -22,26 +22,22 @@ const phoneNumber = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft 
 const incoming = (what: string): FieldDraft =>
 	flag(`Whether the ${what} came in from the person (off: the agent made it)`, { required: true });
 
-export const noteResource = crmResource(
-	'notes',
-	'A note on a person in the connected CRM',
-	{
+export const noteResource = crmResource('notes', {
+	description: 'A note on a person in the connected CRM',
+	fields: {
 		body: text("The note's text", { placeholder: 'e.g. Called back, wants a showing' }),
 		isHtml: flag('Whether Body is HTML rather than plain text'),
 		personId: personIdField(true, 'the note is about'),
 		subject: text("The note's subject line"),
 	},
-	{
-		syncOptIn: 'notes',
-		simple: simpleForm('subject', 'body', 'personId'),
-		upFront: ['body', 'subject'],
-	},
-);
+	syncOptIn: 'notes',
+	simple: simpleForm('subject', 'body', 'personId'),
+	upFront: ['body', 'subject'],
+});
 
-export const taskResource = crmResource(
-	'tasks',
-	'A to-do for an agent, about a person, in the connected CRM',
-	{
+export const taskResource = crmResource('tasks', {
+	description: 'A to-do for an agent, about a person, in the connected CRM',
+	fields: {
 		assignedUserId: crmId('the user (agent) who should do the task', { refersTo: 'user' }),
 		dueDateTime: timeField('When the task is due'),
 		isCompleted: flag('Whether the task is done'),
@@ -53,17 +49,14 @@ export const taskResource = crmResource(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
 	},
-	{
-		syncOptIn: 'tasks',
-		simple: simpleForm('name', 'type', 'personId', 'assignedUserId', 'dueDateTime', 'isCompleted'),
-		upFront: ['name', 'dueDateTime', 'assignedUserId'],
-	},
-);
+	syncOptIn: 'tasks',
+	simple: simpleForm('name', 'type', 'personId', 'assignedUserId', 'dueDateTime', 'isCompleted'),
+	upFront: ['name', 'dueDateTime', 'assignedUserId'],
+});
 
-export const appointmentResource = crmResource(
-	'appointments',
-	'A meeting with a person (showing, listing appointment, ...) in the connected CRM',
-	{
+export const appointmentResource = crmResource('appointments', {
+	description: 'A meeting with a person (showing, listing appointment, ...) in the connected CRM',
+	fields: {
 		appointmentOutcomeId: text(
 			'ID of how the appointment went (see Appointment Outcome › Get Many)',
 			{ refersTo: 'appointmentOutcome' },
@@ -81,22 +74,19 @@ export const appointmentResource = crmResource(
 		title: text("The appointment's title", { required: true }),
 		userId: userIdField('who holds the appointment'),
 	},
-	{
-		simple: simpleForm('title', 'personId', 'userId', 'startsAt', 'endsAt', 'location'),
-		upFront: ['startsAt', 'endsAt', 'userId'],
-	},
-);
+	simple: simpleForm('title', 'personId', 'userId', 'startsAt', 'endsAt', 'location'),
+	upFront: ['startsAt', 'endsAt', 'userId'],
+});
 
 const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
-	crmResource(
-		`appointment-${kind}s`,
-		description,
-		{
+	crmResource(`appointment-${kind}s`, {
+		description: description,
+		fields: {
 			name: text(`The ${kind}'s name`, { required: true, placeholder: `e.g. ${example}` }),
 			orderWeight: orderWeight(kind),
 		},
-		{ simple: simpleForm('name', 'orderWeight') },
-	);
+		simple: simpleForm('name', 'orderWeight'),
+	});
 
 export const [appointmentTypeResource, appointmentOutcomeResource] = [
 	appointmentKind(
@@ -111,10 +101,10 @@ export const [appointmentTypeResource, appointmentOutcomeResource] = [
 	),
 ];
 
-export const eventResource = crmResource(
-	'events',
-	"Something a person did (e.g. viewed a listing, filled a form), on the person's timeline in the connected CRM",
-	{
+export const eventResource = crmResource('events', {
+	description:
+		"Something a person did (e.g. viewed a listing, filled a form), on the person's timeline in the connected CRM",
+	fields: {
 		description: text('Details of the event'),
 		message: text('What the person wrote or asked, if anything'),
 		noteId: text('ID of a note the event belongs to', { refersTo: 'note' }),
@@ -131,16 +121,13 @@ export const eventResource = crmResource(
 			'Kind of event as the CRM names it (e.g. Viewed Property, Registration), passed through unchanged',
 		),
 	},
-	{
-		simple: simpleForm('type', 'personId', 'message', 'source', 'occurredAt'),
-		upFront: ['type', 'personId', 'occurredAt', 'description'],
-	},
-);
+	simple: simpleForm('type', 'personId', 'message', 'source', 'occurredAt'),
+	upFront: ['type', 'personId', 'occurredAt', 'description'],
+});
 
-export const callResource = crmResource(
-	'calls',
-	'A phone call with a person, logged in the connected CRM',
-	{
+export const callResource = crmResource('calls', {
+	description: 'A phone call with a person, logged in the connected CRM',
+	fields: {
 		duration: number('Length of the call in seconds'),
 		fromNumber: phoneNumber('Number the call came from'),
 		isIncoming: incoming('call'),
@@ -152,17 +139,14 @@ export const callResource = crmResource(
 		toNumber: phoneNumber('Number that was called'),
 		userId: userIdField('who made or took the call'),
 	},
-	{
-		syncOptIn: 'calls',
-		simple: simpleForm('personId', 'userId', 'phone', 'isIncoming', 'outcome', 'duration'),
-		upFront: ['note', 'outcome', 'duration', 'userId'],
-	},
-);
+	syncOptIn: 'calls',
+	simple: simpleForm('personId', 'userId', 'phone', 'isIncoming', 'outcome', 'duration'),
+	upFront: ['note', 'outcome', 'duration', 'userId'],
+});
 
-export const textMessageResource = crmResource(
-	'textMessages',
-	'A text message (SMS) with a person, logged in the connected CRM',
-	{
+export const textMessageResource = crmResource('textMessages', {
+	description: 'A text message (SMS) with a person, logged in the connected CRM',
+	fields: {
 		externalLabel: text('Label of a link to the message in another system'),
 		externalUrl: text('Address of the message in another system'),
 		fromNumber: phoneNumber('Number the message came from'),
@@ -174,16 +158,13 @@ export const textMessageResource = crmResource(
 		toNumber: phoneNumber('Number the message went to'),
 		userId: userIdField('who sent or received the message'),
 	},
-	{
-		simple: simpleForm('personId', 'userId', 'message', 'isIncoming', 'status', 'sent'),
-		upFront: ['toNumber', 'fromNumber', 'userId'],
-	},
-);
+	simple: simpleForm('personId', 'userId', 'message', 'isIncoming', 'status', 'sent'),
+	upFront: ['toNumber', 'fromNumber', 'userId'],
+});
 
-export const emailMessageResource = crmResource(
-	'emailMessages',
-	'An email with a person, logged in the connected CRM',
-	{
+export const emailMessageResource = crmResource('emailMessages', {
+	description: 'An email with a person, logged in the connected CRM',
+	fields: {
 		body: text("The email's text", { required: true }),
 		personId: personIdField(false, 'the email was with'),
 		recipients: objectList('Who the email went to: a name and an email address each', {
@@ -199,10 +180,8 @@ export const emailMessageResource = crmResource(
 		threadId: text('ID of the conversation the email belongs to'),
 		userId: userIdField('who sent or received the email'),
 	},
-	{
-		operations: ['create', 'get', 'getAll'],
-		readKeys: ['sent', 'received', 'isIncoming', 'isRead', 'isStarred'],
-		simple: simpleForm('personId', 'userId', 'subject', 'sender', 'isIncoming', 'sent'),
-		upFront: ['personId', 'userId'],
-	},
-);
+	operations: ['create', 'get', 'getAll'],
+	readKeys: ['sent', 'received', 'isIncoming', 'isRead', 'isStarred'],
+	simple: simpleForm('personId', 'userId', 'subject', 'sender', 'isIncoming', 'sent'),
+	upFront: ['personId', 'userId'],
+});

@@ -1,10 +1,9 @@
 import { crmResource, json, simpleForm, text } from './entry';
 
 /** The CRM host's webhooks: a resource apart from the calendar's, so an ID never reaches the other host. */
-export const crmWebhookResource = crmResource(
-	'webhooks',
-	'A webhook registration on the CRM host: which CRM event is delivered to which URL',
-	{
+export const crmWebhookResource = crmResource('webhooks', {
+	description: 'A webhook registration on the CRM host: which CRM event is delivered to which URL',
+	fields: {
 		event: text(
 			'The event delivered, named after an entity kind plus Created, Updated or Deleted, e.g. peopleCreated, notesUpdated. Any text is accepted and sent unchanged.',
 			{ required: true, placeholder: 'e.g. peopleCreated' },
@@ -17,15 +16,13 @@ export const crmWebhookResource = crmResource(
 			placeholder: 'e.g. https://example.com/hooks/people',
 		}),
 	},
-	{
-		value: 'crmWebhook',
-		label: 'CRM Webhook',
-		listKey: 'webhooks',
-		id: { label: 'CRM Webhook ID', name: 'crmWebhookId', placeholder: 'e.g. wh-1' },
-		noun: { one: 'webhook', many: 'webhooks' },
-		operations: ['create', 'delete', 'getAll', 'update'],
-		section: 'administration',
-		readKeys: ['status'],
-		simple: simpleForm('event', 'url', 'status'),
-	},
-);
+	value: 'crmWebhook',
+	label: 'CRM Webhook',
+	listKey: 'webhooks',
+	id: { label: 'CRM Webhook ID', name: 'crmWebhookId', placeholder: 'e.g. wh-1' },
+	noun: { one: 'webhook', many: 'webhooks' },
+	operations: ['create', 'delete', 'getAll', 'update'],
+	section: 'administration',
+	readKeys: ['status'],
+	simple: simpleForm('event', 'url', 'status'),
+});

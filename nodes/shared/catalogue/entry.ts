@@ -86,12 +86,16 @@ export const NAME_AND_EMAIL = fields({
 const valueOf = (path: string) =>
 	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
 
+/** A CRM entity as its family file writes it: a description, its fields by name, what differs. */
+type CrmEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
+	description: string;
+	fields?: Readonly<Record<string, FieldDraft>>;
+};
+
 /** A CRM entity's resource from its path: value, label, nouns, list key and ID follow from it. */
 export function crmResource(
 	path: string,
-	description: string,
-	drafts: Readonly<Record<string, FieldDraft>> | undefined,
-	extra: Partial<ResourceSpec> = {},
+	{ description, fields: drafts, ...entry }: CrmEntry,
 ): ResourceSpec {
 	const value = valueOf(path);
 	const label = labelOf(value);
@@ -113,7 +117,7 @@ export function crmResource(
 		operations: CRUD,
 		...(drafts ? { fields: fields(drafts) } : {}),
 		source: 'crm-endpoints.md',
-		...extra,
+		...entry,
 	};
 }
 
