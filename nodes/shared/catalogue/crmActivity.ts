@@ -15,8 +15,6 @@ import {
 import type { FieldDraft } from './types';
 
 /** The CRM's activity around a person (crm-endpoints.md); `required` is what it marks so on create. */
-const orderWeight = (what: string): FieldDraft =>
-	number(`Position of the ${what} in the CRM's lists (lower comes first)`, { required: true });
 const phoneNumber = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
 	text(`${what}, as text passed through unchanged`, { placeholder: 'e.g. +15551234567', ...extra });
 const incoming = (what: string): FieldDraft =>
@@ -83,7 +81,9 @@ const appointmentKind = (kind: 'type' | 'outcome', description: string, example:
 		description: description,
 		fields: {
 			name: text(`The ${kind}'s name`, { required: true, placeholder: `e.g. ${example}` }),
-			orderWeight: orderWeight(kind),
+			orderWeight: number(`Position of the ${kind} in the CRM's lists (lower comes first)`, {
+				required: true,
+			}),
 		},
 		simple: simpleForm('name', 'orderWeight'),
 	});

@@ -18,24 +18,9 @@ import {
 } from './crmActivity';
 import { crmWebhookResource } from './crmWebhook';
 import { calendarEventResource, calendarResource, loanResource } from './loanFile';
-import { BORROWER_FIELDS, DOCUMENT_FIELDS } from './losRecords';
+import { borrowerResource, documentResource } from './losRecords';
 import { personResource } from './person';
-import { losResource, primary, simpleForm } from './entry';
 import type { EntitySpec, ResourceSpec } from './types';
-
-const borrowerResource = losResource('borrower', 'A borrower', 'e.g. b-1', {
-	defaultOperation: 'update',
-	fields: BORROWER_FIELDS,
-	upFront: ['name', 'emails', 'phones', 'loanId'],
-	simple: simpleForm('name', 'type', primary('email', 'emails'), primary('phone', 'phones')),
-});
-
-const documentResource = losResource('document', 'A loan document', 'e.g. doc_1', {
-	defaultOperation: 'create',
-	fields: DOCUMENT_FIELDS,
-	upFront: ['loanId', 'borrowerId'],
-	simple: simpleForm('name', 'category', 'type', 'status', 'loanId', 'borrowerId'),
-});
 
 const synced = (kind: string, resource?: ResourceSpec): EntitySpec => ({
 	kind,

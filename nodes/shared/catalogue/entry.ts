@@ -86,8 +86,8 @@ export const NAME_AND_EMAIL = fields({
 const valueOf = (path: string) =>
 	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
 
-/** A CRM entity as its family file writes it: a description, its fields by name, what differs. */
-type CrmEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
+/** An entity as its family file writes it: a description, its fields by name, what differs. */
+type EntityEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
 	description: string;
 	fields?: Readonly<Record<string, FieldDraft>>;
 };
@@ -95,7 +95,7 @@ type CrmEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
 /** A CRM entity's resource from its path: value, label, nouns, list key and ID follow from it. */
 export function crmResource(
 	path: string,
-	{ description, fields: drafts, ...entry }: CrmEntry,
+	{ description, fields: drafts, ...entry }: EntityEntry,
 ): ResourceSpec {
 	const value = valueOf(path);
 	const label = labelOf(value);
@@ -124,9 +124,8 @@ export function crmResource(
 /** A record of the loan origination system, e.g. `loan`: path and list key `loans`, ID `loanId`. */
 export function losResource(
 	one: string,
-	description: string,
 	placeholder: string,
-	extra: Partial<ResourceSpec>,
+	{ description, fields: drafts, ...entry }: EntityEntry,
 ): ResourceSpec {
 	const label = labelOf(one);
 	const many = `${one}s`;
@@ -141,7 +140,8 @@ export function losResource(
 		noun: { one, many },
 		section: 'loanAndCalendar',
 		operations: CRUD,
-		...extra,
+		...(drafts ? { fields: fields(drafts) } : {}),
+		...entry,
 	};
 }
 

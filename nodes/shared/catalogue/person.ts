@@ -1,5 +1,5 @@
 import { personTags } from './crmAccount';
-import { crmId, field, fields, number, primary, simpleForm, text, textList } from './entry';
+import { CRUD, crmId, field, fields, number, primary, simpleForm, text, textList } from './entry';
 import type { ResourceSpec } from './types';
 
 /** Every writable field of a person (spec 4.2), in the order of their labels. */
@@ -86,17 +86,7 @@ export const personResource: ResourceSpec = {
 	listKey: 'people',
 	id: { label: 'Person ID', name: 'personId', placeholder: 'e.g. p_42' },
 	noun: { one: 'person', many: 'people' },
-	operations: [
-		'addTags',
-		'create',
-		'delete',
-		'find',
-		'get',
-		'getAll',
-		'removeTags',
-		'update',
-		'upsert',
-	],
+	operations: [...CRUD, 'addTags', 'removeTags', 'find', 'upsert'],
 	defaultOperation: 'create',
 	operationTexts: {
 		addTags: 'Add tags to a person in the connected CRM; tags the person has stay',
