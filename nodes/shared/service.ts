@@ -25,11 +25,7 @@ export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string; se
 };
 
 /** decisions.md: X-Service-Credential-Id goes to every host except universal, which manages credentials itself. */
-export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<ServiceHost> = new Set([
-	'crm',
-	'los',
-	'calendar',
-]);
+export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<string> = new Set(['crm', 'los', 'calendar']);
 
 /** CR/LF and other control characters would let an input split or forge headers. */
 export const hasControlCharacter = (value: string): boolean =>

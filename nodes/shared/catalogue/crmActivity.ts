@@ -3,7 +3,7 @@ import {
 	crmResource,
 	flag,
 	json,
-	NAME_AND_EMAIL,
+	fields,
 	number,
 	objectList,
 	personIdField,
@@ -78,7 +78,7 @@ export const appointmentResource = crmResource('appointments', {
 
 const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
 	crmResource(`appointment-${kind}s`, {
-		description: description,
+		description,
 		fields: {
 			name: text(`The ${kind}'s name`, { required: true, placeholder: `e.g. ${example}` }),
 			orderWeight: number(`Position of the ${kind} in the CRM's lists (lower comes first)`, {
@@ -88,18 +88,16 @@ const appointmentKind = (kind: 'type' | 'outcome', description: string, example:
 		simple: simpleForm('name', 'orderWeight'),
 	});
 
-export const [appointmentTypeResource, appointmentOutcomeResource] = [
-	appointmentKind(
-		'type',
-		'A kind of appointment (e.g. Showing) the connected CRM offers',
-		'Showing',
-	),
-	appointmentKind(
-		'outcome',
-		'A way an appointment can end (e.g. Met, No Show) in the connected CRM',
-		'No Show',
-	),
-];
+export const appointmentTypeResource = appointmentKind(
+	'type',
+	'A kind of appointment (e.g. Showing) the connected CRM offers',
+	'Showing',
+);
+export const appointmentOutcomeResource = appointmentKind(
+	'outcome',
+	'A way an appointment can end (e.g. Met, No Show) in the connected CRM',
+	'No Show',
+);
 
 export const eventResource = crmResource('events', {
 	description:
@@ -170,7 +168,10 @@ export const emailMessageResource = crmResource('emailMessages', {
 		recipients: objectList('Who the email went to: a name and an email address each', {
 			required: true,
 			placeholder: 'Add Recipient',
-			items: NAME_AND_EMAIL,
+			items: fields({
+				name: text('Display name', { required: true }),
+				email: text('Email address', { required: true }),
+			}),
 		}),
 		sender: json(
 			'Who sent the email, as a JSON object with name and email, e.g. {"name": "Ann Agent", "email": "ann@example.com"}',

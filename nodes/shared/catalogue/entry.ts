@@ -76,12 +76,6 @@ export const timeField = (what: string, extra: Partial<FieldDraft> = {}): FieldD
 		{ placeholder: 'e.g. 2024-05-01T15:00:00Z', ...extra },
 	);
 
-/** Name and email address of a sender or recipient (email messages). */
-export const NAME_AND_EMAIL = fields({
-	name: text('Display name', { required: true }),
-	email: text('Email address', { required: true }),
-});
-
 /** `appointment-types` → `appointmentType`: the resource value a CRM path names. */
 const valueOf = (path: string) =>
 	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
