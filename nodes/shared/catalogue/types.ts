@@ -1,9 +1,9 @@
 import type { ServiceHost } from '../service';
 
 /**
- * The catalogue's vocabulary. To add an entity, give it a `resource` in `entities.ts` (or its family
- * file); the entity operation files read the entry, and a field's `type` names its kind
- * (helpers/kinds). Then seed the sandbox and add an engine test.
+ * The catalogue's vocabulary. To add an entity, write its entry in its family file (`crmResource`,
+ * `losResource`) and list it in `entities.ts`; the entity operation files read the entry, and a
+ * field's `type` names its kind (helpers/kinds). Then seed the sandbox and add an engine test.
  */
 
 /**
