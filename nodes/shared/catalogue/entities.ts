@@ -1,23 +1,7 @@
-import {
-	customFieldResource,
-	listResource,
-	smartListResource,
-	teamResource,
-	userResource,
-} from './crmAccount';
-import {
-	appointmentOutcomeResource,
-	appointmentResource,
-	appointmentTypeResource,
-	callResource,
-	emailMessageResource,
-	eventResource,
-	noteResource,
-	taskResource,
-	textMessageResource,
-} from './crmActivity';
+import * as account from './crmAccount';
+import * as activity from './crmActivity';
 import { crmWebhookResource } from './crmWebhook';
-import { calendarEventResource, calendarResource, loanResource } from './loanFile';
+import * as loanFile from './loanFile';
 import { borrowerResource, documentResource } from './losRecords';
 import { personResource } from './person';
 import type { EntitySpec, ResourceSpec } from './types';
@@ -32,26 +16,26 @@ const synced = (kind: string, resource?: ResourceSpec): EntitySpec => ({
 /** People, then the 27 kinds of spec 2.3 in its order (the credential's flags, the trigger's events). */
 export const ENTITIES: readonly EntitySpec[] = [
 	{ kind: 'people', syncFlag: false, events: true, resource: personResource },
-	synced('appointments', appointmentResource),
+	synced('appointments', activity.appointmentResource),
 	synced('borrowers', borrowerResource),
-	synced('calls', callResource),
-	synced('calendars', calendarResource),
-	synced('calendarEvents', calendarEventResource),
-	synced('customFields', customFieldResource),
-	synced('events', eventResource),
-	synced('lists', listResource),
-	synced('loans', loanResource),
-	synced('notes', noteResource),
+	synced('calls', activity.callResource),
+	synced('calendars', loanFile.calendarResource),
+	synced('calendarEvents', loanFile.calendarEventResource),
+	synced('customFields', account.customFieldResource),
+	synced('events', activity.eventResource),
+	synced('lists', account.listResource),
+	synced('loans', loanFile.loanResource),
+	synced('notes', activity.noteResource),
 	synced('offices'),
 	synced('properties'),
-	synced('smartLists', smartListResource),
-	synced('tasks', taskResource),
+	synced('smartLists', account.smartListResource),
+	synced('tasks', activity.taskResource),
 	synced('taskTemplates'),
-	synced('teams', teamResource),
-	synced('textMessages', textMessageResource),
-	synced('emailMessages', emailMessageResource),
-	synced('appointmentOutcomes', appointmentOutcomeResource),
-	synced('appointmentTypes', appointmentTypeResource),
+	synced('teams', account.teamResource),
+	synced('textMessages', activity.textMessageResource),
+	synced('emailMessages', activity.emailMessageResource),
+	synced('appointmentOutcomes', activity.appointmentOutcomeResource),
+	synced('appointmentTypes', activity.appointmentTypeResource),
 	synced('stages'),
 	synced('emailThreads'),
 	synced('documents', documentResource),
@@ -59,6 +43,6 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('timeframes'),
 	synced('peopleRelationships'),
 	synced('ponds'),
-	{ kind: 'users', syncFlag: false, events: false, resource: userResource },
+	{ kind: 'users', syncFlag: false, events: false, resource: account.userResource },
 	{ kind: 'webhooks', syncFlag: false, events: false, resource: crmWebhookResource },
 ];
