@@ -153,8 +153,7 @@ export function sameListUrl(
 }
 
 export function hostOfUrl(credentials: IDataObject, url: string): ServiceHost | undefined {
-	const hosts = Object.keys(HOST_FIELDS) as ServiceHost[];
-	return hosts.find((host) => {
+	return (Object.keys(HOST_FIELDS) as ServiceHost[]).find((host) => {
 		const configured = hostBaseUrl(credentials, host);
 		return 'base' in configured && 'url' in sameOriginUrl(url, configured.base, configured.base);
 	});

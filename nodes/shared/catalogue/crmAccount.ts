@@ -13,7 +13,7 @@ import {
 } from './entry';
 import type { MembersSpec } from './types';
 
-/** The CRM account's own records (crm-endpoints.md), and Person's tags. */
+/** The CRM account's own records (crm-endpoints.md). */
 export const userResource = crmResource('users', {
 	description: 'A user (agent) of the connected CRM',
 	fields: {
@@ -150,21 +150,4 @@ export const customFieldResource = crmResource('customFields', {
 	jsonBody: true,
 	readKeys: ['name', 'label', 'type'],
 	simple: simpleForm('name', 'label', 'type'),
-});
-
-const [personTagsField] = fields({
-	tags: textList(
-		'Tags to add to or remove from the person, one per entry. From an expression: a list of text, or one text with tags separated by commas.',
-		{ required: true, placeholder: 'Add Tag' },
-	),
-});
-
-/** POST {crm}/api/people/{id}/tags/apply and /delete. */
-export const personTags = (add: boolean): MembersSpec => ({
-	label: add ? 'Add Tags' : 'Remove Tags',
-	verb: add ? 'add tags to' : 'remove tags from',
-	method: 'POST',
-	path: ['tags', add ? 'apply' : 'delete'],
-	output: add ? 'tagsAdded' : 'tagsRemoved',
-	field: personTagsField,
 });

@@ -1,6 +1,5 @@
-import { personTags } from './crmAccount';
 import { CRUD, crmId, field, fields, number, primary, simpleForm, text, textList } from './entry';
-import type { ResourceSpec } from './types';
+import type { MembersSpec, ResourceSpec } from './types';
 
 /** Every writable field of a person (spec 4.2), in the order of their labels. */
 const personFields = fields({
@@ -73,6 +72,23 @@ const personFields = fields({
 		"The person's time zone as text, passed through unchanged (the service does not state a format; an IANA name such as America/Chicago is typical)",
 		{ placeholder: 'e.g. America/Chicago' },
 	),
+});
+
+const [personTagsField] = fields({
+	tags: textList(
+		'Tags to add to or remove from the person, one per entry. From an expression: a list of text, or one text with tags separated by commas.',
+		{ required: true, placeholder: 'Add Tag' },
+	),
+});
+
+/** POST {crm}/api/people/{id}/tags/apply and /delete. */
+const personTags = (add: boolean): MembersSpec => ({
+	label: add ? 'Add Tags' : 'Remove Tags',
+	verb: add ? 'add tags to' : 'remove tags from',
+	method: 'POST',
+	path: ['tags', add ? 'apply' : 'delete'],
+	output: add ? 'tagsAdded' : 'tagsRemoved',
+	field: personTagsField,
 });
 
 /** A contact in the connected CRM (spec 4.2). */
