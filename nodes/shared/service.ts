@@ -190,12 +190,9 @@ export function jsonOf(text: string): { value: unknown } | { problem: string } {
 export function jsonObjectOf(
 	value: unknown,
 ): { object: Record<string, unknown> } | { problem: string } {
-	let parsed = value;
-	if (typeof value === 'string') {
-		const read = jsonOf(value);
-		if ('problem' in read) return read;
-		parsed = read.value;
-	}
+	const read = typeof value === 'string' ? jsonOf(value) : { value };
+	if ('problem' in read) return read;
+	const parsed = read.value;
 	if (!isJsonObject(parsed))
 		return { problem: `must be a JSON object like {"key": "value"}, got ${describeValue(parsed)}` };
 	return { object: parsed };
