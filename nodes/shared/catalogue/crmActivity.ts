@@ -1,16 +1,14 @@
 import {
 	crmId,
 	crmResource,
+	fields,
 	flag,
 	json,
-	fields,
 	number,
 	objectList,
-	personIdField,
 	simpleForm,
 	text,
 	timeField,
-	userIdField,
 } from './entry';
 import type { FieldDraft } from './types';
 
@@ -19,6 +17,15 @@ const phoneNumber = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft 
 	text(`${what}, as text passed through unchanged`, { placeholder: 'e.g. +15551234567', ...extra });
 const incoming = (what: string): FieldDraft =>
 	flag(`Whether the ${what} came in from the person (off: the agent made it)`, { required: true });
+const personIdField = (required: boolean, what: string): FieldDraft =>
+	crmId(`the person ${what}`, {
+		placeholder: 'e.g. p_42',
+		refersTo: 'person',
+		...(required ? { required: true } : {}),
+	});
+
+const userIdField = (what: string): FieldDraft =>
+	crmId(`the user (agent) ${what}`, { refersTo: 'user' });
 
 export const noteResource = crmResource('notes', {
 	description: 'A note on a person in the connected CRM',

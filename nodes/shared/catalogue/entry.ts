@@ -59,16 +59,6 @@ export const objectList = kind('objectList');
 export const crmId = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
 	text(`ID, in the connected CRM, of ${what}`, extra);
 
-export const personIdField = (required: boolean, what: string): FieldDraft =>
-	crmId(`the person ${what}`, {
-		placeholder: 'e.g. p_42',
-		refersTo: 'person',
-		...(required ? { required: true } : {}),
-	});
-
-export const userIdField = (what: string): FieldDraft =>
-	crmId(`the user (agent) ${what}`, { refersTo: 'user' });
-
 export const timeField = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
 	field(
 		'dateTime',
