@@ -1,6 +1,5 @@
 import * as account from './crmAccount';
 import * as activity from './crmActivity';
-import { crmWebhookResource } from './crmWebhook';
 import * as loanFile from './loanFile';
 import { borrowerResource, documentResource } from './losRecords';
 import { personResource } from './person';
@@ -44,5 +43,5 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('peopleRelationships'),
 	synced('ponds'),
 	{ kind: 'users', syncFlag: false, events: false, resource: account.userResource },
-	{ kind: 'webhooks', syncFlag: false, events: false, resource: crmWebhookResource },
+	{ kind: 'webhooks', syncFlag: false, events: false, resource: account.crmWebhookResource },
 ];
