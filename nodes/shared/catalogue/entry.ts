@@ -33,7 +33,7 @@ export const labelOf = (name: string) =>
 		.replace(/\bId(s?)\b/g, 'ID$1')
 		.replace(/\b(Url|Html)\b/g, (word) => word.toUpperCase());
 
-/** Fields keyed by their wire names, in the order written; each labelled after its name unless it says. */
+/** Fields keyed by their wire names, in the order written; labelled after the name unless a draft gives one. */
 export const fields = (drafts: Readonly<Record<string, FieldDraft>>): readonly FieldSpec[] =>
 	Object.entries(drafts).map(([name, draft]) => ({ name, label: labelOf(name), ...draft }));
 
