@@ -11,18 +11,17 @@ function requireValue(
 	field: string,
 	label: string,
 ): string {
-	const value = credentials[field];
-	if (typeof value !== 'string' || value.trim() === '') {
+	const raw = credentials[field];
+	const value = typeof raw === 'string' ? raw.trim() : '';
+	if (value === '')
 		throw new Error(
 			`The Integration Service credential has no ${label}; fill it in the credential.`,
 		);
-	}
-	if (hasControlCharacter(value.trim())) {
+	if (hasControlCharacter(value))
 		throw new Error(
 			`The Integration Service credential's ${label} contains a line break; paste it again.`,
 		);
-	}
-	return value.trim();
+	return value;
 }
 
 /** An HS512 JWT (iss = client ID, sub = user or tenant ID, 15 minutes); a library would be a dependency. */
@@ -69,9 +68,6 @@ export function assertUsableCredential(credentials: ICredentialDataDecryptedObje
 	}
 }
 
-/** What the hidden Session Token holds in Access Token mode, where the Access Token itself is sent. */
-export const ACCESS_TOKEN_MODE_SESSION = '-';
-
 /** The identity a signed token is for, written in front of it in the hidden Session Token. */
 function identityOf(credentials: ICredentialDataDecryptedObject): string {
 	return JSON.stringify([
@@ -80,11 +76,11 @@ function identityOf(credentials: ICredentialDataDecryptedObject): string {
 	]);
 }
 
-/** The identity the token was signed for, then the token (`authenticate` checks it); a marker for an Access Token. */
+/** The identity the token was signed for, then the token (`authenticate` checks it); in Access Token mode, where that token is sent itself, a marker. */
 export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, token: string): string {
 	return credentials.authentication === 'clientCredentials'
 		? `${identityOf(credentials)}${token}`
-		: ACCESS_TOKEN_MODE_SESSION;
+		: '-';
 }
 
 /** Made for the current client ID, user and secret, and not expired (an Access Token: set at all). */

@@ -25,11 +25,7 @@ export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string; se
 };
 
 /** decisions.md: X-Service-Credential-Id goes to every host except universal, which manages credentials itself. */
-export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<ServiceHost> = new Set([
-	'crm',
-	'los',
-	'calendar',
-]);
+export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<string> = new Set(['crm', 'los', 'calendar']);
 
 /** CR/LF and other control characters would let an input split or forge headers. */
 export const hasControlCharacter = (value: string): boolean =>
@@ -157,8 +153,7 @@ export function sameListUrl(
 }
 
 export function hostOfUrl(credentials: IDataObject, url: string): ServiceHost | undefined {
-	const hosts = Object.keys(HOST_FIELDS) as ServiceHost[];
-	return hosts.find((host) => {
+	return (Object.keys(HOST_FIELDS) as ServiceHost[]).find((host) => {
 		const configured = hostBaseUrl(credentials, host);
 		return 'base' in configured && 'url' in sameOriginUrl(url, configured.base, configured.base);
 	});
@@ -195,12 +190,9 @@ export function jsonOf(text: string): { value: unknown } | { problem: string } {
 export function jsonObjectOf(
 	value: unknown,
 ): { object: Record<string, unknown> } | { problem: string } {
-	let parsed = value;
-	if (typeof value === 'string') {
-		const read = jsonOf(value);
-		if ('problem' in read) return read;
-		parsed = read.value;
-	}
+	const read = typeof value === 'string' ? jsonOf(value) : { value };
+	if ('problem' in read) return read;
+	const parsed = read.value;
 	if (!isJsonObject(parsed))
 		return { problem: `must be a JSON object like {"key": "value"}, got ${describeValue(parsed)}` };
 	return { object: parsed };

@@ -4,7 +4,7 @@
  * host, path and list key; the same fields and the same required ones on create, and on update; the
  * issue's conventions (singular camelCase values, `<resource>Id`, operation names, labels in order).
  */
-import { crmWebhookResource } from '../../nodes/shared/catalogue/crmWebhook';
+import { crmWebhookResource } from '../../nodes/shared/catalogue/crmAccount';
 import { fieldsFor, RESOURCES, type ResourceSpec } from '../../nodes/shared/catalogue';
 import { ENTITIES, parseFields, type EntityDef } from '../sandbox/entityTable';
 import { WEBHOOK_FIELDS } from '../sandbox/schema';

@@ -1,219 +1,195 @@
 import {
 	crmId,
 	crmResource,
+	fields,
 	flag,
 	json,
-	NAME_AND_EMAIL,
 	number,
 	objectList,
-	personIdField,
 	simpleForm,
 	text,
 	timeField,
-	userIdField,
 } from './entry';
-import type { FieldSpec } from './types';
+import type { FieldDraft } from './types';
 
 /** The CRM's activity around a person (crm-endpoints.md); `required` is what it marks so on create. */
-const orderWeight = (what: string): FieldSpec =>
-	number('orderWeight', `Position of the ${what} in the CRM's lists (lower comes first)`, {
-		required: true,
-	});
-const phoneNumber = (name: string, what: string, extra: Partial<FieldSpec> = {}): FieldSpec =>
-	text(name, `${what}, as text passed through unchanged`, {
-		placeholder: 'e.g. +15551234567',
-		...extra,
-	});
-const incoming = (what: string): FieldSpec =>
-	flag('isIncoming', `Whether the ${what} came in from the person (off: the agent made it)`, {
-		required: true,
+const phoneNumber = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
+	text(`${what}, as text passed through unchanged`, { placeholder: 'e.g. +15551234567', ...extra });
+const incoming = (what: string): FieldDraft =>
+	flag(`Whether the ${what} came in from the person (off: the agent made it)`, { required: true });
+const personIdField = (required: boolean, what: string): FieldDraft =>
+	crmId(`the person ${what}`, {
+		placeholder: 'e.g. p_42',
+		refersTo: 'person',
+		...(required ? { required: true } : {}),
 	});
 
-export const noteResource = crmResource(
-	'notes',
-	'A note on a person in the connected CRM',
-	[
-		text('body', "The note's text", { placeholder: 'e.g. Called back, wants a showing' }),
-		flag('isHtml', 'Whether Body is HTML rather than plain text'),
-		personIdField(true, 'the note is about'),
-		text('subject', "The note's subject line"),
-	],
-	{
-		syncOptIn: 'notes',
-		simple: simpleForm('subject', 'body', 'personId'),
-		upFront: ['body', 'subject'],
+const userIdField = (what: string): FieldDraft =>
+	crmId(`the user (agent) ${what}`, { refersTo: 'user' });
+
+export const noteResource = crmResource('notes', {
+	description: 'A note on a person in the connected CRM',
+	fields: {
+		body: text("The note's text", { placeholder: 'e.g. Called back, wants a showing' }),
+		isHtml: flag('Whether Body is HTML rather than plain text'),
+		personId: personIdField(true, 'the note is about'),
+		subject: text("The note's subject line"),
 	},
-);
+	syncOptIn: 'notes',
+	simple: simpleForm('subject', 'body', 'personId'),
+	upFront: ['body', 'subject'],
+});
 
-export const taskResource = crmResource(
-	'tasks',
-	'A to-do for an agent, about a person, in the connected CRM',
-	[
-		crmId('assignedUserId', 'the user (agent) who should do the task', { refersTo: 'user' }),
-		timeField('dueDateTime', 'When the task is due'),
-		flag('isCompleted', 'Whether the task is done'),
-		text('name', 'What the agent should do, in a few words', {
+export const taskResource = crmResource('tasks', {
+	description: 'A to-do for an agent, about a person, in the connected CRM',
+	fields: {
+		assignedUserId: crmId('the user (agent) who should do the task', { refersTo: 'user' }),
+		dueDateTime: timeField('When the task is due'),
+		isCompleted: flag('Whether the task is done'),
+		name: text('What the agent should do, in a few words', {
 			placeholder: 'e.g. Call back about the offer',
 		}),
-		personIdField(true, 'the task is about'),
-		text(
-			'type',
+		personId: personIdField(true, 'the task is about'),
+		type: text(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
-	],
-	{
-		syncOptIn: 'tasks',
-		simple: simpleForm('name', 'type', 'personId', 'assignedUserId', 'dueDateTime', 'isCompleted'),
-		upFront: ['name', 'dueDateTime', 'assignedUserId'],
 	},
-);
+	syncOptIn: 'tasks',
+	simple: simpleForm('name', 'type', 'personId', 'assignedUserId', 'dueDateTime', 'isCompleted'),
+	upFront: ['name', 'dueDateTime', 'assignedUserId'],
+});
 
-export const appointmentResource = crmResource(
-	'appointments',
-	'A meeting with a person (showing, listing appointment, ...) in the connected CRM',
-	[
-		text(
-			'appointmentOutcomeId',
+export const appointmentResource = crmResource('appointments', {
+	description: 'A meeting with a person (showing, listing appointment, ...) in the connected CRM',
+	fields: {
+		appointmentOutcomeId: text(
 			'ID of how the appointment went (see Appointment Outcome › Get Many)',
 			{ refersTo: 'appointmentOutcome' },
 		),
-		text('appointmentTypeId', 'ID of the kind of appointment (see Appointment Type › Get Many)', {
+		appointmentTypeId: text('ID of the kind of appointment (see Appointment Type › Get Many)', {
 			required: true,
 			refersTo: 'appointmentType',
 		}),
-		text('description', 'Details of the appointment'),
-		timeField('endsAt', 'When the appointment ends'),
-		flag('isAllDay', 'Whether the appointment takes the whole day'),
-		text('location', 'Where the appointment takes place', { required: true }),
-		personIdField(true, 'the appointment is with'),
-		timeField('startsAt', 'When the appointment starts'),
-		text('title', "The appointment's title", { required: true }),
-		userIdField('who holds the appointment'),
-	],
-	{
-		simple: simpleForm('title', 'personId', 'userId', 'startsAt', 'endsAt', 'location'),
-		upFront: ['startsAt', 'endsAt', 'userId'],
+		description: text('Details of the appointment'),
+		endsAt: timeField('When the appointment ends'),
+		isAllDay: flag('Whether the appointment takes the whole day'),
+		location: text('Where the appointment takes place', { required: true }),
+		personId: personIdField(true, 'the appointment is with'),
+		startsAt: timeField('When the appointment starts'),
+		title: text("The appointment's title", { required: true }),
+		userId: userIdField('who holds the appointment'),
 	},
-);
+	simple: simpleForm('title', 'personId', 'userId', 'startsAt', 'endsAt', 'location'),
+	upFront: ['startsAt', 'endsAt', 'userId'],
+});
 
 const appointmentKind = (kind: 'type' | 'outcome', description: string, example: string) =>
-	crmResource(
-		`appointment-${kind}s`,
+	crmResource(`appointment-${kind}s`, {
 		description,
-		[
-			text('name', `The ${kind}'s name`, { required: true, placeholder: `e.g. ${example}` }),
-			orderWeight(kind),
-		],
-		{ simple: simpleForm('name', 'orderWeight') },
-	);
+		fields: {
+			name: text(`The ${kind}'s name`, { required: true, placeholder: `e.g. ${example}` }),
+			orderWeight: number(`Position of the ${kind} in the CRM's lists (lower comes first)`, {
+				required: true,
+			}),
+		},
+		simple: simpleForm('name', 'orderWeight'),
+	});
 
-export const [appointmentTypeResource, appointmentOutcomeResource] = [
-	appointmentKind(
-		'type',
-		'A kind of appointment (e.g. Showing) the connected CRM offers',
-		'Showing',
-	),
-	appointmentKind(
-		'outcome',
-		'A way an appointment can end (e.g. Met, No Show) in the connected CRM',
-		'No Show',
-	),
-];
+export const appointmentTypeResource = appointmentKind(
+	'type',
+	'A kind of appointment (e.g. Showing) the connected CRM offers',
+	'Showing',
+);
+export const appointmentOutcomeResource = appointmentKind(
+	'outcome',
+	'A way an appointment can end (e.g. Met, No Show) in the connected CRM',
+	'No Show',
+);
 
-export const eventResource = crmResource(
-	'events',
-	"Something a person did (e.g. viewed a listing, filled a form), on the person's timeline in the connected CRM",
-	[
-		text('description', 'Details of the event'),
-		text('message', 'What the person wrote or asked, if anything'),
-		text('noteId', 'ID of a note the event belongs to', { refersTo: 'note' }),
-		timeField('occurredAt', 'When the event happened'),
-		number('pageDuration', 'Seconds the person spent on the page'),
-		text('pageReferrer', 'Address of the page that led the person there'),
-		text('pageTitle', 'Title of the page the event happened on'),
-		text('pageUrl', 'Address of the page the event happened on'),
-		personIdField(false, 'the event is about'),
-		text('propertyId', 'ID of the property (listing) the event is about'),
-		text('source', 'Where the event comes from (e.g. a website name)'),
-		text('system', 'Name of the system that reports the event'),
-		text(
-			'type',
+export const eventResource = crmResource('events', {
+	description:
+		"Something a person did (e.g. viewed a listing, filled a form), on the person's timeline in the connected CRM",
+	fields: {
+		description: text('Details of the event'),
+		message: text('What the person wrote or asked, if anything'),
+		noteId: text('ID of a note the event belongs to', { refersTo: 'note' }),
+		occurredAt: timeField('When the event happened'),
+		pageDuration: number('Seconds the person spent on the page'),
+		pageReferrer: text('Address of the page that led the person there'),
+		pageTitle: text('Title of the page the event happened on'),
+		pageUrl: text('Address of the page the event happened on'),
+		personId: personIdField(false, 'the event is about'),
+		propertyId: text('ID of the property (listing) the event is about'),
+		source: text('Where the event comes from (e.g. a website name)'),
+		system: text('Name of the system that reports the event'),
+		type: text(
 			'Kind of event as the CRM names it (e.g. Viewed Property, Registration), passed through unchanged',
 		),
-	],
-	{
-		simple: simpleForm('type', 'personId', 'message', 'source', 'occurredAt'),
-		upFront: ['type', 'personId', 'occurredAt', 'description'],
 	},
-);
+	simple: simpleForm('type', 'personId', 'message', 'source', 'occurredAt'),
+	upFront: ['type', 'personId', 'occurredAt', 'description'],
+});
 
-export const callResource = crmResource(
-	'calls',
-	'A phone call with a person, logged in the connected CRM',
-	[
-		number('duration', 'Length of the call in seconds'),
-		phoneNumber('fromNumber', 'Number the call came from'),
-		incoming('call'),
-		text('note', 'What was said'),
-		text('outcome', 'How the call ended as the CRM names it (e.g. Interested, No Answer)'),
-		personIdField(true, 'the call was with'),
-		phoneNumber('phone', "The person's number on the call", { required: true }),
-		text('recordingUrl', 'Address of the call recording'),
-		phoneNumber('toNumber', 'Number that was called'),
-		userIdField('who made or took the call'),
-	],
-	{
-		syncOptIn: 'calls',
-		simple: simpleForm('personId', 'userId', 'phone', 'isIncoming', 'outcome', 'duration'),
-		upFront: ['note', 'outcome', 'duration', 'userId'],
+export const callResource = crmResource('calls', {
+	description: 'A phone call with a person, logged in the connected CRM',
+	fields: {
+		duration: number('Length of the call in seconds'),
+		fromNumber: phoneNumber('Number the call came from'),
+		isIncoming: incoming('call'),
+		note: text('What was said'),
+		outcome: text('How the call ended as the CRM names it (e.g. Interested, No Answer)'),
+		personId: personIdField(true, 'the call was with'),
+		phone: phoneNumber("The person's number on the call", { required: true }),
+		recordingUrl: text('Address of the call recording'),
+		toNumber: phoneNumber('Number that was called'),
+		userId: userIdField('who made or took the call'),
 	},
-);
+	syncOptIn: 'calls',
+	simple: simpleForm('personId', 'userId', 'phone', 'isIncoming', 'outcome', 'duration'),
+	upFront: ['note', 'outcome', 'duration', 'userId'],
+});
 
-export const textMessageResource = crmResource(
-	'textMessages',
-	'A text message (SMS) with a person, logged in the connected CRM',
-	[
-		text('externalLabel', 'Label of a link to the message in another system'),
-		text('externalUrl', 'Address of the message in another system'),
-		phoneNumber('fromNumber', 'Number the message came from'),
-		incoming('message'),
-		text('message', "The message's text", { required: true }),
-		personIdField(true, 'the message was with'),
-		timeField('sent', 'When the message was sent', { only: 'update' }),
-		text('status', "The message's delivery status as the CRM names it", { only: 'update' }),
-		phoneNumber('toNumber', 'Number the message went to'),
-		userIdField('who sent or received the message'),
-	],
-	{
-		simple: simpleForm('personId', 'userId', 'message', 'isIncoming', 'status', 'sent'),
-		upFront: ['toNumber', 'fromNumber', 'userId'],
+export const textMessageResource = crmResource('textMessages', {
+	description: 'A text message (SMS) with a person, logged in the connected CRM',
+	fields: {
+		externalLabel: text('Label of a link to the message in another system'),
+		externalUrl: text('Address of the message in another system'),
+		fromNumber: phoneNumber('Number the message came from'),
+		isIncoming: incoming('message'),
+		message: text("The message's text", { required: true }),
+		personId: personIdField(true, 'the message was with'),
+		sent: timeField('When the message was sent', { only: 'update' }),
+		status: text("The message's delivery status as the CRM names it", { only: 'update' }),
+		toNumber: phoneNumber('Number the message went to'),
+		userId: userIdField('who sent or received the message'),
 	},
-);
+	simple: simpleForm('personId', 'userId', 'message', 'isIncoming', 'status', 'sent'),
+	upFront: ['toNumber', 'fromNumber', 'userId'],
+});
 
-export const emailMessageResource = crmResource(
-	'emailMessages',
-	'An email with a person, logged in the connected CRM',
-	[
-		text('body', "The email's text", { required: true }),
-		personIdField(false, 'the email was with'),
-		objectList('recipients', 'Who the email went to: a name and an email address each', {
+export const emailMessageResource = crmResource('emailMessages', {
+	description: 'An email with a person, logged in the connected CRM',
+	fields: {
+		body: text("The email's text", { required: true }),
+		personId: personIdField(false, 'the email was with'),
+		recipients: objectList('Who the email went to: a name and an email address each', {
 			required: true,
 			placeholder: 'Add Recipient',
-			items: NAME_AND_EMAIL,
+			items: fields({
+				name: text('Display name', { required: true }),
+				email: text('Email address', { required: true }),
+			}),
 		}),
-		json(
-			'sender',
+		sender: json(
 			'Who sent the email, as a JSON object with name and email, e.g. {"name": "Ann Agent", "email": "ann@example.com"}',
 			{ required: true },
 		),
-		text('subject', "The email's subject line", { required: true }),
-		text('threadId', 'ID of the conversation the email belongs to'),
-		userIdField('who sent or received the email'),
-	],
-	{
-		operations: ['create', 'get', 'getAll'],
-		readKeys: ['sent', 'received', 'isIncoming', 'isRead', 'isStarred'],
-		simple: simpleForm('personId', 'userId', 'subject', 'sender', 'isIncoming', 'sent'),
-		upFront: ['personId', 'userId'],
+		subject: text("The email's subject line", { required: true }),
+		threadId: text('ID of the conversation the email belongs to'),
+		userId: userIdField('who sent or received the email'),
 	},
-);
+	operations: ['create', 'get', 'getAll'],
+	readKeys: ['sent', 'received', 'isIncoming', 'isRead', 'isStarred'],
+	simple: simpleForm('personId', 'userId', 'subject', 'sender', 'isIncoming', 'sent'),
+	upFront: ['personId', 'userId'],
+});

@@ -1,41 +1,9 @@
-import {
-	customFieldResource,
-	listResource,
-	smartListResource,
-	teamResource,
-	userResource,
-} from './crmAccount';
-import {
-	appointmentOutcomeResource,
-	appointmentResource,
-	appointmentTypeResource,
-	callResource,
-	emailMessageResource,
-	eventResource,
-	noteResource,
-	taskResource,
-	textMessageResource,
-} from './crmActivity';
-import { crmWebhookResource } from './crmWebhook';
-import { calendarEventResource, calendarResource, loanResource } from './loanFile';
-import { BORROWER_FIELDS, DOCUMENT_FIELDS } from './losRecords';
+import * as account from './crmAccount';
+import * as activity from './crmActivity';
+import * as loanFile from './loanFile';
+import { borrowerResource, documentResource } from './losRecords';
 import { personResource } from './person';
-import { losResource, primary, simpleForm } from './entry';
 import type { EntitySpec, ResourceSpec } from './types';
-
-const borrowerResource = losResource('borrower', 'A borrower', 'e.g. b-1', {
-	defaultOperation: 'update',
-	fields: BORROWER_FIELDS,
-	upFront: ['name', 'emails', 'phones', 'loanId'],
-	simple: simpleForm('name', 'type', primary('email', 'emails'), primary('phone', 'phones')),
-});
-
-const documentResource = losResource('document', 'A loan document', 'e.g. doc_1', {
-	defaultOperation: 'create',
-	fields: DOCUMENT_FIELDS,
-	upFront: ['loanId', 'borrowerId'],
-	simple: simpleForm('name', 'category', 'type', 'status', 'loanId', 'borrowerId'),
-});
 
 const synced = (kind: string, resource?: ResourceSpec): EntitySpec => ({
 	kind,
@@ -47,26 +15,26 @@ const synced = (kind: string, resource?: ResourceSpec): EntitySpec => ({
 /** People, then the 27 kinds of spec 2.3 in its order (the credential's flags, the trigger's events). */
 export const ENTITIES: readonly EntitySpec[] = [
 	{ kind: 'people', syncFlag: false, events: true, resource: personResource },
-	synced('appointments', appointmentResource),
+	synced('appointments', activity.appointmentResource),
 	synced('borrowers', borrowerResource),
-	synced('calls', callResource),
-	synced('calendars', calendarResource),
-	synced('calendarEvents', calendarEventResource),
-	synced('customFields', customFieldResource),
-	synced('events', eventResource),
-	synced('lists', listResource),
-	synced('loans', loanResource),
-	synced('notes', noteResource),
+	synced('calls', activity.callResource),
+	synced('calendars', loanFile.calendarResource),
+	synced('calendarEvents', loanFile.calendarEventResource),
+	synced('customFields', account.customFieldResource),
+	synced('events', activity.eventResource),
+	synced('lists', account.listResource),
+	synced('loans', loanFile.loanResource),
+	synced('notes', activity.noteResource),
 	synced('offices'),
 	synced('properties'),
-	synced('smartLists', smartListResource),
-	synced('tasks', taskResource),
+	synced('smartLists', account.smartListResource),
+	synced('tasks', activity.taskResource),
 	synced('taskTemplates'),
-	synced('teams', teamResource),
-	synced('textMessages', textMessageResource),
-	synced('emailMessages', emailMessageResource),
-	synced('appointmentOutcomes', appointmentOutcomeResource),
-	synced('appointmentTypes', appointmentTypeResource),
+	synced('teams', account.teamResource),
+	synced('textMessages', activity.textMessageResource),
+	synced('emailMessages', activity.emailMessageResource),
+	synced('appointmentOutcomes', activity.appointmentOutcomeResource),
+	synced('appointmentTypes', activity.appointmentTypeResource),
 	synced('stages'),
 	synced('emailThreads'),
 	synced('documents', documentResource),
@@ -74,6 +42,6 @@ export const ENTITIES: readonly EntitySpec[] = [
 	synced('timeframes'),
 	synced('peopleRelationships'),
 	synced('ponds'),
-	{ kind: 'users', syncFlag: false, events: false, resource: userResource },
-	{ kind: 'webhooks', syncFlag: false, events: false, resource: crmWebhookResource },
+	{ kind: 'users', syncFlag: false, events: false, resource: account.userResource },
+	{ kind: 'webhooks', syncFlag: false, events: false, resource: account.crmWebhookResource },
 ];

@@ -1,4 +1,4 @@
-import type { FieldSpec, FieldType, ResourceSpec, SimpleKey } from './types';
+import type { FieldDraft, FieldSpec, FieldType, ResourceSpec, SimpleKey } from './types';
 
 /** How the family files write their entries: fields, CRM resources, and what an operation sends. */
 
@@ -33,16 +33,20 @@ export const labelOf = (name: string) =>
 		.replace(/\bId(s?)\b/g, 'ID$1')
 		.replace(/\b(Url|Html)\b/g, (word) => word.toUpperCase());
 
-/** A builder of one kind's fields, each labelled after its name unless `extra` gives the label. */
+/** Fields keyed by their wire names, in the order written; labelled after the name unless a draft gives one. */
+export const fields = (drafts: Readonly<Record<string, FieldDraft>>): readonly FieldSpec[] =>
+	Object.entries(drafts).map(([name, draft]) => ({ name, label: labelOf(name), ...draft }));
+
+export const field = (
+	type: FieldType,
+	description: string,
+	extra: Partial<FieldDraft> = {},
+): FieldDraft => ({ type, description, ...extra });
+
 const kind =
 	(type: FieldType) =>
-	(name: string, description: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
-		name,
-		label: labelOf(name),
-		type,
-		description,
-		...extra,
-	});
+	(description: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
+		field(type, description, extra);
 
 export const text = kind('string');
 export const number = kind('number');
@@ -50,50 +54,32 @@ export const flag = kind('boolean');
 export const json = kind('json');
 export const textList = kind('stringList');
 export const objectList = kind('objectList');
-export const field = (
-	type: FieldType,
-	name: string,
-	description: string,
-	extra: Partial<FieldSpec> = {},
-): FieldSpec => kind(type)(name, description, extra);
 
 /** `officeId`: "ID, in the connected CRM, of the office …". */
-export const crmId = (name: string, what: string, extra: Partial<FieldSpec> = {}): FieldSpec =>
-	text(name, `ID, in the connected CRM, of ${what}`, extra);
+export const crmId = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
+	text(`ID, in the connected CRM, of ${what}`, extra);
 
-export const personIdField = (required: boolean, what: string): FieldSpec =>
-	crmId('personId', `the person ${what}`, {
-		placeholder: 'e.g. p_42',
-		refersTo: 'person',
-		...(required ? { required: true } : {}),
-	});
-
-export const userIdField = (what: string): FieldSpec =>
-	crmId('userId', `the user (agent) ${what}`, { refersTo: 'user' });
-
-export const timeField = (name: string, what: string, extra: Partial<FieldSpec> = {}): FieldSpec =>
-	kind('dateTime')(
-		name,
+export const timeField = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
+	field(
+		'dateTime',
 		`${what}, as text passed through unchanged (an ISO 8601 timestamp such as 2024-05-01T15:00:00Z is typical)`,
 		{ placeholder: 'e.g. 2024-05-01T15:00:00Z', ...extra },
 	);
-
-/** Name and email address of a sender or recipient (email messages). */
-export const NAME_AND_EMAIL: readonly FieldSpec[] = [
-	text('name', 'Display name', { required: true }),
-	text('email', 'Email address', { required: true }),
-];
 
 /** `appointment-types` → `appointmentType`: the resource value a CRM path names. */
 const valueOf = (path: string) =>
 	path.replace(/-(\w)/g, (_dash, first: string) => first.toUpperCase()).replace(/s$/, '');
 
+/** An entity as its family file writes it: a description, its fields by name, what differs. */
+type EntityEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
+	description: string;
+	fields?: Readonly<Record<string, FieldDraft>>;
+};
+
 /** A CRM entity's resource from its path: value, label, nouns, list key and ID follow from it. */
 export function crmResource(
 	path: string,
-	description: string,
-	fields: readonly FieldSpec[] | undefined,
-	extra: Partial<ResourceSpec> = {},
+	{ description, fields: drafts, ...entry }: EntityEntry,
 ): ResourceSpec {
 	const value = valueOf(path);
 	const label = labelOf(value);
@@ -113,18 +99,17 @@ export function crmResource(
 		noun: { one, many: `${one}s` },
 		section: 'crm',
 		operations: CRUD,
-		...(fields ? { fields } : {}),
+		...(drafts ? { fields: fields(drafts) } : {}),
 		source: 'crm-endpoints.md',
-		...extra,
+		...entry,
 	};
 }
 
 /** A record of the loan origination system, e.g. `loan`: path and list key `loans`, ID `loanId`. */
 export function losResource(
 	one: string,
-	description: string,
 	placeholder: string,
-	extra: Partial<ResourceSpec>,
+	{ description, fields: drafts, ...entry }: EntityEntry,
 ): ResourceSpec {
 	const label = labelOf(one);
 	const many = `${one}s`;
@@ -139,7 +124,8 @@ export function losResource(
 		noun: { one, many },
 		section: 'loanAndCalendar',
 		operations: CRUD,
-		...extra,
+		...(drafts ? { fields: fields(drafts) } : {}),
+		...entry,
 	};
 }
 

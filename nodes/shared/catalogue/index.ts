@@ -4,17 +4,7 @@ import type { ServiceHost } from '../service';
 import { SECTIONS, type ResourceSpec } from './types';
 
 /** One catalogue (decisions.md): all the node, trigger and credential list about entities follows from it. */
-export type {
-	EntityOperation,
-	EntitySpec,
-	FieldSpec,
-	FieldType,
-	MembersSpec,
-	ResourceSpec,
-	Section,
-	SimpleKey,
-} from './types';
-export { SECTIONS } from './types';
+export * from './types';
 export { fieldsFor, labelOf, RECORD_KEYS } from './entry';
 export { ENTITIES, SERVICE_RESOURCES };
 

@@ -1,9 +1,9 @@
 import type { ServiceHost } from '../service';
 
 /**
- * The catalogue's vocabulary. To add an entity, give it a `resource` in `entities.ts` (or its family
- * file); the entity operation files read the entry, and a field's `type` names its kind
- * (helpers/kinds). Then seed the sandbox and add an engine test.
+ * The catalogue's vocabulary. To add an entity, write its entry in its family file (`crmResource`,
+ * `losResource`) and list it in `entities.ts`; the entity operation files read the entry, and a
+ * field's `type` names its kind (helpers/kinds). Then seed the sandbox and add an engine test.
  */
 
 /**
@@ -51,6 +51,9 @@ export interface FieldSpec {
 	/** The resource whose record the field names: from version 2 a locator searching its list. */
 	refersTo?: string;
 }
+
+/** A field as a family file writes it: keyed by its name in `fields({…})`, labelled after it unless given. */
+export type FieldDraft = Omit<FieldSpec, 'name' | 'label'> & { label?: string };
 
 /** The operations every entity may list; `members` operations are named by the entry. */
 export type EntityOperation = 'getAll' | 'get' | 'create' | 'update' | 'delete';
