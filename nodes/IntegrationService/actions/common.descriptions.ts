@@ -177,6 +177,17 @@ export const queryParametersProperty: INodeProperties = {
 /** The record operations whose output Output shapes (actions/output.ts reads it). */
 export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update', 'find', 'upsert'];
 
+/** Also the changes trigger's. */
+export const fieldsToReturn: INodeProperties = {
+	displayName: 'Fields to Return',
+	name: 'fields',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. firstName, lastName, emails',
+	description:
+		'Top-level fields of each record to return, separated by commas; empty returns every field. A name the record does not have is left out.',
+};
+
 export const outputProperty: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',
@@ -186,13 +197,7 @@ export const outputProperty: INodeProperties = {
 	displayOptions: { show: { operation: OUTPUT_OPERATIONS } },
 	options: [
 		{
-			displayName: 'Fields to Return',
-			name: 'fields',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. firstName, lastName, emails',
-			description:
-				'Top-level fields of each record to return, separated by commas; empty returns every field. A name the record does not have is left out.',
+			...fieldsToReturn,
 			hint: 'Keeps an AI agent\'s answers short: a person is about 1,000 characters, its "id, firstName, lastName" about 80',
 		},
 		{
