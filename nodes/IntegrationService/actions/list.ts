@@ -9,6 +9,7 @@ import { inputError } from '../helpers/validation';
 import type { SimpleKey } from '../../shared/catalogue';
 import type { PageRequest, ServiceRun } from '../transport';
 import { MAX_RECORDS, serviceRequestPages } from '../transport';
+import { readStep } from '../search/pages';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 import { picked } from './request';
 import { FORM_VERSION, FROM_VERSION_2 } from './settings';
@@ -142,17 +143,10 @@ async function filteredPages(
 	let cursor = batch?.cursor ?? '';
 	let kept = 0;
 	let size = page.pageSize;
-	const step = async (from: string, maxRecords: number, pages: IDataObject[][]) =>
-		await serviceRequestPages.call(
-			ctx,
-			itemIndex,
-			{ ...page, maxRecords, batch: { cursor: from, field } },
-			run,
-			(records) => pages.push(records),
-		);
+	const step = async (from: string, maxRecords: number) =>
+		await readStep(ctx, itemIndex, run, { ...page, maxRecords, batch: { cursor: from, field } });
 	for (;;) {
-		const pages: IDataObject[][] = [];
-		const { nextCursor } = await step(cursor, size, pages);
+		const { pages, nextCursor } = await step(cursor, size);
 		const records = pages.flat();
 		// A step that began inside a page read its rest and the start of the next: the next step
 		// reads only the rest of that one, so each later step is one request again.
@@ -170,7 +164,7 @@ async function filteredPages(
 		onRecords(taken);
 		if (kept === limit) {
 			if (!batch || used === records.length) return { nextCursor };
-			return { nextCursor: (await step(cursor, used, [])).nextCursor };
+			return { nextCursor: (await step(cursor, used)).nextCursor };
 		}
 		if (nextCursor === undefined) return {};
 		cursor = nextCursor;

@@ -11,15 +11,9 @@ import type { ResourceSpec } from '../../shared/catalogue';
 import { RESOURCES, searchable } from '../../shared/catalogue';
 import { searchMethodOf } from '../helpers/kinds/locator';
 import { contactValues } from '../search/matchKeys';
+import { readStep } from '../search/pages';
 import type { RequestSettings, ServiceContext, ServiceRequest, ServiceRun } from '../transport';
-import {
-	DEFAULT_SETTINGS,
-	MAX_PAGE_SIZE,
-	newRun,
-	redactRunError,
-	serviceRequestPages,
-	startItem,
-} from '../transport';
+import { DEFAULT_SETTINGS, MAX_PAGE_SIZE, newRun, redactRunError, startItem } from '../transport';
 import { connectionOf as itemConnection } from './request';
 
 /**
@@ -152,26 +146,19 @@ const searchOf = (resource: ResourceSpec) =>
 			// After the first call each asks for one page as long as the service's pages are.
 			while (pages < SEARCH_PAGES && results.length < ENOUGH) {
 				kept = results.length;
-				const read = await serviceRequestPages.call(
-					this,
-					0,
-					{
-						request,
-						pageSize: MAX_PAGE_SIZE,
-						maxRecords: pageLength ?? MAX_PAGE_SIZE,
-						recordsKey: resource.listKey as string,
-						batch: { cursor, field: 'Search' },
-					},
-					run,
-					(records) => {
-						pages++;
-						if (pageLength === undefined && records.length > 0) pageLength = records.length;
-						for (const record of records as IDataObject[]) {
-							const entry = entryOf(resource, record);
-							if (entry && matches(words, record, entry.value as string)) results.push(entry);
-						}
-					},
-				);
+				const read = await readStep(this, 0, run, {
+					request,
+					pageSize: MAX_PAGE_SIZE,
+					maxRecords: pageLength ?? MAX_PAGE_SIZE,
+					recordsKey: resource.listKey as string,
+					batch: { cursor, field: 'Search' },
+				});
+				pages += read.pages.length;
+				pageLength ??= read.pages.find((page) => page.length > 0)?.length;
+				for (const record of read.pages.flat()) {
+					const entry = entryOf(resource, record);
+					if (entry && matches(words, record, entry.value as string)) results.push(entry);
+				}
 				if (read.nextCursor === undefined) return { results };
 				cursor = read.nextCursor;
 			}
