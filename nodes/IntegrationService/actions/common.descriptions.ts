@@ -27,10 +27,7 @@ const bound = (
 ) => ({ displayName, initial, min, max, description, ...extra });
 export type Bound = ReturnType<typeof bound>;
 
-/**
- * Each Request Option: its editor property and the bounds the run's reader (request.ts) checks. The
- * defaults are the transport's DEFAULT_SETTINGS (a unit test holds them equal).
- */
+/** Each Request Option's bounds; the defaults are DEFAULT_SETTINGS' (a unit test holds them equal). */
 export const REQUEST_BOUNDS = {
 	concurrency: bound(
 		'Concurrency',

@@ -16,10 +16,7 @@ import type { RequestSettings, ServiceContext, ServiceRequest, ServiceRun } from
 import { DEFAULT_SETTINGS, MAX_PAGE_SIZE, newRun, redactRunError, startItem } from '../transport';
 import { connectionOf as itemConnection } from './request';
 
-/**
- * The locators' list search: the service filters nothing, so a call reads up to SEARCH_PAGES pages,
- * keeps the records holding every typed word, and hands n8n the list's cursor as paginationToken.
- */
+/** The locators' list search: the service filters nothing, so a call reads pages and keeps the matches. */
 
 /** Requests one search call sends at most, and the matches after which it answers. */
 const SEARCH_PAGES = 5;
@@ -62,10 +59,7 @@ function matches(words: string[], record: IDataObject, id: string): boolean {
 	});
 }
 
-/**
- * A record as an entry: "Ada Lovelace · ada@example.com" (an email where it has a list of them),
- * else "<Noun> <ID>"; its ID as text. A record without an ID cannot be picked.
- */
+/** A record as an entry ("Ada Lovelace · ada@example.com", else "<Noun> <ID>"); none without an ID. */
 function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchItems | undefined {
 	// A number past 2^53 lost digits when the answer was parsed: offered, it would name another record.
 	if (typeof record.id === 'number' && !Number.isSafeInteger(record.id)) return undefined;

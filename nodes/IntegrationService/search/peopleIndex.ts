@@ -10,10 +10,7 @@ import type { MatchKind, PersonId, PersonKeys } from './matchKeys';
 import { MATCH_KINDS, personIdOf, personKeys } from './matchKeys';
 import { readStep } from './pages';
 
-/**
- * One step of the scan: the people of the page at `cursor` ('' the start), where the list goes on
- * (none: it ended) and the total the page announced when the list is paged by offsets.
- */
+/** One step of the scan from `cursor` ('' the start), as `readStep` gives it. */
 export type PeoplePages = (
 	cursor: string,
 ) => Promise<{ people: IDataObject[]; nextCursor?: string; total?: number }>;
