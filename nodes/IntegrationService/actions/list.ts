@@ -59,6 +59,14 @@ export interface ListCall {
 	keep?(record: IDataObject): boolean;
 }
 
+const flag = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	name: string,
+	fallback: boolean,
+) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
+
 /** The records, or with Page at a Time one item with the batch; a model always gets one page. */
 export async function listBody(
 	ctx: IExecuteFunctions,
@@ -66,7 +74,15 @@ export async function listBody(
 	run: ServiceRun,
 	call: ListCall,
 ): Promise<IDataObject[]> {
-	const { limit, simplify, batch: asked } = readListParameters(ctx, itemIndex);
+	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
+	const limit = returnAll
+		? undefined
+		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
+	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
+	const paged = !returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false);
+	const asked = paged
+		? { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' }
+		: undefined;
 	// At version 2 Simplify is the entity's simple form; else it takes `original` out (call.record).
 	const simple = call.simple && ctx.getNode().typeVersion >= FORM_VERSION ? call.simple : undefined;
 	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
@@ -184,27 +200,6 @@ function keptOf(
 		if (taken.length >= wanted) return { taken, used: at + 1 };
 	}
 	return { taken, used: records.length };
-}
-
-const flag = (
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	label: string,
-	name: string,
-	fallback: boolean,
-) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
-
-function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
-	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
-	const limit = returnAll
-		? undefined
-		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
-	const paged = !returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false);
-	const batch = paged
-		? { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' }
-		: undefined;
-	return { limit, simplify, batch };
 }
 
 /** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */
