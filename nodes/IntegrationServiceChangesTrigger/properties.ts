@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { credentialIdOverride } from '../IntegrationService/actions/common.descriptions';
+import {
+	credentialIdOverride,
+	fieldsToReturn,
+} from '../IntegrationService/actions/common.descriptions';
 import { MAX_PAGE_SIZE } from '../IntegrationService/transport';
 import { RESOURCES, searchable, type ListedResource } from '../shared/catalogue';
 
@@ -72,17 +75,7 @@ export const CHANGES_PROPERTIES: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Output Option',
 		default: {},
-		options: [
-			{
-				displayName: 'Fields to Return',
-				name: 'fields',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. firstName, lastName, emails',
-				description:
-					'Top-level fields of each record to return, separated by commas; empty returns every field. A name the record does not have is left out.',
-			},
-		],
+		options: [fieldsToReturn],
 	},
 	{
 		displayName: 'Items',

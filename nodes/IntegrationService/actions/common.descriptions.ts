@@ -27,10 +27,7 @@ const bound = (
 ) => ({ displayName, initial, min, max, description, ...extra });
 export type Bound = ReturnType<typeof bound>;
 
-/**
- * Each Request Option: its editor property and the bounds the run's reader (request.ts) checks. The
- * defaults are the transport's DEFAULT_SETTINGS (a unit test holds them equal).
- */
+/** Each Request Option's bounds; the defaults are DEFAULT_SETTINGS' (a unit test holds them equal). */
 export const REQUEST_BOUNDS = {
 	concurrency: bound(
 		'Concurrency',
@@ -177,6 +174,17 @@ export const queryParametersProperty: INodeProperties = {
 /** The record operations whose output Output shapes (actions/output.ts reads it). */
 export const OUTPUT_OPERATIONS = ['get', 'getAll', 'create', 'update', 'find', 'upsert'];
 
+/** Also the changes trigger's. */
+export const fieldsToReturn: INodeProperties = {
+	displayName: 'Fields to Return',
+	name: 'fields',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. firstName, lastName, emails',
+	description:
+		'Top-level fields of each record to return, separated by commas; empty returns every field. A name the record does not have is left out.',
+};
+
 export const outputProperty: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',
@@ -186,13 +194,7 @@ export const outputProperty: INodeProperties = {
 	displayOptions: { show: { operation: OUTPUT_OPERATIONS } },
 	options: [
 		{
-			displayName: 'Fields to Return',
-			name: 'fields',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. firstName, lastName, emails',
-			description:
-				'Top-level fields of each record to return, separated by commas; empty returns every field. A name the record does not have is left out.',
+			...fieldsToReturn,
 			hint: 'Keeps an AI agent\'s answers short: a person is about 1,000 characters, its "id, firstName, lastName" about 80',
 		},
 		{

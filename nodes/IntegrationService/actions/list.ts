@@ -9,6 +9,7 @@ import { inputError } from '../helpers/validation';
 import type { SimpleKey } from '../../shared/catalogue';
 import type { PageRequest, ServiceRun } from '../transport';
 import { MAX_RECORDS, serviceRequestPages } from '../transport';
+import { readStep } from '../search/pages';
 import { TOOL_PAGE_LIMIT, readOutput, shapeRecord } from './output';
 import { picked } from './request';
 import { FORM_VERSION, FROM_VERSION_2 } from './settings';
@@ -58,6 +59,14 @@ export interface ListCall {
 	keep?(record: IDataObject): boolean;
 }
 
+const flag = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	name: string,
+	fallback: boolean,
+) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
+
 /** The records, or with Page at a Time one item with the batch; a model always gets one page. */
 export async function listBody(
 	ctx: IExecuteFunctions,
@@ -65,7 +74,15 @@ export async function listBody(
 	run: ServiceRun,
 	call: ListCall,
 ): Promise<IDataObject[]> {
-	const { limit, simplify, batch: asked } = readListParameters(ctx, itemIndex);
+	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
+	const limit = returnAll
+		? undefined
+		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
+	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
+	const paged = !returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false);
+	const asked = paged
+		? { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' }
+		: undefined;
 	// At version 2 Simplify is the entity's simple form; else it takes `original` out (call.record).
 	const simple = call.simple && ctx.getNode().typeVersion >= FORM_VERSION ? call.simple : undefined;
 	const choice = readOutput(ctx, itemIndex, simple ? simplify : false, simple);
@@ -142,17 +159,10 @@ async function filteredPages(
 	let cursor = batch?.cursor ?? '';
 	let kept = 0;
 	let size = page.pageSize;
-	const step = async (from: string, maxRecords: number, pages: IDataObject[][]) =>
-		await serviceRequestPages.call(
-			ctx,
-			itemIndex,
-			{ ...page, maxRecords, batch: { cursor: from, field } },
-			run,
-			(records) => pages.push(records),
-		);
+	const step = async (from: string, maxRecords: number) =>
+		await readStep(ctx, itemIndex, run, { ...page, maxRecords, batch: { cursor: from, field } });
 	for (;;) {
-		const pages: IDataObject[][] = [];
-		const { nextCursor } = await step(cursor, size, pages);
+		const { pages, nextCursor } = await step(cursor, size);
 		const records = pages.flat();
 		// A step that began inside a page read its rest and the start of the next: the next step
 		// reads only the rest of that one, so each later step is one request again.
@@ -170,7 +180,7 @@ async function filteredPages(
 		onRecords(taken);
 		if (kept === limit) {
 			if (!batch || used === records.length) return { nextCursor };
-			return { nextCursor: (await step(cursor, used, [])).nextCursor };
+			return { nextCursor: (await step(cursor, used)).nextCursor };
 		}
 		if (nextCursor === undefined) return {};
 		cursor = nextCursor;
@@ -190,27 +200,6 @@ function keptOf(
 		if (taken.length >= wanted) return { taken, used: at + 1 };
 	}
 	return { taken, used: records.length };
-}
-
-const flag = (
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	label: string,
-	name: string,
-	fallback: boolean,
-) => toBoolean(ctx, itemIndex, label, ctx.getNodeParameter(name, itemIndex, fallback));
-
-function readListParameters(ctx: IExecuteFunctions, itemIndex: number) {
-	const returnAll = flag(ctx, itemIndex, 'Return All', 'returnAll', false);
-	const limit = returnAll
-		? undefined
-		: toWholeNumber(ctx, itemIndex, 'Limit', ctx.getNodeParameter('limit', itemIndex, 50), 1);
-	const simplify = flag(ctx, itemIndex, 'Simplify', 'simplify', true);
-	const paged = !returnAll && flag(ctx, itemIndex, 'Page at a Time', 'pageAtATime', false);
-	const batch = paged
-		? { cursor: readCursor(ctx, itemIndex, 'cursor'), field: 'Cursor' }
-		: undefined;
-	return { limit, simplify, batch };
 }
 
 /** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */

@@ -11,21 +11,12 @@ import type { ResourceSpec } from '../../shared/catalogue';
 import { RESOURCES, searchable } from '../../shared/catalogue';
 import { searchMethodOf } from '../helpers/kinds/locator';
 import { contactValues } from '../search/matchKeys';
+import { readStep } from '../search/pages';
 import type { RequestSettings, ServiceContext, ServiceRequest, ServiceRun } from '../transport';
-import {
-	DEFAULT_SETTINGS,
-	MAX_PAGE_SIZE,
-	newRun,
-	redactRunError,
-	serviceRequestPages,
-	startItem,
-} from '../transport';
+import { DEFAULT_SETTINGS, MAX_PAGE_SIZE, newRun, redactRunError, startItem } from '../transport';
 import { connectionOf as itemConnection } from './request';
 
-/**
- * The locators' list search: the service filters nothing, so a call reads up to SEARCH_PAGES pages,
- * keeps the records holding every typed word, and hands n8n the list's cursor as paginationToken.
- */
+/** The locators' list search: the service filters nothing, so a call reads pages and keeps the matches. */
 
 /** Requests one search call sends at most, and the matches after which it answers. */
 const SEARCH_PAGES = 5;
@@ -68,10 +59,7 @@ function matches(words: string[], record: IDataObject, id: string): boolean {
 	});
 }
 
-/**
- * A record as an entry: "Ada Lovelace · ada@example.com" (an email where it has a list of them),
- * else "<Noun> <ID>"; its ID as text. A record without an ID cannot be picked.
- */
+/** A record as an entry ("Ada Lovelace · ada@example.com", else "<Noun> <ID>"); none without an ID. */
 function entryOf(resource: ResourceSpec, record: IDataObject): INodeListSearchItems | undefined {
 	// A number past 2^53 lost digits when the answer was parsed: offered, it would name another record.
 	if (typeof record.id === 'number' && !Number.isSafeInteger(record.id)) return undefined;
@@ -152,26 +140,19 @@ const searchOf = (resource: ResourceSpec) =>
 			// After the first call each asks for one page as long as the service's pages are.
 			while (pages < SEARCH_PAGES && results.length < ENOUGH) {
 				kept = results.length;
-				const read = await serviceRequestPages.call(
-					this,
-					0,
-					{
-						request,
-						pageSize: MAX_PAGE_SIZE,
-						maxRecords: pageLength ?? MAX_PAGE_SIZE,
-						recordsKey: resource.listKey as string,
-						batch: { cursor, field: 'Search' },
-					},
-					run,
-					(records) => {
-						pages++;
-						if (pageLength === undefined && records.length > 0) pageLength = records.length;
-						for (const record of records as IDataObject[]) {
-							const entry = entryOf(resource, record);
-							if (entry && matches(words, record, entry.value as string)) results.push(entry);
-						}
-					},
-				);
+				const read = await readStep(this, 0, run, {
+					request,
+					pageSize: MAX_PAGE_SIZE,
+					maxRecords: pageLength ?? MAX_PAGE_SIZE,
+					recordsKey: resource.listKey as string,
+					batch: { cursor, field: 'Search' },
+				});
+				pages += read.pages.length;
+				pageLength ??= read.pages.find((page) => page.length > 0)?.length;
+				for (const record of read.pages.flat()) {
+					const entry = entryOf(resource, record);
+					if (entry && matches(words, record, entry.value as string)) results.push(entry);
+				}
 				if (read.nextCursor === undefined) return { results };
 				cursor = read.nextCursor;
 			}

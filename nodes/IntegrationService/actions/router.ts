@@ -34,10 +34,7 @@ function nextStepFor(ctx: IExecuteFunctions, error: ErrorFields, properties: INo
 		: `${INPUT_NEXT_STEP} The arguments behind that field: ${keys.join(', ')}.`;
 }
 
-/**
- * The item's error, named and redacted (a bad input may be a pasted secret). A model gets no
- * "(item 0)" and the next step as description.
- */
+/** The item's error, named and redacted (an input may be a pasted secret); a model's: no item, its next step. */
 async function failed(
 	ctx: IExecuteFunctions,
 	failure: unknown,

@@ -22,10 +22,7 @@ export const FROM_VERSION_2: IDisplayOptions['show'] = {
 	'@version': [{ _cnd: { gte: FORM_VERSION } }],
 };
 
-/**
- * An operation's properties in each version: one both show alike is listed once, one that differs
- * twice under the same name (one reader serves both). Lists of different lengths are split whole.
- */
+/** Each version's properties: one both show alike listed once, one that differs twice under one name. */
 export function versioned(
 	version1: INodeProperties[],
 	version2: INodeProperties[],
@@ -55,10 +52,7 @@ export const optionsCollection = (options: INodeProperties[]): INodeProperties =
 	options,
 });
 
-/**
- * Version 2's one Options collection: the node-wide settings under their version 1 names (one reader
- * serves both) and an operation's `own` options, in the order of their labels.
- */
+/** Version 2's one Options: the node-wide settings under version 1's names and the operation's `own`. */
 export function settingsProperty(own: INodeProperties[] = []): INodeProperties {
 	const output = (outputProperty.options ?? []) as INodeProperties[];
 	return optionsCollection(

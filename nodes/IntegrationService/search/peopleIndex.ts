@@ -5,14 +5,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Connection, ServiceContext, ServiceRun } from '../transport';
-import { MAX_PAGE_SIZE, serviceRequestPages } from '../transport';
+import { MAX_PAGE_SIZE } from '../transport';
 import type { MatchKind, PersonId, PersonKeys } from './matchKeys';
 import { MATCH_KINDS, personIdOf, personKeys } from './matchKeys';
+import { readStep } from './pages';
 
-/**
- * One step of the scan: the people of the page at `cursor` ('' the start), where the list goes on
- * (none: it ended) and the total the page announced when the list is paged by offsets.
- */
+/** One step of the scan from `cursor` ('' the start), as `readStep` gives it. */
 export type PeoplePages = (
 	cursor: string,
 ) => Promise<{ people: IDataObject[]; nextCursor?: string; total?: number }>;
@@ -203,27 +201,9 @@ export function peoplePages(
 ): PeoplePages {
 	const request = { method: 'GET', host: 'crm', connection, path: ['people'] } as const;
 	return async (cursor) => {
-		const people: IDataObject[] = [];
 		const batch = { cursor, field: 'The people index' };
-		let total: number | undefined;
-		const { nextCursor } = await serviceRequestPages.call(
-			ctx,
-			itemIndex,
-			{ request, pageSize: MAX_PAGE_SIZE, maxRecords: MAX_PAGE_SIZE, recordsKey: 'people', batch },
-			run,
-			(records, page) => {
-				people.push(...records);
-				total = offsetTotal(page);
-			},
-		);
-		return { people, nextCursor, total };
+		const list = { request, pageSize: MAX_PAGE_SIZE, maxRecords: MAX_PAGE_SIZE, batch };
+		const step = await readStep(ctx, itemIndex, run, { ...list, recordsKey: 'people' });
+		return { people: step.pages.flat(), nextCursor: step.nextCursor, total: step.total };
 	};
-}
-
-/** A page's announced total when the list is paged by offsets; a service cursor or link does not shift. */
-function offsetTotal(page: IDataObject): number | undefined {
-	const meta = page._metadata;
-	if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
-	const { total, next, nextLink } = meta as IDataObject;
-	return typeof total === 'number' && !next && !nextLink ? total : undefined;
 }

@@ -12,17 +12,18 @@ import type { ServiceRun } from '../../transport';
 import { shownFor } from '../entity/texts';
 import { readOutput, shapeRecord } from '../output';
 import { connectionOf, sendToEntity } from '../request';
-import { optionsCollection, withSettings } from '../settings';
+import { optionsCollection, versioned, withSettings } from '../settings';
 import type { OperationModule } from '../modules';
 
-/** What reading the people index costs; `settings` names where Max Requests Per Second is. */
-export function costNotice(perItem: string, settings: string): INodeProperties {
-	return {
+/** What reading the people index costs, each version naming where Max Requests Per Second is. */
+export function costNotice(perItem: string): INodeProperties[] {
+	const notice = (settings: string): INodeProperties => ({
 		displayName: `The service has no search: this reads the people list once per run, about people ÷ 100 requests (10,000 people: 100 requests, 2 s at 50 requests per second), then ${perItem}, at the pace of ${settings} › Max Requests Per Second. Later items look in what was read.`,
 		name: 'peopleIndexNotice',
 		type: 'notice',
 		default: '',
-	};
+	});
+	return versioned([notice('Request Options')], [notice('Options')]);
 }
 
 /** The run's people index for the item's connection, and how to read the people list. */
@@ -142,10 +143,7 @@ export function findOperation(resource: ResourceSpec): OperationModule {
 	return {
 		description: updateDisplayOptions(
 			shownFor(resource, 'find'),
-			withSettings(
-				[costNotice(COST, 'Request Options'), ...properties],
-				[costNotice(COST, 'Options'), ...properties],
-			),
+			withSettings([...costNotice(COST), ...properties]),
 		),
 		async execute(itemIndex, run) {
 			const { kind, key } = readKey(this, itemIndex);

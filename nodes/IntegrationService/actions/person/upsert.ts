@@ -163,17 +163,14 @@ async function upsertRow(
 /** One person found is updated, none is created, several fail the item naming their IDs. */
 export function upsertOperation(resource: ResourceSpec): OperationModule {
 	const form = catalogueForm(resource, 'create');
-	const properties = (settings: string) => [
-		costNotice('one request per item (the create or the update)', settings),
+	const properties = [
+		...costNotice('one request per item (the create or the update)'),
 		matchByProperty,
 		...formProperties(form),
 		options,
 	];
 	return {
-		description: updateDisplayOptions(
-			shownFor(resource, 'upsert'),
-			withSettings(properties('Request Options'), properties('Options')),
-		),
+		description: updateDisplayOptions(shownFor(resource, 'upsert'), withSettings(properties)),
 		async execute(itemIndex, run) {
 			const row = readRow(this, itemIndex, readBody(this, itemIndex, form, true));
 			const choice = readOutput(this, itemIndex);
