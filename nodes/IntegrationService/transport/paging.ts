@@ -115,7 +115,7 @@ export async function serviceRequestPages(
 		start,
 		pageSize,
 		maxRecords,
-		loops: newLoopMemory(resume, Boolean(batch), stop),
+		loops: newLoopMemory(resume, stop),
 		stop,
 		refuse: (message) => fail(message, true),
 		received: 0,
@@ -157,7 +157,7 @@ export async function serviceRequestPages(
 			const nextSkip = 'offset' in at ? 0 : skip + take.length;
 			return { received, nextCursor: cursorOf(paging, next, nextSkip, sent) };
 		}
-		paging.loops.progress(records as IDataObject[], pages === 1 && skip === 0);
+		paging.loops.page(records as IDataObject[]);
 		const after = pageAfter(paging, meta, records.length, limit);
 		if (done || after === undefined) {
 			const nextCursor = batch && after && cursorOf(paging, after, 0, paging.sentOverall);
@@ -268,11 +268,11 @@ export function pageAfter(paging: Paging, meta: IDataObject, count: number, limi
 				`The service pointed to a next page of another list (${target.otherList}); it is not followed`,
 			);
 		const link = withoutSecrets(new URL(written, pageUrl).href, start.forms);
-		loops.add(`link:${link}`);
+		loops.cursor(`link:${link}`);
 		return { link };
 	}
 	if (next !== undefined) {
-		loops.add(`next:${next}`);
+		loops.cursor(`next:${next}`);
 		return { next };
 	}
 	if (at === undefined || !('offset' in at)) return undefined;
