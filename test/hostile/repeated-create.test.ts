@@ -2,7 +2,7 @@
  * A model that repeats a create (issue 39, finding 10): its client gave up on a create the service held,
  * and it called again with the same arguments. As a tool, the node does not send a create again whose
  * arguments, connection and operation match one this process sent within two minutes: the model gets
- * the first one's answer, or is told where it stands (transport/request.ts, sendCreateOnce; decisions.md). Driven both
+ * the first one's answer, or is told where it stands (transport/repeats.ts; decisions.md). Driven both
  * ways n8n runs a tool, against a scripted service that counts the POSTs it receives.
  */
 import type * as http from 'http';

@@ -1,5 +1,5 @@
 /**
- * transport/request.ts (sendCreateOnce): as a tool, the same create within two minutes is not sent again, and its entry
+ * transport/repeats.ts: as a tool, the same create within two minutes is not sent again, and its entry
  * is never forgotten while the create is in flight, however many other creates fill the map past its
  * bound of 1,000 (issue 39, attack finding B). Driven through serviceRequest against a fake context
  * that holds one create unanswered until released.

@@ -13,9 +13,8 @@ import {
 	withoutSecrets,
 } from './cursor';
 import type { ServiceRequest } from './request';
-import { connectionIdOf, serviceRequest } from './request';
+import { connectionIdOf, runCredentials, runForms, serviceRequest } from './request';
 import type { ServiceContext, ServiceRun } from './run';
-import { runCredentials, runForms } from './run';
 
 /**
  * A list request without paging parameters (with `link`: a list the service named, paged by nextLink

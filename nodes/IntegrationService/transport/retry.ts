@@ -223,7 +223,7 @@ function failedRequest(
 	);
 	// NodeApiError swaps a message that names a network error code for a generic one: keep ours.
 	error.message = message;
-	// Whether the service may hold it (sendCreateOnce keeps such a create from a model's repeat).
+	// Whether the service may hold it (repeats.ts keeps such a create from a model's repeat).
 	error.context.mayHaveBeenProcessed =
 		final.mayHaveBeenProcessed === true || final.processed === true;
 	error.context.nextStep = nextStep(final, method);

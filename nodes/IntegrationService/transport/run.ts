@@ -7,10 +7,6 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../shared/service';
-import { formatSeconds } from './errors';
-import { redactError, secretForms } from './secrets';
-
 /** The n8n contexts that send requests through the transport. */
 export type ServiceContext =
 	| IExecuteFunctions
@@ -60,62 +56,6 @@ export interface ServiceRun {
 	};
 	/** Set by startItem (epoch ms, and how messages name it): no wait goes past it, no attempt starts after it. */
 	readonly deadline?: { readonly at: number; readonly bound: string };
-	/** A model calls the node as a tool: a create it repeats is not sent again (request.ts, sendCreateOnce). */
+	/** A model calls the node as a tool: a create it repeats is not sent again (repeats.ts). */
 	readonly asTool?: boolean;
-}
-
-/** A node run: its settings, and what its requests share. */
-export function newRun(
-	settings: Readonly<RequestSettings> = DEFAULT_SETTINGS,
-	asTool = false,
-): ServiceRun {
-	return { settings, asTool, state: { stop: new AbortController() } };
-}
-
-/** Ends the run: every wait ends now, and nothing more is sent. */
-export function stopRun(run: ServiceRun, reason: string): void {
-	if (!run.state.stop.signal.aborted) run.state.stop.abort(new Error(reason));
-}
-
-/** The run for one item, with its deadline from now: a caller that waits is not outlived by its requests. */
-export function startItem(run: ServiceRun, bound?: string, now = Date.now()): ServiceRun {
-	const { maxItemMs } = run.settings;
-	if (maxItemMs <= 0) return run;
-	const named = bound ?? `the Max Time per Item of ${formatSeconds(maxItemMs)}`;
-	return { ...run, deadline: { at: now + maxItemMs, bound: named } };
-}
-
-/** The run's credential, loaded on first use; a failed load is not kept, so the next item tries again. */
-export function runCredentials(ctx: ServiceContext, run: ServiceRun, itemIndex: number) {
-	if (!run.state.credentials) {
-		const loading = (ctx as IExecuteFunctions).getCredentials(CREDENTIAL_TYPE, itemIndex);
-		run.state.credentials = loading;
-		loading.catch(() => {
-			if (run.state.credentials === loading) run.state.credentials = undefined;
-		});
-	}
-	return run.state.credentials;
-}
-
-/** The credential's secrets in every form, made once per loaded credential. */
-export function runForms(run: ServiceRun, credentials: IDataObject): readonly string[] {
-	if (run.state.forms?.of !== credentials)
-		run.state.forms = { of: credentials, forms: secretForms(credentials) };
-	return run.state.forms.forms;
-}
-
-/** Takes the credential's secrets out of an error leaving the node, an input error included. */
-export async function redactRunError(
-	ctx: ServiceContext,
-	run: ServiceRun,
-	itemIndex: number,
-	error: unknown,
-): Promise<void> {
-	let forms: readonly string[] = [];
-	try {
-		forms = runForms(run, await runCredentials(ctx, run, itemIndex));
-	} catch {
-		// The failed load is its own error elsewhere.
-	}
-	redactError(error, forms);
 }
