@@ -145,7 +145,7 @@ describe('a link continues only its own list', () => {
 
 describe('Page at a Time against a service whose cursors go round', () => {
 	test('a loop of 65 next cursors with no total, read batch by batch, ends with an error', async () => {
-		// Two new people a page, and cursors c1 … c65 then c1 again: longer than the 64 a cursor remembers.
+		// Two new people a page, and cursors c1 … c65 then c1 again, only one page a batch.
 		service.script((request, res, count) => {
 			const next = new URL(request.url, service.origin).searchParams.get('next');
 			const at = next === null ? 0 : Number(next.slice(1));

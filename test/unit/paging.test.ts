@@ -652,7 +652,7 @@ function state(overrides: Partial<Paging> = {}): Paging {
 	return {
 		start: START,
 		pageSize: 100,
-		loops: newLoopMemory(undefined, false, never),
+		loops: newLoopMemory(undefined, never),
 		stop: never,
 		refuse: never,
 		at: { offset: 0 },

@@ -22,10 +22,7 @@ import {
 } from './errors';
 import type { ServiceContext, ServiceRun } from './run';
 
-/**
- * A request made ready (request.ts): `forms` of its secrets, `credentials` to sign with. An attempt
- * sends it once with the token it signed in both, and reads the whole answer within its Timeout.
- */
+/** A request made ready (request.ts): its secrets' `forms`, and the `credentials` an attempt signs with. */
 export interface PreparedRequest {
 	itemIndex: number;
 	method: IHttpRequestMethods;

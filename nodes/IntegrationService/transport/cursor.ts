@@ -10,47 +10,34 @@ import { PLACEHOLDER, redact } from './secrets';
 
 export type PagePosition = { offset: number } | { next: string } | { link: string };
 
-/** Brent's cycle check: a checkpoint's digest (none before the first), steps since it, and its power of two. */
+/** Brent's cycle check over one sequence of digests: its checkpoint (none before the first), steps since it, its power of two. */
 interface LoopCheck {
 	mark?: string;
 	steps: number;
 	power: number;
 }
 
-/** `skip`: records of the page at `at` returned already; `seen`: the latest next-page cursors' digests. */
+/** `skip`: records of the page at `at` returned already; `loop`, `pageLoop`: the checks over next-page cursors and pages. */
 export interface ListPosition {
 	list: string;
 	at: PagePosition;
 	skip: number;
 	sent: number;
 	announced?: number;
-	seen: string[];
 	loop: LoopCheck;
-	/** Digest of the ids of the last page read, and Brent's check over those digests. */
-	lastPage?: string;
 	pageLoop: LoopCheck;
 }
 
 const PREFIX = 'isc1.';
 export const MAX_CURSOR_LENGTH = 16_384;
-/** The longest link or `next` carried: with SEEN_KEPT digests, in base64, under MAX_CURSOR_LENGTH. */
+/** The longest link or `next` carried: in base64, with the rest of a position, under MAX_CURSOR_LENGTH. */
 export const MAX_TEXT = 8192;
-export const SEEN_KEPT = 64;
 const DIGEST = /^[0-9a-f]{14}$/;
-const KEYS = ['list', 'at', 'skip', 'sent', 'announced', 'seen', 'loop', 'lastPage', 'pageLoop'];
+const KEYS = ['list', 'at', 'skip', 'sent', 'announced', 'loop', 'pageLoop'];
 
 /** A short hash in hex: not a secret, only to recognise a value again. */
 export function digest(text: string): string {
 	return createHash('sha256').update(text).digest('hex').slice(0, 14);
-}
-
-/** Counts one more cursor (its digest): 'loop' when it is the checkpoint, which moves at each power of two. */
-function loopStep(check: LoopCheck, cursor: string): LoopCheck | 'loop' {
-	if (check.mark === cursor) return 'loop';
-	const steps = check.steps + 1;
-	return steps >= check.power
-		? { mark: cursor, steps: 0, power: check.power * 2 }
-		: { ...check, steps };
 }
 
 /** The cursor of a position, or undefined when decodeCursor would refuse it: the pager then fails instead. */
@@ -98,7 +85,7 @@ export function decodeCursor(
 	if (cursor.length > MAX_CURSOR_LENGTH || !cursor.startsWith(PREFIX)) return notOurs;
 	const value = jsonOf(Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString('utf8'));
 	if (!isObject(value, KEYS)) return notOurs;
-	const { at, skip, sent, announced, seen, lastPage } = value;
+	const { at, skip, sent, announced } = value;
 	const valid =
 		typeof value.list === 'string' &&
 		isPagePosition(at) &&
@@ -106,12 +93,8 @@ export function decodeCursor(
 		(skip === 0 || !('offset' in at)) &&
 		isCount(sent) &&
 		(announced === undefined || isCount(announced)) &&
-		Array.isArray(seen) &&
-		seen.length <= SEEN_KEPT &&
-		seen.every(isDigest) &&
 		isLoopCheck(value.loop) &&
-		isLoopCheck(value.pageLoop) &&
-		(lastPage === undefined || isDigest(lastPage));
+		isLoopCheck(value.pageLoop);
 	if (!valid) return notOurs;
 	if (value.list === list) return { position: value as unknown as ListPosition };
 	return {
@@ -122,52 +105,39 @@ export function decodeCursor(
 export type LoopMemory = ReturnType<typeof newLoopMemory>;
 
 const FIRST_CHECK: LoopCheck = { steps: 0, power: 1 };
-const SAME_RECORDS =
-	'the service returned the same records again (it does not move to the next page)';
 
-/** What stops a loop, in this run and across batches: a cursor seen before, pages seen before or repeating. */
-export function newLoopMemory(
-	resume: ListPosition | undefined,
-	batch: boolean,
-	stop: (why: string) => never,
-) {
-	const seen = new Set<string>();
-	const seenIds = new Set<string>();
-	let carried = [...(resume?.seen ?? [])];
-	let check = resume?.loop ?? FIRST_CHECK;
-	let lastPage = resume?.lastPage;
-	let pageCheck = resume?.pageLoop ?? FIRST_CHECK;
+/**
+ * Paging always ends: a next-page cursor, or a page of the same records (by their ids), that comes round
+ * again stops it, in a run and from batch to batch. Brent's check, carried in the cursor at a constant
+ * size, sees a loop within 2 · max(tail, period) + period pages.
+ */
+export function newLoopMemory(resume: ListPosition | undefined, stop: (why: string) => never) {
+	let cursors = resume?.loop ?? FIRST_CHECK;
+	let pages = resume?.pageLoop ?? FIRST_CHECK;
+	// The checkpoint moves to the latest value at each power of two of the steps since the last move.
+	const step = (check: LoopCheck, text: string, why: string): LoopCheck => {
+		const key = digest(text);
+		if (check.mark === key) stop(why);
+		const steps = check.steps + 1;
+		return steps < check.power
+			? { ...check, steps }
+			: { mark: key, steps: 0, power: check.power * 2 };
+	};
 	return {
-		add(key: string) {
-			const keyDigest = digest(key);
-			const step = loopStep(check, keyDigest);
-			if (seen.has(key) || carried.includes(keyDigest) || step === 'loop')
-				stop('the service returned the same next-page cursor twice');
-			seen.add(key);
-			check = step;
-			if (batch) carried = [...carried, keyDigest].slice(-SEEN_KEPT);
+		cursor(key: string) {
+			cursors = step(cursors, key, 'the service returned the same next-page cursor twice');
 		},
-		progress(records: IDataObject[], firstOfBatch: boolean) {
-			const ids: string[] = [];
-			for (const record of records) {
-				const id = record?.id;
-				if (typeof id === 'string' || typeof id === 'number') ids.push(String(id));
-			}
-			// A page with records without an id is not compared.
-			const allHaveIds = ids.length === records.length;
-			if (allHaveIds && ids.every((id) => seenIds.has(id))) stop(SAME_RECORDS);
-			for (const id of ids) seenIds.add(id);
-			if (!batch || !allHaveIds) return;
-			// Fresh links around the same pages: the pages' ids repeat with the loop's period.
-			const pageDigest = digest(ids.join('\u0000'));
-			const step = loopStep(pageCheck, pageDigest);
-			if ((firstOfBatch && pageDigest === lastPage) || step === 'loop') stop(SAME_RECORDS);
-			lastPage = pageDigest;
-			pageCheck = step;
+		page(records: IDataObject[]) {
+			const ids = records.map((record) => record?.id);
+			// A page with a record without an id is not compared.
+			if (ids.every((id) => typeof id === 'string' || typeof id === 'number'))
+				pages = step(
+					pages,
+					ids.map(String).sort().join('\u0000'),
+					'the service returned the same records again (it does not move to the next page)',
+				);
 		},
-		carried: (): Pick<ListPosition, 'seen' | 'loop' | 'lastPage' | 'pageLoop'> => {
-			return { seen: carried, loop: check, lastPage, pageLoop: pageCheck };
-		},
+		carried: (): Pick<ListPosition, 'loop' | 'pageLoop'> => ({ loop: cursors, pageLoop: pages }),
 	};
 }
 

@@ -1,7 +1,5 @@
 import type { IHttpRequestMethods } from 'n8n-workflow';
 
-import type { ServiceHost } from '../../shared/service';
-import { HOST_FIELDS } from '../../shared/service';
 import { redact } from './secrets';
 
 /**
@@ -252,14 +250,6 @@ export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods):
 		return 'The update may already have been applied; sending the same values again is safe (an update replaces, it does not add): call again later, or Get the record to see where it stands.';
 	if (failure.retryable) return 'A passing failure: calling again later may work.';
 	return 'Calling again unchanged will fail the same way.';
-}
-
-/** A message for a model: the host's origin (maybe a private address) replaced by "the CRM host". */
-export function withoutHost(text: string, url: string, host: ServiceHost): string {
-	if (!URL.canParse(url)) return text;
-	const { origin, host: authority } = new URL(url);
-	const name = `the ${HOST_FIELDS[host].label.replace(/ Host URL$/, '')} host`;
-	return text.split(origin).join(name).split(authority).join(name);
 }
 
 /** The next step after an input error: nothing was sent. */

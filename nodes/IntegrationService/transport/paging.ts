@@ -53,10 +53,7 @@ export function announcedBound(total: number, pageSize: number): number {
 	return total + Math.max(pageSize, Math.ceil(total / 10));
 }
 
-/**
- * One list being read: the page to ask for (none: the list's own link), its records returned already
- * and its URL; the records handed on, sent in this run (memory's bound) and over every batch (a total's).
- */
+/** One list being read: where it is, the records handed on, sent in this run and sent over all batches. */
 export interface Paging {
 	start: ListStart;
 	pageSize: number;
@@ -93,10 +90,7 @@ function listStart(credentials: IDataObject, request: ServiceRequest, run: Servi
 	return { firstUrl, listPath, listName: last === '' ? undefined : last, base, listId, forms };
 }
 
-/**
- * A list page by page (nextLink, else `next`, else offsets) until it ends. Paging always ends: a
- * repeated cursor or page, an offset the service did not move to, or an endless-list bound stops it.
- */
+/** A list page by page (nextLink, else `next`, else offsets) until it ends or a loop or bound stops it. */
 export async function serviceRequestPages(
 	this: ServiceContext,
 	itemIndex: number,
@@ -115,7 +109,7 @@ export async function serviceRequestPages(
 		start,
 		pageSize,
 		maxRecords,
-		loops: newLoopMemory(resume, Boolean(batch), stop),
+		loops: newLoopMemory(resume, stop),
 		stop,
 		refuse: (message) => fail(message, true),
 		received: 0,
@@ -157,7 +151,7 @@ export async function serviceRequestPages(
 			const nextSkip = 'offset' in at ? 0 : skip + take.length;
 			return { received, nextCursor: cursorOf(paging, next, nextSkip, sent) };
 		}
-		paging.loops.progress(records as IDataObject[], pages === 1 && skip === 0);
+		paging.loops.page(records as IDataObject[]);
 		const after = pageAfter(paging, meta, records.length, limit);
 		if (done || after === undefined) {
 			const nextCursor = batch && after && cursorOf(paging, after, 0, paging.sentOverall);
@@ -219,10 +213,7 @@ export function requestFor(
 	return { ...request, qs: 'next' in at ? { ...qs, next: at.next } : { ...qs, offset: at.offset } };
 }
 
-/**
- * Counts a page (the first total announced, the records not returned before, a Limit's share); a list
- * past the announced total, past memory or past an unannounced list's bound is stopped.
- */
+/** Counts a page (its new records, a Limit's share); past the announced total or a bound, stops the list. */
 export function takePage(paging: Paging, records: unknown[], meta: IDataObject) {
 	const { skip, received, sentOverall: before, maxRecords } = paging;
 	if (paging.announced === undefined && typeof meta.total === 'number' && meta.total >= 0)
@@ -250,10 +241,7 @@ export function takePage(paging: Paging, records: unknown[], meta: IDataObject) 
 
 const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/**
- * The page after this one: the service's nextLink (a page of this list, without secrets), else its
- * `next` cursor, else the next offset; undefined when the list has no more pages.
- */
+/** The page after this one, if any: the nextLink (without secrets), else `next`, else the next offset. */
 export function pageAfter(paging: Paging, meta: IDataObject, count: number, limit: number) {
 	const { start, at, pageUrl, loops, stop } = paging;
 	const written = textOf(meta.nextLink);
@@ -268,11 +256,11 @@ export function pageAfter(paging: Paging, meta: IDataObject, count: number, limi
 				`The service pointed to a next page of another list (${target.otherList}); it is not followed`,
 			);
 		const link = withoutSecrets(new URL(written, pageUrl).href, start.forms);
-		loops.add(`link:${link}`);
+		loops.cursor(`link:${link}`);
 		return { link };
 	}
 	if (next !== undefined) {
-		loops.add(`next:${next}`);
+		loops.cursor(`next:${next}`);
 		return { next };
 	}
 	if (at === undefined || !('offset' in at)) return undefined;

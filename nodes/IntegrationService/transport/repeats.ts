@@ -13,7 +13,7 @@ import type { ServiceContext, ServiceRun } from './run';
  * stands. In memory only, keyed by a hash (a body may hold a password).
  */
 
-export const REPEAT_WINDOW_MS = 120_000;
+const REPEAT_WINDOW_MS = 120_000;
 /** The most settled creates remembered; one in flight is never forgotten (bounded by the requests in flight). */
 const MAX_CREATES = 1000;
 /** A longer answer is not kept (a created record is a few hundred characters). */
@@ -49,28 +49,6 @@ function remember(key: string, now: number): SentCreate {
 	return sent;
 }
 
-/** What a repeat gets: the first one's answer, or an error saying where the first one stands. */
-function repeatOf(
-	ctx: ServiceContext,
-	itemIndex: number,
-	sent: SentCreate,
-	noun: string,
-	now: number,
-) {
-	if (sent.state === 'answered' && sent.answer !== undefined)
-		return JSON.parse(sent.answer) as IDataObject;
-	const where = {
-		inFlight: 'has not been answered yet',
-		uncertain: 'has an unknown outcome: it may have been processed',
-		answered: 'was answered (its answer is too long to keep)',
-	}[sent.state];
-	const ago = formatSeconds(Math.max(0, now - sent.at));
-	const message = `Not sent again: the same create of a ${noun} (same arguments, connection and operation) was sent ${ago} ago and ${where}`;
-	const error = new NodeOperationError(ctx.getNode(), message, { itemIndex });
-	error.context.nextStep = `${sent.state === 'inFlight' ? 'Wait for it, then look' : 'Look'} the ${noun} up (Get or Get Many) before creating it again; the same create is not sent again within ${formatSeconds(REPEAT_WINDOW_MS)} of the first.`;
-	throw error;
-}
-
 /** Sends a tool run's create once per window; one that failed without reaching the service is forgotten. */
 export async function sendCreateOnce(
 	ctx: ServiceContext,
@@ -81,8 +59,20 @@ export async function sendCreateOnce(
 	const key = keyOf(prepared);
 	const now = Date.now();
 	const before = sentCreates.get(key);
-	if (before !== undefined && !expired(before, now))
-		return repeatOf(ctx, prepared.itemIndex, before, noun, now);
+	if (before !== undefined && !expired(before, now)) {
+		// A repeat gets the first one's answer (kept only once answered), or where the first one stands.
+		if (before.answer !== undefined) return JSON.parse(before.answer) as IDataObject;
+		const where = {
+			inFlight: 'has not been answered yet',
+			uncertain: 'has an unknown outcome: it may have been processed',
+			answered: 'was answered (its answer is too long to keep)',
+		}[before.state];
+		const ago = formatSeconds(Math.max(0, now - before.at));
+		const message = `Not sent again: the same create of a ${noun} (same arguments, connection and operation) was sent ${ago} ago and ${where}`;
+		const error = new NodeOperationError(ctx.getNode(), message, { itemIndex: prepared.itemIndex });
+		error.context.nextStep = `${before.state === 'inFlight' ? 'Wait for it, then look' : 'Look'} the ${noun} up (Get or Get Many) before creating it again; the same create is not sent again within ${formatSeconds(REPEAT_WINDOW_MS)} of the first.`;
+		throw error;
+	}
 	const sent = remember(key, now);
 	const sending = sendWithRetries(ctx, prepared, run);
 	const settled = () => sentCreates.get(key) === sent && sentCreates.delete(key);

@@ -25,10 +25,7 @@ export function stopRun(run: ServiceRun, reason: string): void {
 	if (!run.state.stop.signal.aborted) run.state.stop.abort(new Error(reason));
 }
 
-/**
- * The run as one item's operation sees it, with its deadline from now: a caller that waits for the
- * answer (an MCP client, a webhook sender) must not be outlived by its requests.
- */
+/** The run for one item, with its deadline from now: a caller that waits is not outlived by its requests. */
 export function startItem(run: ServiceRun, bound?: string, now = Date.now()): ServiceRun {
 	const { maxItemMs } = run.settings;
 	if (maxItemMs <= 0) return run;

@@ -3,11 +3,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken';
 
-import { headerValueProblem } from '../../shared/service';
+import { headerValueProblem, HOST_FIELDS } from '../../shared/service';
 import type { PreparedRequest } from './attempt';
 import { cancelSignal, sendAttempt, stoppedReason } from './attempt';
 import type { AttemptFailure } from './errors';
-import { formatSeconds, nextStep, withoutHost } from './errors';
+import { formatSeconds, nextStep } from './errors';
 import * as pace from './pace';
 import type { ServiceContext, ServiceRun } from './run';
 import { redact, withSecrets } from './secrets';
@@ -227,6 +227,9 @@ function failedRequest(
 	error.context.mayHaveBeenProcessed =
 		final.mayHaveBeenProcessed === true || final.processed === true;
 	error.context.nextStep = nextStep(final, method);
-	error.context.toolMessage = withoutHost(message, url, host);
+	// A model's message: the host's origin (maybe a private address) is "the CRM host".
+	const name = `the ${HOST_FIELDS[host].label.replace(/ Host URL$/, '')} host`;
+	const { origin, host: authority } = new URL(url);
+	error.context.toolMessage = message.split(origin).join(name).split(authority).join(name);
 	return error;
 }
