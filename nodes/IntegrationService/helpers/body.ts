@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { FieldSpec } from '../../shared/catalogue';
 import { jsonObjectOf, jsonOf } from '../../shared/service';
 import { FIELDS, KINDS } from './kinds';
+import { isUnsetValue } from './kinds/kind';
 import { locatorValue } from './kinds/locator';
 import { inputError, refuseUnknownKeys } from './validation';
 
@@ -121,7 +122,7 @@ const own = (object: IDataObject, key: string) =>
 /** Record (JSON) as an object of known fields: unlike an input row it carries nothing else, so an unknown key is refused. */
 function recordOf(ctx: IExecuteFunctions, itemIndex: number, fields: FieldSpec[]): IDataObject {
 	const raw = ctx.getNodeParameter(RECORD.name, itemIndex, undefined);
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+	if (isUnsetValue(raw)) {
 		const problem = `is required but empty; give a JSON object with some of: ${namesOf(fields)}`;
 		throw inputError(ctx, itemIndex, RECORD.label, problem);
 	}

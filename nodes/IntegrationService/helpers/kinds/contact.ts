@@ -7,6 +7,7 @@ import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../val
 import { toBoolean } from './boolean';
 import { entryListKind } from './entryList';
 import type { Kind } from './kind';
+import { isUnsetValue } from './kind';
 import { objectListProperty, textPart } from './objectList';
 import { optionalText } from './text';
 
@@ -37,8 +38,7 @@ function contactValue(place: EntryPlace, entry: IDataObject): IDataObject {
 	const { ctx, itemIndex, label } = place;
 	const { value, isPrimary } = entry;
 	refuseUnknownKeys(place, entry, CONTACT_PARTS);
-	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
-		throw inputError(ctx, itemIndex, label, 'has no value');
+	if (isUnsetValue(value)) throw inputError(ctx, itemIndex, label, 'has no value');
 	const contact: IDataObject = {};
 	for (const name of TEXT_PARTS) {
 		const text = withoutValue(place, entry[name], () =>

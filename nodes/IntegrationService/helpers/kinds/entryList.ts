@@ -4,7 +4,7 @@ import type { FieldSpec } from '../../../shared/catalogue';
 import type { Reading } from '../validation';
 import { parseJsonList } from './json';
 import type { Fields, Kind } from './kind';
-import { compoundValue, jsonListPart } from './kind';
+import { compoundValue, editor } from './kind';
 
 /** A list whose entries have a reader of their own: one JSON list inside another list's entry. */
 export function entryListKind(
@@ -17,7 +17,7 @@ export function entryListKind(
 		compoundValue(at, spec, raw, what, (given) => entries(at, given, fields));
 	return {
 		property,
-		part: jsonListPart,
+		part: (spec) => editor(spec, 'json', '[]'),
 		read,
 		// Inside an entry the list is one JSON value: parsed, then read as the form's.
 		readPart: (at, spec, raw, fields) =>

@@ -5,7 +5,7 @@ import type { Reading } from '../validation';
 import { inputError, refuseUnknownKeys } from '../validation';
 import { toBoolean } from './boolean';
 import type { Kind } from './kind';
-import { compoundValue } from './kind';
+import { compoundValue, isUnsetValue } from './kind';
 
 /** A set of true/false flags as one collection: a flag not added is left out of the body. */
 
@@ -29,8 +29,7 @@ function readFlags(at: Reading, raw: unknown, keys: readonly string[]) {
 	refuseUnknownKeys(at, value as IDataObject, keys);
 	for (const [key, flag] of Object.entries(value as IDataObject)) {
 		// A flag left null (a NULL column) or empty (blanks) is not set, like any optional field.
-		if (flag === null || flag === undefined || (typeof flag === 'string' && flag.trim() === ''))
-			continue;
+		if (isUnsetValue(flag)) continue;
 		flags[key] = toBoolean(ctx, itemIndex, `${label} › ${labelOf(key)}`, flag);
 	}
 	return flags;

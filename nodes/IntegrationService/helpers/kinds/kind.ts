@@ -35,6 +35,20 @@ export const shown = (spec: FieldSpec) => ({
 	description: spec.description,
 });
 
+/** A field as one editor of `type`, showing `initial` until set. */
+export const editor = (
+	spec: FieldSpec,
+	type: INodeProperties['type'],
+	initial: INodeProperties['default'],
+	typeOptions?: INodeProperties['typeOptions'],
+): INodeProperties => ({
+	...named(spec),
+	type,
+	...(typeOptions ? { typeOptions } : {}),
+	default: initial,
+	...shown(spec),
+});
+
 export function isUnset(raw: unknown): boolean {
 	return raw === undefined || raw === null || raw === '';
 }
@@ -58,10 +72,3 @@ export function compoundValue<T extends IDataObject | unknown[]>(
 	const problem = `add at least one ${what} (the service requires this field)`;
 	throw inputError(at.ctx, at.itemIndex, at.label, problem);
 }
-
-export const jsonListPart = (spec: FieldSpec): INodeProperties => ({
-	...named(spec),
-	type: 'json',
-	default: '[]',
-	...shown(spec),
-});

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ValueCheck } from '../validation';
 import { inputError, shown } from '../validation';
 import type { Kind } from './kind';
-import { isUnsetValue, named, shown as shownParts } from './kind';
+import { editor, isUnsetValue, named, shown as shownParts } from './kind';
 
 /** Every number the node sends or obeys is read here, and none is ever rounded. */
 
@@ -13,12 +13,11 @@ import { isUnsetValue, named, shown as shownParts } from './kind';
  */
 export const number: Kind = {
 	property(spec) {
-		const min = spec.min !== undefined ? { typeOptions: { minValue: spec.min } } : {};
-		if (spec.required)
-			return { ...named(spec), type: 'number', ...min, default: 0, ...shownParts(spec) };
+		const min = spec.min !== undefined ? { minValue: spec.min } : undefined;
+		if (spec.required) return editor(spec, 'number', 0, min);
 		return {
 			...named(spec),
-			...min,
+			...(min ? { typeOptions: min } : {}),
 			...shownParts(spec),
 			type: 'string',
 			default: '',

@@ -2,18 +2,12 @@ import { describeValue } from '../../../shared/service';
 import type { ValueCheck } from '../validation';
 import { inputError } from '../validation';
 import type { Kind } from './kind';
-import { isUnset, named, shown } from './kind';
+import { editor, isUnset } from './kind';
 import { textOf } from './text';
 
 /** A list of text (`stringList`): one value per entry; a required one needs at least one. */
 export const textList: Kind = {
-	property: (spec) => ({
-		...named(spec),
-		type: 'string',
-		typeOptions: { multipleValues: true },
-		default: [],
-		...shown(spec),
-	}),
+	property: (spec) => editor(spec, 'string', [], { multipleValues: true }),
 	read({ ctx, itemIndex, label }, spec, raw) {
 		const list = isUnset(raw) ? [] : toStringList(ctx, itemIndex, label, raw);
 		if (list.length) return list;
