@@ -107,11 +107,11 @@ function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm)
 	if (!form.group) return body;
 	const group = GROUPS[form.group.kind];
 	const added = (ctx.getNodeParameter(group.name, itemIndex, {}) ?? {}) as IDataObject;
-	const inGroup = (name: string) => added[name];
 	for (const spec of form.group.fields) {
 		// A field not added (nor its companion) writes nothing and is not read, unless required.
-		if (spec.required || spec.name in added || `${spec.name}Json` in added)
-			setIfDefined(body, spec.name, formValue(ctx, itemIndex, spec, `${group.label} › `, inGroup));
+		if (!spec.required && !(spec.name in added) && !(companionOf(spec).name in added)) continue;
+		const value = formValue(ctx, itemIndex, spec, `${group.label} › `, (name) => added[name]);
+		setIfDefined(body, spec.name, value);
 	}
 	return body;
 }
@@ -176,12 +176,8 @@ export function readBody(
 		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
 	if (create && writesNothing(body)) {
 		const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
-		throw inputError(
-			ctx,
-			itemIndex,
-			label,
-			'set at least one field; an empty record is not created',
-		);
+		const problem = 'set at least one field; an empty record is not created';
+		throw inputError(ctx, itemIndex, label, problem);
 	}
 	return body;
 }

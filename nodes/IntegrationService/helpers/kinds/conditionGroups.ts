@@ -35,13 +35,8 @@ function condition(place: EntryPlace, entry: IDataObject, spec: FieldSpec, field
 	const { val, ...rest } = entry;
 	if (!Array.isArray(val)) return { ...FILLED, ...readEntry(place, entry, parts, fields) };
 	if (!val.every((one) => typeof one === 'string' || Number.isFinite(one))) {
-		const label = `${place.label} › val`;
-		throw inputError(
-			place.ctx,
-			place.itemIndex,
-			label,
-			'must be text or a list of numbers or texts',
-		);
+		const problem = 'must be text or a list of numbers or texts';
+		throw inputError(place.ctx, place.itemIndex, `${place.label} › val`, problem);
 	}
 	const others = parts.filter((part) => part.name !== 'val');
 	const read = readEntry(place, rest, others, fields);

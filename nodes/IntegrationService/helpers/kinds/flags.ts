@@ -14,17 +14,17 @@ const CHANNELS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'] as co
 
 function readFlags(at: Reading, raw: unknown, keys: readonly string[]) {
 	const { ctx, itemIndex, label } = at;
+	const notFlags = () => inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
 	let value = raw;
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
 		} catch {
-			throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
+			throw notFlags();
 		}
 	}
 	if (value === undefined || value === null) return {};
-	if (typeof value !== 'object' || Array.isArray(value))
-		throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
+	if (typeof value !== 'object' || Array.isArray(value)) throw notFlags();
 	const flags: IDataObject = {};
 	refuseUnknownKeys(at, value as IDataObject, keys);
 	for (const [key, flag] of Object.entries(value as IDataObject)) {
