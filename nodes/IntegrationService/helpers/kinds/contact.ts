@@ -2,14 +2,45 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
 import { labelOf } from '../../../shared/catalogue';
-import type { EntryPlace } from '../validation';
+import type { EntryPlace, Reading } from '../validation';
 import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../validation';
 import { toBoolean } from './boolean';
-import { entryListKind } from './entryList';
-import type { Kind } from './kind';
-import { isUnsetValue } from './kind';
-import { objectListProperty, textPart } from './objectList';
+import { parseJsonList } from './json';
+import type { Fields, Kind } from './kind';
+import { compoundValue, editor, isUnsetValue } from './kind';
+import { objectListProperty, partsInWords, readEntry, textPart } from './objectList';
 import { optionalText } from './text';
+
+/** The contact lists of a person or a borrower (spec 2.1): emails, phones and addresses. */
+
+/** A list whose entries have a reader of their own; inside another list's entry, one JSON list. */
+function entryListKind(
+	what: string,
+	parts: (fields: Fields) => INodeProperties[],
+	entries: (at: Reading, raw: unknown, fields: Fields) => IDataObject[],
+	words: (fields: Fields) => string,
+): Kind {
+	const read = (at: Reading, spec: FieldSpec, raw: unknown, fields: Fields) =>
+		compoundValue(at, spec, raw, what, (given) => entries(at, given, fields));
+	return {
+		property: (spec, fields) =>
+			objectListProperty({ ...spec, placeholder: `Add ${labelOf(what)}` }, parts(fields)),
+		part: (spec) => editor(spec, 'json', '[]'),
+		read,
+		// Inside an entry the list is one JSON value: parsed, then read as the form's.
+		readPart: (at, spec, raw, fields) =>
+			read(
+				at,
+				spec,
+				typeof raw === 'string' && raw !== ''
+					? parseJsonList(at.ctx, at.itemIndex, at.label, raw)
+					: raw,
+				fields,
+			),
+		words: (_spec, fields) => `list of objects with ${words(fields)}`,
+		list: true,
+	};
+}
 
 const TEXT_PARTS = ['value', 'type', 'status'] as const;
 const CONTACT_PARTS = [...TEXT_PARTS, 'isPrimary'];
@@ -56,7 +87,7 @@ function contactValue(place: EntryPlace, entry: IDataObject): IDataObject {
 	return contact;
 }
 
-/** Contact values (spec 2.1) of a person or a borrower; `value` is the entry's first part. */
+/** Emails or phones; `value` is the entry's first part. */
 function contactKind(what: string, value: FieldSpec, typeExample: string): Kind {
 	const freeText = (aspect: string) =>
 		`Free-text ${aspect} of the value, as used by the connected system`;
@@ -68,11 +99,7 @@ function contactKind(what: string, value: FieldSpec, typeExample: string): Kind 
 	const wording = { list: 'entries', entry: 'must be an object with a value' };
 	return entryListKind(
 		what,
-		(spec, fields) =>
-			objectListProperty({ ...spec, placeholder: `Add ${labelOf(what)}` }, [
-				...parts.map(fields.part),
-				IS_PRIMARY,
-			]),
+		(fields) => [...parts.map(fields.part), IS_PRIMARY],
 		(at, raw) => readEntries(at, raw, wording, contactValue),
 		() => WORDS,
 	);
@@ -97,4 +124,24 @@ export const phones = contactKind(
 		'The phone number, sent as entered without blanks around it',
 	),
 	'mobile',
+);
+
+/** Postal addresses: every part optional text, an address with no part is an error. */
+const ADDRESS_PARTS: readonly FieldSpec[] = [
+	textPart('Type', 'type', 'home', 'Kind of address, e.g. home or mailing'),
+	textPart('Street', 'street', '1 Main St'),
+	textPart('City', 'city'),
+	textPart('State', 'state', 'CA'),
+	textPart('Postal Code', 'code', '94105'),
+	textPart('Country', 'country', 'US'),
+];
+
+export const addresses = entryListKind(
+	'address',
+	(fields) => ADDRESS_PARTS.map(fields.part),
+	(at, raw, fields) =>
+		readEntries(at, raw, { list: 'addresses', entry: 'must be an object' }, (place, entry) =>
+			readEntry(place, entry, ADDRESS_PARTS, fields),
+		),
+	(fields) => partsInWords(ADDRESS_PARTS, fields),
 );
