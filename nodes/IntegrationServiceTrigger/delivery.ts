@@ -21,11 +21,7 @@ export function eventKey(eventId: string): string {
 export const SIGNATURE_HEADER = 'x-service-signature';
 
 /** HMAC-SHA256 over the raw body or its base64, as hex or base64: four forms, each in constant time. */
-export function signatureMatches(
-	secret: string,
-	rawBody: Buffer,
-	header: string | undefined,
-): boolean {
+export function signatureMatches(secret: string, rawBody: Buffer, header?: string): boolean {
 	const provided = decodeDigest((header ?? '').trim());
 	if (!provided) return false;
 	let matched = false;
