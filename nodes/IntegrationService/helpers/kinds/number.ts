@@ -43,14 +43,12 @@ export const number: Kind = {
 	words: () => 'number',
 };
 
-/** A number as people write one; not "0x10", "0b101" or "0o17", which Number() also reads. */
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+/** A number as people write one (sign, whole, fraction, exponent); not "0x10", "0b101" or "0o17". */
+const DECIMAL = /^\s*([+-]?)(?=\.?\d)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?\s*$/;
 
 /** A numeral as sign, significant digits and power of ten: "+012.50" and "1.25e1" are both `125e-1`. */
 function exactDecimal(numeral: string): string {
-	const [, sign, whole, fraction, exponent] = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/.exec(
-		numeral.trim(),
-	) as RegExpExecArray;
+	const [, sign, whole, fraction, exponent] = DECIMAL.exec(numeral) as RegExpExecArray;
 	const digits = `${whole}${fraction}`.replace(/^0+/, '');
 	const significant = digits.replace(/0+$/, '');
 	if (significant === '') return '0';
