@@ -30,11 +30,10 @@ async function signatureProblem(ctx: IWebhookFunctions, raw: Buffer): Promise<st
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const clientMode = credentials.authentication === 'clientCredentials';
 	const secret = credentials[clientMode ? 'clientSecret' : 'signingSecret'];
-	if (typeof secret !== 'string' || secret === '') {
+	if (typeof secret !== 'string' || secret === '')
 		return clientMode
 			? 'Signature not checked: the credential has no Client Secret to verify deliveries with'
 			: 'Signature not checked: the credential (Access Token mode) has no Webhook Signing Secret; add it to the credential';
-	}
 	const header = ctx.getRequestObject().headers[SIGNATURE_HEADER];
 	if (signatureMatches(secret, raw, Array.isArray(header) ? header[0] : header)) return undefined;
 	return header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature';

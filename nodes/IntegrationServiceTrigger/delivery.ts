@@ -69,9 +69,8 @@ export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem
 	}
 	if (body.uri !== undefined && typeof body.uri !== 'string')
 		return { problem: 'The event\'s "uri" is not a string' };
-	if (body.resourceIds !== undefined && !Array.isArray(body.resourceIds)) {
+	if (body.resourceIds !== undefined && !Array.isArray(body.resourceIds))
 		return { problem: 'The event\'s "resourceIds" is not a list' };
-	}
 	return { event: body as ServiceEvent };
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../shared/catalogue';
-import { jsonObjectOf, jsonOf } from '../../shared/service';
+import { isJsonObject, jsonObjectOf, jsonOf } from '../../shared/service';
 import { FIELDS, KINDS } from './kinds';
 import { isUnsetValue } from './kinds/kind';
 import { locatorValue } from './kinds/locator';
@@ -61,11 +61,9 @@ const isEmptyValue = (value: unknown) =>
 
 function noEntries(raw: unknown): boolean {
 	if (isEmptyValue(raw)) return true;
-	if (typeof raw !== 'object' || Array.isArray(raw)) return false;
-	const keys = Object.keys(raw as object);
-	return (
-		keys.length === 0 || (keys.length === 1 && isEmptyValue((raw as { values?: unknown }).values))
-	);
+	if (!isJsonObject(raw)) return false;
+	const keys = Object.keys(raw);
+	return keys.length === 0 || (keys.length === 1 && isEmptyValue(raw.values));
 }
 
 /** One field's value from the form; a list and its companion both set is an error, not a guess. */
