@@ -30,11 +30,10 @@ async function signatureProblem(ctx: IWebhookFunctions, raw: Buffer): Promise<st
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const clientMode = credentials.authentication === 'clientCredentials';
 	const secret = credentials[clientMode ? 'clientSecret' : 'signingSecret'];
-	if (typeof secret !== 'string' || secret === '') {
+	if (typeof secret !== 'string' || secret === '')
 		return clientMode
 			? 'Signature not checked: the credential has no Client Secret to verify deliveries with'
 			: 'Signature not checked: the credential (Access Token mode) has no Webhook Signing Secret; add it to the credential';
-	}
 	const header = ctx.getRequestObject().headers[SIGNATURE_HEADER];
 	if (signatureMatches(secret, raw, Array.isArray(header) ? header[0] : header)) return undefined;
 	return header === undefined ? 'Missing X-Service-Signature' : 'Invalid X-Service-Signature';
@@ -128,9 +127,8 @@ export class IntegrationServiceTrigger implements INodeType {
 		// n8n keeps the exact bytes received; a re-serialised body could never match the signature.
 		const rawBody: unknown = (request as unknown as { rawBody?: unknown }).rawBody;
 		const raw = Buffer.isBuffer(rawBody) ? rawBody : Buffer.alloc(0);
-		if (raw.length > MAX_BODY_BYTES) {
+		if (raw.length > MAX_BODY_BYTES)
 			return answer(413, { error: `The body is larger than ${MAX_BODY_BYTES} bytes` });
-		}
 
 		if (this.getNodeParameter('verifySignature', true) as boolean) {
 			const problem = await signatureProblem(this, raw);
@@ -155,9 +153,8 @@ export class IntegrationServiceTrigger implements INodeType {
 			let items: INodeExecutionData[] = [{ json: event }];
 			const fetch = this.getNodeParameter('fetchRecords', true) as boolean;
 			if (fetch && !/Deleted$/.test(event.event)) {
-				if (typeof event.uri !== 'string' || event.uri === '') {
+				if (typeof event.uri !== 'string' || event.uri === '')
 					return answer(400, { error: 'The event has no "uri" to fetch its records from' });
-				}
 				const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
 				const target = eventUriHost(credentials, event.uri);
 				if ('refused' in target) return answer(422, { error: target.refused });

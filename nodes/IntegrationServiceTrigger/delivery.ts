@@ -21,11 +21,7 @@ export function eventKey(eventId: string): string {
 export const SIGNATURE_HEADER = 'x-service-signature';
 
 /** HMAC-SHA256 over the raw body or its base64, as hex or base64: four forms, each in constant time. */
-export function signatureMatches(
-	secret: string,
-	rawBody: Buffer,
-	header: string | undefined,
-): boolean {
+export function signatureMatches(secret: string, rawBody: Buffer, header?: string): boolean {
 	const provided = decodeDigest((header ?? '').trim());
 	if (!provided) return false;
 	let matched = false;
@@ -73,9 +69,8 @@ export function parseEvent(rawBody: Buffer): { event: ServiceEvent } | { problem
 	}
 	if (body.uri !== undefined && typeof body.uri !== 'string')
 		return { problem: 'The event\'s "uri" is not a string' };
-	if (body.resourceIds !== undefined && !Array.isArray(body.resourceIds)) {
+	if (body.resourceIds !== undefined && !Array.isArray(body.resourceIds))
 		return { problem: 'The event\'s "resourceIds" is not a list' };
-	}
 	return { event: body as ServiceEvent };
 }
 

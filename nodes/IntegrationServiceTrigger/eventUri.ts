@@ -80,21 +80,12 @@ export async function fetchRecords(
 ): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
 	const link = { url: uri, relativeTo: uri, what: "the event's records" };
-	await serviceRequestPages.call(
-		ctx,
-		0,
-		{
-			request: { method: 'GET', host, path: [], link, connection: CREDENTIAL_DEFAULT },
-			pageSize: MAX_PAGE_SIZE,
-			recordsKey: recordsOf,
-		},
-		// An endless list fails the delivery at the bound, never starting the workflow with part of it.
-		startItem(
-			newRun(FETCH_SETTINGS),
-			`the ${DELIVERY_READ_MS / 1000} s limit for reading a delivery's records`,
-		),
-		(page) =>
-			records.push(...page.filter((record) => record !== null && typeof record === 'object')),
+	const request = { method: 'GET', host, path: [], link, connection: CREDENTIAL_DEFAULT } as const;
+	const paging = { request, pageSize: MAX_PAGE_SIZE, recordsKey: recordsOf };
+	// An endless list fails the delivery at the bound, never starting the workflow with part of it.
+	const bound = `the ${DELIVERY_READ_MS / 1000} s limit for reading a delivery's records`;
+	await serviceRequestPages.call(ctx, 0, paging, startItem(newRun(FETCH_SETTINGS), bound), (page) =>
+		records.push(...page.filter((record) => record !== null && typeof record === 'object')),
 	);
 	return records;
 }

@@ -65,14 +65,13 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 	if (lossyNumberAt(given) !== undefined)
 		throw new NodeOperationError(ctx.getNode(), `Webhook ID: ${lossyProblem('')}`);
 	const webhookId = String(given).trim();
-	if (webhookId === '') {
+	if (webhookId === '')
 		throw new NodeOperationError(
 			ctx.getNode(),
 			"Webhook ID: set the ID of the service's webhook to register",
 		);
-	}
 	const events = ctx.getNodeParameter('events', []) as string[];
-	if (events.length !== 1 || events[0] === '*') {
+	if (events.length !== 1 || events[0] === '*')
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'Register Webhook on Activation needs exactly one event selected (not Any Event)',
@@ -81,7 +80,6 @@ export async function pointWebhook(ctx: IHookFunctions): Promise<void> {
 					'A webhook of the service holds one event name. Select one event, or turn registration off and point webhooks here yourself.',
 			},
 		);
-	}
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url)
 		throw new NodeOperationError(ctx.getNode(), 'n8n gave no production URL for this trigger');

@@ -23,6 +23,9 @@ const hookRun = (): ServiceRun =>
 		`the ${HOOK_MS / 1000} s limit for the trigger's webhooks`,
 	);
 
+/** The CRM host's webhooks, on the credential's own connection. */
+const WEBHOOKS = { host: 'crm', path: ['webhooks'], connection: CREDENTIAL_DEFAULT } as const;
+
 /** More webhooks than this on one connection is no real listing: activation stops, naming it. */
 const MAX_LISTED_WEBHOOKS = 10_000;
 
@@ -51,12 +54,7 @@ export function webhookIdOf(value: unknown): string | undefined {
 /** Every page of the CRM host's webhooks with an ID; an entry without event or URL is still held. */
 export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promise<Listed[]> {
 	const listing: Listed[] = [];
-	const request = {
-		method: 'GET',
-		host: 'crm',
-		path: ['webhooks'],
-		connection: CREDENTIAL_DEFAULT,
-	} as const;
+	const request = { ...WEBHOOKS, method: 'GET' } as const;
 	const paging = { request, pageSize: MAX_PAGE_SIZE, recordsKey: 'webhooks' };
 	await serviceRequestPages.call(ctx, 0, paging, run, (page) => {
 		for (const webhook of page as unknown[]) {
@@ -148,12 +146,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 		for (const event of events) {
 			pending = event;
 			const body = { url, event, ...filters };
-			const answer = await serviceRequest.call(
-				ctx,
-				0,
-				{ method: 'POST', host: 'crm', path: ['webhooks'], body, connection: CREDENTIAL_DEFAULT },
-				run,
-			);
+			const answer = await serviceRequest.call(ctx, 0, { ...WEBHOOKS, method: 'POST', body }, run);
 			const id = webhookIdOf(answer.id);
 			if (id === undefined)
 				throw new NodeOperationError(
@@ -220,12 +213,7 @@ async function deleteIds(ctx: IHookFunctions, ids: string[], run: ServiceRun): P
 	for (const id of ids) {
 		const path = ['webhooks', { id, field: 'Webhook ID' }];
 		try {
-			await serviceRequest.call(
-				ctx,
-				0,
-				{ method: 'DELETE', host: 'crm', path, connection: CREDENTIAL_DEFAULT },
-				run,
-			);
+			await serviceRequest.call(ctx, 0, { ...WEBHOOKS, method: 'DELETE', path }, run);
 		} catch (error) {
 			if ((error as { httpCode?: string }).httpCode !== '404') left.push(id);
 		}

@@ -128,7 +128,7 @@ describe('node description', () => {
 	test('every field in Additional Fields or Update Fields is of a type the field mapper reads', () => {
 		// A locator (version 2's reference, helpers/kinds/locator.ts) is read as its ID.
 		const readable = new Set(['string', 'number', 'boolean', 'json', 'resourceLocator']);
-		// The compound kinds (helpers/kinds: contact.ts, addresses.ts, flags.ts), by their fields' names.
+		// The compound kinds (helpers/kinds: contact.ts (emails, phones, addresses), flags.ts), by their fields' names.
 		const compound = new Set([
 			'emails',
 			'phones',

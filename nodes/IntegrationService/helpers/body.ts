@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../shared/catalogue';
-import { jsonObjectOf, jsonOf } from '../../shared/service';
+import { isJsonObject, jsonObjectOf, jsonOf } from '../../shared/service';
 import { FIELDS, KINDS } from './kinds';
+import { isUnsetValue } from './kinds/kind';
 import { locatorValue } from './kinds/locator';
 import { inputError, refuseUnknownKeys } from './validation';
 
@@ -60,11 +61,9 @@ const isEmptyValue = (value: unknown) =>
 
 function noEntries(raw: unknown): boolean {
 	if (isEmptyValue(raw)) return true;
-	if (typeof raw !== 'object' || Array.isArray(raw)) return false;
-	const keys = Object.keys(raw as object);
-	return (
-		keys.length === 0 || (keys.length === 1 && isEmptyValue((raw as { values?: unknown }).values))
-	);
+	if (!isJsonObject(raw)) return false;
+	const keys = Object.keys(raw);
+	return keys.length === 0 || (keys.length === 1 && isEmptyValue(raw.values));
 }
 
 /** One field's value from the form; a list and its companion both set is an error, not a guess. */
@@ -106,11 +105,11 @@ function bodyFromForm(ctx: IExecuteFunctions, itemIndex: number, form: BodyForm)
 	if (!form.group) return body;
 	const group = GROUPS[form.group.kind];
 	const added = (ctx.getNodeParameter(group.name, itemIndex, {}) ?? {}) as IDataObject;
-	const inGroup = (name: string) => added[name];
 	for (const spec of form.group.fields) {
 		// A field not added (nor its companion) writes nothing and is not read, unless required.
-		if (spec.required || spec.name in added || `${spec.name}Json` in added)
-			setIfDefined(body, spec.name, formValue(ctx, itemIndex, spec, `${group.label} › `, inGroup));
+		if (!spec.required && !(spec.name in added) && !(companionOf(spec).name in added)) continue;
+		const value = formValue(ctx, itemIndex, spec, `${group.label} › `, (name) => added[name]);
+		setIfDefined(body, spec.name, value);
 	}
 	return body;
 }
@@ -121,7 +120,7 @@ const own = (object: IDataObject, key: string) =>
 /** Record (JSON) as an object of known fields: unlike an input row it carries nothing else, so an unknown key is refused. */
 function recordOf(ctx: IExecuteFunctions, itemIndex: number, fields: FieldSpec[]): IDataObject {
 	const raw = ctx.getNodeParameter(RECORD.name, itemIndex, undefined);
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+	if (isUnsetValue(raw)) {
 		const problem = `is required but empty; give a JSON object with some of: ${namesOf(fields)}`;
 		throw inputError(ctx, itemIndex, RECORD.label, problem);
 	}
@@ -175,12 +174,8 @@ export function readBody(
 		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
 	if (create && writesNothing(body)) {
 		const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
-		throw inputError(
-			ctx,
-			itemIndex,
-			label,
-			'set at least one field; an empty record is not created',
-		);
+		const problem = 'set at least one field; an empty record is not created';
+		throw inputError(ctx, itemIndex, label, problem);
 	}
 	return body;
 }

@@ -48,8 +48,8 @@ function formFields(form: BodyForm): INodeProperties[] {
 }
 
 /**
- * Record (JSON)'s default: one `$fromAI` listing every field and its kind (a model sees nothing else
- * of the node for this argument). No field name holds a backtick or `${`.
+ * Record (JSON)'s default: a `$fromAI` listing every field's kind, all a model sees of the node for
+ * this argument. No field name holds a backtick or `${`.
  */
 function recordFromAI(fields: readonly FieldSpec[]): string {
 	const description = `The record as one JSON object. Give only the fields you know; leave out the others. Fields: ${partsInWords(fields, FIELDS, '; ')}`;

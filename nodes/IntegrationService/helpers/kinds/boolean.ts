@@ -1,16 +1,11 @@
 import type { ValueCheck } from '../validation';
 import { inputError, shown as shownValue } from '../validation';
 import type { Kind } from './kind';
-import { isUnsetValue, named, shown } from './kind';
+import { editor, isUnsetValue } from './kind';
 
 /** A toggle; `initial` is the value it shows when added (off unless given). */
 export const boolean: Kind = {
-	property: (spec) => ({
-		...named(spec),
-		type: 'boolean',
-		default: spec.initial ?? false,
-		...shown(spec),
-	}),
+	property: (spec) => editor(spec, 'boolean', spec.initial ?? false),
 	read: ({ ctx, itemIndex, label }, _spec, raw) =>
 		isUnsetValue(raw) ? undefined : toBoolean(ctx, itemIndex, label, raw),
 	words: () => 'true or false',

@@ -8,11 +8,7 @@ import { compoundValue } from './kind';
 import { toWholeNumber } from './number';
 import { entryWord, objectListProperty, partsInWords, readEntry } from './objectList';
 
-/**
- * A smart list's conditions, `{fld, opr, num, unit, val}[][]`: in the form, entries with the same
- * Group number make one inner list. The service requires every key, so an unset `num` is sent as null
- * and an unset `unit` as "".
- */
+/** A smart list's conditions, `{fld, opr, num, unit, val}[][]`: the form's entries of one Group make one list. */
 const GROUP_PART: INodeProperties = {
 	displayName: 'Group',
 	name: 'group',
@@ -23,6 +19,7 @@ const GROUP_PART: INodeProperties = {
 		'Conditions with the same group number form one group; groups are sent in the order of their numbers',
 };
 
+/** The service requires every key: an unset `num` is sent as null, an unset `unit` as "". */
 const FILLED: IDataObject = { num: null, unit: '' };
 
 const MAX_GROUPS = 100;
@@ -35,13 +32,8 @@ function condition(place: EntryPlace, entry: IDataObject, spec: FieldSpec, field
 	const { val, ...rest } = entry;
 	if (!Array.isArray(val)) return { ...FILLED, ...readEntry(place, entry, parts, fields) };
 	if (!val.every((one) => typeof one === 'string' || Number.isFinite(one))) {
-		const label = `${place.label} › val`;
-		throw inputError(
-			place.ctx,
-			place.itemIndex,
-			label,
-			'must be text or a list of numbers or texts',
-		);
+		const problem = 'must be text or a list of numbers or texts';
+		throw inputError(place.ctx, place.itemIndex, `${place.label} › val`, problem);
 	}
 	const others = parts.filter((part) => part.name !== 'val');
 	const read = readEntry(place, rest, others, fields);

@@ -1,15 +1,50 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
-import type { EntryPlace } from '../validation';
+import { labelOf } from '../../../shared/catalogue';
+import type { EntryPlace, Reading } from '../validation';
 import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../validation';
 import { toBoolean } from './boolean';
-import { entryListKind } from './entryList';
+import { parseJsonList } from './json';
 import type { Fields, Kind } from './kind';
-import { textPart } from './objectList';
-import { optionalText, requireText } from './text';
+import { compoundValue, editor, isUnsetValue } from './kind';
+import { objectListProperty, partsInWords, readEntry, textPart } from './objectList';
+import { optionalText } from './text';
 
-const CONTACT_PARTS = ['value', 'type', 'status', 'isPrimary'] as const;
+/** The contact lists of a person or a borrower (spec 2.1): emails, phones and addresses. */
+
+/** A list whose entries have a reader of their own; inside another list's entry, one JSON list. */
+function entryListKind(
+	what: string,
+	parts: (fields: Fields) => INodeProperties[],
+	entries: (at: Reading, raw: unknown, fields: Fields) => IDataObject[],
+	words: (fields: Fields) => string,
+): Kind {
+	const read = (at: Reading, spec: FieldSpec, raw: unknown, fields: Fields) =>
+		compoundValue(at, spec, raw, what, (given) => entries(at, given, fields));
+	return {
+		property: (spec, fields) =>
+			objectListProperty({ ...spec, placeholder: `Add ${labelOf(what)}` }, parts(fields)),
+		part: (spec) => editor(spec, 'json', '[]'),
+		read,
+		// Inside an entry the list is one JSON value: parsed, then read as the form's.
+		readPart: (at, spec, raw, fields) =>
+			read(
+				at,
+				spec,
+				typeof raw === 'string' && raw !== ''
+					? parseJsonList(at.ctx, at.itemIndex, at.label, raw)
+					: raw,
+				fields,
+			),
+		words: (_spec, fields) => `list of objects with ${words(fields)}`,
+		list: true,
+	};
+}
+
+const TEXT_PARTS = ['value', 'type', 'status'] as const;
+const CONTACT_PARTS = [...TEXT_PARTS, 'isPrimary'];
+const WORDS = 'value (text), type (text), status (text), isPrimary (true or false)';
 
 // Not a toggle: n8n fills a toggle's default (false) into every entry, which an update would send and
 // so demote the primary value. "Not Set" sends nothing; an old workflow's true is Yes.
@@ -30,90 +65,83 @@ const IS_PRIMARY: INodeProperties = {
 	description: 'Whether this is the primary value; Not Set sends nothing',
 };
 
-/** Contact values (spec 2.1) of a person or a borrower. */
-function contactProperty(spec: FieldSpec, fields: Fields): INodeProperties {
-	const isEmail = spec.name === 'emails';
-	const parts = [
-		textPart(
-			isEmail ? 'Email Address' : 'Phone Number',
-			'value',
-			isEmail ? 'name@email.com' : '+1 555 0100',
-			isEmail
-				? 'The email address, sent without blanks around it'
-				: 'The phone number, sent as entered without blanks around it',
-		),
-		textPart(
-			'Type',
-			'type',
-			isEmail ? 'work' : 'mobile',
-			'Free-text kind of the value, as used by the connected system',
-		),
-		textPart(
-			'Status',
-			'status',
-			'valid',
-			'Free-text status of the value, as used by the connected system',
-		),
-	];
-	return {
-		displayName: spec.label,
-		name: spec.name,
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: isEmail ? 'Add Email' : 'Add Phone',
-		default: {},
-		description: spec.description,
-		options: [
-			{
-				displayName: isEmail ? 'Email' : 'Phone',
-				name: 'values',
-				values: [...parts.map(fields.part), IS_PRIMARY],
-			},
-		],
-		...(spec.required ? { required: true } : {}),
-	};
-}
-
 function contactValue(place: EntryPlace, entry: IDataObject): IDataObject {
 	const { ctx, itemIndex, label } = place;
-	const { value, type, status, isPrimary } = entry;
+	const { value, isPrimary } = entry;
 	refuseUnknownKeys(place, entry, CONTACT_PARTS);
-	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
-		throw inputError(ctx, itemIndex, label, 'has no value');
-	const part = <T>(raw: unknown, read: () => T) => withoutValue(place, raw, read);
-	const contact: IDataObject = {
-		value: part(value, () => requireText(ctx, itemIndex, `${label} › Value`, value).trim()),
-	};
-	const typeText = part(type, () => optionalText(ctx, itemIndex, `${label} › Type`, type));
-	if (typeText !== undefined) contact.type = typeText;
-	const statusText = part(status, () => optionalText(ctx, itemIndex, `${label} › Status`, status));
-	if (statusText !== undefined) contact.status = statusText;
+	if (isUnsetValue(value)) throw inputError(ctx, itemIndex, label, 'has no value');
+	const contact: IDataObject = {};
+	for (const name of TEXT_PARTS) {
+		const text = withoutValue(place, entry[name], () =>
+			optionalText(ctx, itemIndex, `${label} › ${labelOf(name)}`, entry[name]),
+		);
+		if (text !== undefined) contact[name] = name === 'value' ? text.trim() : text;
+	}
 	if (isPrimary !== undefined && isPrimary !== null && isPrimary !== '') {
 		// Systems with numeric booleans answer 1 and 0: their emails and phones come back as input.
 		const flag = isPrimary === 1 ? true : isPrimary === 0 ? false : isPrimary;
-		contact.isPrimary = part(isPrimary, () =>
+		contact.isPrimary = withoutValue(place, isPrimary, () =>
 			toBoolean(ctx, itemIndex, `${label} › Is Primary`, flag),
 		);
 	}
 	return contact;
 }
 
-function contactKind(what: string): Kind {
-	const words = CONTACT_PARTS.map(
-		(part) => `${part} (${part === 'isPrimary' ? 'true or false' : 'text'})`,
-	).join(', ');
+/** Emails or phones; `value` is the entry's first part. */
+function contactKind(what: string, value: FieldSpec, typeExample: string): Kind {
+	const freeText = (aspect: string) =>
+		`Free-text ${aspect} of the value, as used by the connected system`;
+	const parts = [
+		value,
+		textPart('Type', 'type', typeExample, freeText('kind')),
+		textPart('Status', 'status', 'valid', freeText('status')),
+	];
+	const wording = { list: 'entries', entry: 'must be an object with a value' };
 	return entryListKind(
 		what,
-		contactProperty,
-		(at, raw) =>
-			readEntries(
-				at,
-				raw,
-				{ list: 'entries', entry: 'must be an object with a value' },
-				contactValue,
-			),
-		() => words,
+		(fields) => [...parts.map(fields.part), IS_PRIMARY],
+		(at, raw) => readEntries(at, raw, wording, contactValue),
+		() => WORDS,
 	);
 }
 
-export const [emails, phones] = [contactKind('email'), contactKind('phone')];
+export const emails = contactKind(
+	'email',
+	textPart(
+		'Email Address',
+		'value',
+		'name@email.com',
+		'The email address, sent without blanks around it',
+	),
+	'work',
+);
+export const phones = contactKind(
+	'phone',
+	textPart(
+		'Phone Number',
+		'value',
+		'+1 555 0100',
+		'The phone number, sent as entered without blanks around it',
+	),
+	'mobile',
+);
+
+/** Postal addresses: every part optional text, an address with no part is an error. */
+const ADDRESS_PARTS: readonly FieldSpec[] = [
+	textPart('Type', 'type', 'home', 'Kind of address, e.g. home or mailing'),
+	textPart('Street', 'street', '1 Main St'),
+	textPart('City', 'city'),
+	textPart('State', 'state', 'CA'),
+	textPart('Postal Code', 'code', '94105'),
+	textPart('Country', 'country', 'US'),
+];
+
+export const addresses = entryListKind(
+	'address',
+	(fields) => ADDRESS_PARTS.map(fields.part),
+	(at, raw, fields) =>
+		readEntries(at, raw, { list: 'addresses', entry: 'must be an object' }, (place, entry) =>
+			readEntry(place, entry, ADDRESS_PARTS, fields),
+		),
+	(fields) => partsInWords(ADDRESS_PARTS, fields),
+);

@@ -5,7 +5,7 @@ import type { Reading } from '../validation';
 import { inputError, refuseUnknownKeys } from '../validation';
 import { toBoolean } from './boolean';
 import type { Kind } from './kind';
-import { compoundValue } from './kind';
+import { compoundValue, isUnsetValue } from './kind';
 
 /** A set of true/false flags as one collection: a flag not added is left out of the body. */
 
@@ -14,23 +14,22 @@ const CHANNELS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'] as co
 
 function readFlags(at: Reading, raw: unknown, keys: readonly string[]) {
 	const { ctx, itemIndex, label } = at;
+	const notFlags = () => inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
 	let value = raw;
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
 		} catch {
-			throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
+			throw notFlags();
 		}
 	}
 	if (value === undefined || value === null) return {};
-	if (typeof value !== 'object' || Array.isArray(value))
-		throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
+	if (typeof value !== 'object' || Array.isArray(value)) throw notFlags();
 	const flags: IDataObject = {};
 	refuseUnknownKeys(at, value as IDataObject, keys);
 	for (const [key, flag] of Object.entries(value as IDataObject)) {
 		// A flag left null (a NULL column) or empty (blanks) is not set, like any optional field.
-		if (flag === null || flag === undefined || (typeof flag === 'string' && flag.trim() === ''))
-			continue;
+		if (isUnsetValue(flag)) continue;
 		flags[key] = toBoolean(ctx, itemIndex, `${label} › ${labelOf(key)}`, flag);
 	}
 	return flags;

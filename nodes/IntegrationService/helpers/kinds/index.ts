@@ -1,8 +1,7 @@
 import type { FieldType } from '../../../shared/catalogue';
-import { addresses } from './addresses';
 import { boolean } from './boolean';
 import { conditionGroups } from './conditionGroups';
-import { emails, phones } from './contact';
+import { addresses, emails, phones } from './contact';
 import { consent, entitiesToSync } from './flags';
 import { json, jsonArray } from './json';
 import type { Fields, Kind } from './kind';

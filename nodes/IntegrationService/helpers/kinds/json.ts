@@ -5,7 +5,7 @@ import { describeValue, isJsonObject, jsonObjectOf, jsonOf } from '../../../shar
 import type { ValueCheck } from '../validation';
 import { inputError } from '../validation';
 import type { Kind } from './kind';
-import { isUnsetValue, named, shown } from './kind';
+import { editor, isUnsetValue } from './kind';
 
 /** A JSON object or list of objects whose keys are not published: shape checked, passed through. */
 
@@ -13,12 +13,7 @@ const OBJECT_EXAMPLE = 'a JSON object such as {"key": "value"}';
 
 function jsonKind(list: boolean): Kind {
 	return {
-		property: (spec) => ({
-			...named(spec),
-			type: 'json',
-			default: list ? '[]' : '{}',
-			...shown(spec),
-		}),
+		property: (spec) => editor(spec, 'json', list ? '[]' : '{}'),
 		read({ ctx, itemIndex, label }, spec, raw) {
 			if (isUnsetValue(raw)) {
 				if (spec.required)

@@ -35,13 +35,23 @@ export const shown = (spec: FieldSpec) => ({
 	description: spec.description,
 });
 
-export function isUnset(raw: unknown): boolean {
-	return raw === undefined || raw === null || raw === '';
-}
+/** A field as one editor of `type`, showing `initial` until set. */
+export const editor = (
+	spec: FieldSpec,
+	type: INodeProperties['type'],
+	initial: INodeProperties['default'],
+	typeOptions?: INodeProperties['typeOptions'],
+): INodeProperties => ({
+	...named(spec),
+	type,
+	...(typeOptions ? { typeOptions } : {}),
+	default: initial,
+	...shown(spec),
+});
 
 /** Blanks say nothing in a number, boolean or JSON field (a model's `$fromAI` gives them); text keeps them. */
 export function isUnsetValue(raw: unknown): boolean {
-	return isUnset(raw) || (typeof raw === 'string' && raw.trim() === '');
+	return raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
 }
 
 /** A list or set of flags: empty is not sent, or refused when required (`what` names one entry). */
@@ -52,16 +62,9 @@ export function compoundValue<T extends IDataObject | unknown[]>(
 	what: string,
 	read: (raw: unknown) => T,
 ): T | undefined {
-	const value = isUnset(raw) ? undefined : read(raw);
+	const value = raw === undefined || raw === null || raw === '' ? undefined : read(raw);
 	if (value !== undefined && Object.keys(value).length > 0) return value;
 	if (!spec.required) return undefined;
 	const problem = `add at least one ${what} (the service requires this field)`;
 	throw inputError(at.ctx, at.itemIndex, at.label, problem);
 }
-
-export const jsonListPart = (spec: FieldSpec): INodeProperties => ({
-	...named(spec),
-	type: 'json',
-	default: '[]',
-	...shown(spec),
-});

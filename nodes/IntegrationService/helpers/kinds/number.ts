@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { ValueCheck } from '../validation';
 import { inputError, shown } from '../validation';
 import type { Kind } from './kind';
-import { isUnsetValue, named, shown as shownParts } from './kind';
+import { editor, isUnsetValue, named, shown as shownParts } from './kind';
 
 /** Every number the node sends or obeys is read here, and none is ever rounded. */
 
@@ -13,12 +13,11 @@ import { isUnsetValue, named, shown as shownParts } from './kind';
  */
 export const number: Kind = {
 	property(spec) {
-		const min = spec.min !== undefined ? { typeOptions: { minValue: spec.min } } : {};
-		if (spec.required)
-			return { ...named(spec), type: 'number', ...min, default: 0, ...shownParts(spec) };
+		const min = spec.min !== undefined ? { minValue: spec.min } : undefined;
+		if (spec.required) return editor(spec, 'number', 0, min);
 		return {
 			...named(spec),
-			...min,
+			...(min ? { typeOptions: min } : {}),
 			...shownParts(spec),
 			type: 'string',
 			default: '',
@@ -44,14 +43,12 @@ export const number: Kind = {
 	words: () => 'number',
 };
 
-/** A number as people write one; not "0x10", "0b101" or "0o17", which Number() also reads. */
-const DECIMAL = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+/** A number as people write one (sign, whole, fraction, exponent); not "0x10", "0b101" or "0o17". */
+const DECIMAL = /^\s*([+-]?)(?=\.?\d)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?\s*$/;
 
 /** A numeral as sign, significant digits and power of ten: "+012.50" and "1.25e1" are both `125e-1`. */
 function exactDecimal(numeral: string): string {
-	const [, sign, whole, fraction, exponent] = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/.exec(
-		numeral.trim(),
-	) as RegExpExecArray;
+	const [, sign, whole, fraction, exponent] = DECIMAL.exec(numeral) as RegExpExecArray;
 	const digits = `${whole}${fraction}`.replace(/^0+/, '');
 	const significant = digits.replace(/0+$/, '');
 	if (significant === '') return '0';

@@ -4,29 +4,26 @@ import type { FieldSpec } from '../../../shared/catalogue';
 import type { EntryPlace } from '../validation';
 import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../validation';
 import type { Fields, Kind } from './kind';
-import { compoundValue } from './kind';
+import { compoundValue, named } from './kind';
 
 /** A list of objects whose keys are published (`items`), each part read by its own kind. */
 
-/** The button says the placeholder (e.g. Add Recipient). */
+/** An entry as its button names it: "Recipient" for Add Recipient. */
+const entryName = (spec: FieldSpec) => (spec.placeholder ?? 'Add Entry').replace(/^Add /, '');
+export const entryWord = (spec: FieldSpec) => entryName(spec).toLowerCase();
+
 export function objectListProperty(spec: FieldSpec, parts: INodeProperties[]): INodeProperties {
-	const placeholder = spec.placeholder ?? 'Add Entry';
 	return {
-		displayName: spec.label,
-		name: spec.name,
+		...named(spec),
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
-		placeholder,
+		placeholder: spec.placeholder ?? 'Add Entry',
 		default: {},
 		description: spec.description,
-		options: [{ displayName: placeholder.replace(/^Add /, ''), name: 'values', values: parts }],
+		options: [{ displayName: entryName(spec), name: 'values', values: parts }],
 		...(spec.required ? { required: true } : {}),
 	};
 }
-
-/** "recipient" for Add Recipient. */
-export const entryWord = (spec: FieldSpec) =>
-	(spec.placeholder ?? 'Add Entry').replace(/^Add /, '').toLowerCase();
 
 /** `name (text, required), email (text)`: the parts of one entry, each with its kind. */
 export const partsInWords = (parts: readonly FieldSpec[], fields: Fields, separator = ', ') =>

@@ -3,17 +3,11 @@ import { hasControlCharacter } from '../../../shared/service';
 import type { ValueCheck } from '../validation';
 import { inputError } from '../validation';
 import type { Kind } from './kind';
-import { named, shown } from './kind';
+import { editor, isUnsetValue } from './kind';
 
 /** Text, sent as written; a write-only value is masked in the editor too. */
 export const text: Kind = {
-	property: (spec) => ({
-		...named(spec),
-		type: 'string',
-		...(spec.writeOnly ? { typeOptions: { password: true } } : {}),
-		default: '',
-		...shown(spec),
-	}),
+	property: (spec) => editor(spec, 'string', '', spec.writeOnly ? { password: true } : undefined),
 	read: ({ ctx, itemIndex, label }, spec, raw) =>
 		spec.required
 			? requireText(ctx, itemIndex, label, raw)
@@ -36,11 +30,8 @@ export const textOf: ValueCheck<string> = (ctx, itemIndex, field, value) => {
 	throw inputError(ctx, itemIndex, field, `must be text, got a ${typeof value}`);
 };
 
-const isBlank = (value: unknown) =>
-	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
 export const requireText: ValueCheck<string> = (ctx, itemIndex, field, value) => {
-	if (isBlank(value)) throw inputError(ctx, itemIndex, field, 'is required but empty');
+	if (isUnsetValue(value)) throw inputError(ctx, itemIndex, field, 'is required but empty');
 	return textOf(ctx, itemIndex, field, value);
 };
 
