@@ -55,9 +55,7 @@ export function serviceToken(credentials: ICredentialDataDecryptedObject): strin
 /** Four usable host URLs (never echoed), and a Default Credential ID n8n would send as written. */
 export function assertUsableCredential(credentials: ICredentialDataDecryptedObject): void {
 	for (const { field, label } of Object.values(HOST_FIELDS)) {
-		const problem = hostUrlProblem(
-			typeof credentials[field] === 'string' ? (credentials[field] as string) : '',
-		);
+		const problem = hostUrlProblem(credentials[field]);
 		if (problem !== undefined)
 			throw new Error(`The Integration Service credential's ${label} ${problem}.`);
 	}
