@@ -27,14 +27,14 @@ export function lossyNumberAt(value: unknown): string | undefined {
 export const lossyProblem = (path: string): string =>
 	`${path === '' ? 'is a number' : `holds at ${path} a number`} beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded (give it as text)`;
 
-/** The significant digits of a decimal number's text and the power of ten of its last one ("1.50e2": ["15", 1]). */
-function decimalOf(text: string): [string, number] {
+/** A decimal number's text in one form: its significant digits, `e`, the power of ten of the last ("1.50e2": "15e1"). */
+function decimalOf(text: string): string {
 	const [mantissa, exponent = '0'] = text.replace(/^-/, '').toLowerCase().split('e');
 	const [whole, fraction = ''] = mantissa.split('.');
 	const digits = (whole + fraction).replace(/^0+/, '');
 	const significant = digits.replace(/0+$/, '');
-	if (significant === '') return ['', 0];
-	return [significant, Number(exponent) - fraction.length + digits.length - significant.length];
+	if (significant === '') return '0';
+	return `${significant}e${Number(exponent) - fraction.length + digits.length - significant.length}`;
 }
 
 /**
@@ -49,9 +49,7 @@ function numberTokenProblem(token: string, place: () => string): string | undefi
 	// Beyond ±(2^53 − 1) but finite: refused by the value's own check, which names the field better.
 	if (Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) return undefined;
 	if (!Number.isFinite(value)) return lossyProblem(place());
-	const [digits, power] = decimalOf(token);
-	const [keptDigits, keptPower] = decimalOf(String(value));
-	if (digits === keptDigits && (digits === '' || power === keptPower)) return undefined;
+	if (decimalOf(token) === decimalOf(String(value))) return undefined;
 	const path = place();
 	return `${path === '' ? 'is a number' : `holds at ${path} a number`} that a number cannot keep exactly (too many digits, or too small); it is not sent rounded (give it as text)`;
 }
