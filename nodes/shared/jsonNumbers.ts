@@ -27,7 +27,7 @@ export function lossyNumberAt(value: unknown): string | undefined {
 export const lossyProblem = (path: string): string =>
 	`${path === '' ? 'is a number' : `holds at ${path} a number`} beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded (give it as text)`;
 
-/** A decimal number's text in one form: its significant digits, `e`, the power of ten of the last ("1.50e2": "15e1"). */
+/** A decimal number's text in one form: significant digits, e, power of ten of the last ("1.50e2": "15e1"). */
 function decimalOf(text: string): string {
 	const [mantissa, exponent = '0'] = text.replace(/^-/, '').toLowerCase().split('e');
 	const [whole, fraction = ''] = mantissa.split('.');
@@ -37,11 +37,7 @@ function decimalOf(text: string): string {
 	return `${significant}e${Number(exponent) - fraction.length + digits.length - significant.length}`;
 }
 
-/**
- * Why a number written in JSON text is not sent as written, or undefined: too big for a number (1e400
- * would be sent as null), or parsed to a number that writes back other digits (1.00000000000000001
- * is 1, 1e-400 is 0). 1.0, 1e2 and 0.1 write back the same number, so they are sent.
- */
+/** Why a number in JSON text is not sent as written: 1e400 (null), 1.00000000000000001 (1), 1e-400 (0). */
 function numberTokenProblem(token: string, place: () => string): string | undefined {
 	// At most 15 digits, no exponent: always a safe number that writes back the same (the common case).
 	if (/^-?[\d.]{1,15}$/.test(token)) return undefined;
@@ -55,9 +51,8 @@ function numberTokenProblem(token: string, place: () => string): string | undefi
 }
 
 /**
- * What JSON text says that its parsed value would not: a number not kept exactly (above), or a key
- * given twice in one object, at any depth (JSON.parse keeps the last one silently). The text must
- * already parse. The problem names the place, as lossyNumberAt's path, never the value.
+ * What JSON text that parses says its value would not: a number not kept exactly, or a key given twice
+ * at any depth (JSON.parse keeps the last silently). It names the place, as lossyNumberAt, never the value.
  */
 export function jsonTextProblem(text: string): string | undefined {
 	// A string, a number, or a mark; the literals true, false and null are matched and passed over.

@@ -106,8 +106,8 @@ export function sameOriginUrl(
 	return { url: resolved.href };
 }
 
-/** `convert(text)`, or `fallback` where it throws: a lone surrogate has no UTF-8 form, a stray % no meaning. */
-function convertedOr(convert: (text: string) => string, text: string, fallback: string): string {
+/** `convert(text)`, or `fallback` where it throws (a lone surrogate, a stray %, text that is not JSON). */
+function convertedOr<T>(convert: (text: string) => T, text: string, fallback: T): T {
 	try {
 		return convert(text);
 	} catch {
@@ -163,12 +163,9 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
  * secret); or what the text says that its value would not (a key given twice, a number not exact).
  */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { problem: 'is not valid JSON' };
-	}
+	// JSON.parse never gives undefined, so undefined says it threw.
+	const value: unknown = convertedOr(JSON.parse, text, undefined);
+	if (value === undefined) return { problem: 'is not valid JSON' };
 	const problem = jsonTextProblem(text);
 	return problem === undefined ? { value } : { problem };
 }

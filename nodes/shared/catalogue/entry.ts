@@ -55,7 +55,6 @@ export const json = kind('json');
 export const textList = kind('stringList');
 export const objectList = kind('objectList');
 
-/** `officeId`: "ID, in the connected CRM, of the office …". */
 export const crmId = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
 	text(`ID, in the connected CRM, of ${what}`, extra);
 
