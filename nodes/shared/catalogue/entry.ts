@@ -43,10 +43,7 @@ export const field = (
 	extra: Partial<FieldDraft> = {},
 ): FieldDraft => ({ type, description, ...extra });
 
-const kind =
-	(type: FieldType) =>
-	(description: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
-		field(type, description, extra);
+const kind = (type: FieldType) => field.bind(undefined, type);
 
 export const text = kind('string');
 export const number = kind('number');
