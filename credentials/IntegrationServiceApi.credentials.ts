@@ -147,10 +147,7 @@ export class IntegrationServiceApi implements ICredentialType {
 		return { sessionToken: sessionTokenOf(credentials, serviceToken(credentials)) };
 	}
 
-	/**
-	 * Generic, so the editor offers this credential to the HTTP Request node. A signed token is sent only
-	 * while made for the current client ID and user: an edited credential never sends the previous one's.
-	 */
+	/** Generic, so the HTTP Request node can use it; a signed token only while made for this client ID and user. */
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
@@ -161,10 +158,7 @@ export class IntegrationServiceApi implements ICredentialType {
 		},
 	};
 
-	/**
-	 * Lists one person: proves the host, the token and the credential ID together. No redirect is
-	 * followed, and an answer that is not the people list (a login page) fails the test.
-	 */
+	/** Lists one person (host, token and credential ID together); a redirect or a login page fails it. */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.crmUrl.replace(/\\/+$/, "")}}',

@@ -6,12 +6,7 @@ import { hasControlCharacter, HOST_FIELDS, hostUrlProblem } from '../nodes/share
 /** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
 const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
 
-function requireValue(
-	credentials: ICredentialDataDecryptedObject,
-	field: string,
-	label: string,
-): string {
-	const raw = credentials[field];
+function requireValue(raw: unknown, label: string): string {
 	const value = typeof raw === 'string' ? raw.trim() : '';
 	if (value === '')
 		throw new Error(
@@ -45,19 +40,17 @@ function signServiceToken(clientId: string, subject: string, clientSecret: strin
 export function serviceToken(credentials: ICredentialDataDecryptedObject): string {
 	return credentials.authentication === 'clientCredentials'
 		? signServiceToken(
-				requireValue(credentials, 'clientId', 'Client ID'),
-				requireValue(credentials, 'userId', 'User or Tenant ID'),
-				requireValue(credentials, 'clientSecret', 'Client Secret'),
+				requireValue(credentials.clientId, 'Client ID'),
+				requireValue(credentials.userId, 'User or Tenant ID'),
+				requireValue(credentials.clientSecret, 'Client Secret'),
 			)
-		: requireValue(credentials, 'accessToken', 'Access Token');
+		: requireValue(credentials.accessToken, 'Access Token');
 }
 
 /** Four usable host URLs (never echoed), and a Default Credential ID n8n would send as written. */
 export function assertUsableCredential(credentials: ICredentialDataDecryptedObject): void {
 	for (const { field, label } of Object.values(HOST_FIELDS)) {
-		const problem = hostUrlProblem(
-			typeof credentials[field] === 'string' ? (credentials[field] as string) : '',
-		);
+		const problem = hostUrlProblem(credentials[field]);
 		if (problem !== undefined)
 			throw new Error(`The Integration Service credential's ${label} ${problem}.`);
 	}
@@ -84,10 +77,7 @@ export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, toke
 }
 
 /** Made for the current client ID, user and secret, and not expired (an Access Token: set at all). */
-export function storedSessionUsable(
-	credentials: ICredentialDataDecryptedObject,
-	nowSeconds = Math.floor(Date.now() / 1000),
-): boolean {
+export function storedSessionUsable(credentials: ICredentialDataDecryptedObject): boolean {
 	const stored = typeof credentials.sessionToken === 'string' ? credentials.sessionToken : '';
 	if (credentials.authentication !== 'clientCredentials') return stored !== '';
 	const identity = identityOf(credentials);
@@ -97,12 +87,7 @@ export function storedSessionUsable(
 	const secret = String(credentials.clientSecret ?? '').trim();
 	const expected = createHmac('sha512', secret).update(`${header}.${claims}`).digest('base64url');
 	if (expected !== signature) return false;
-	try {
-		const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as {
-			exp?: unknown;
-		};
-		return typeof exp === 'number' && exp > nowSeconds;
-	} catch {
-		return false;
-	}
+	// Signed with this secret, so the claims are signServiceToken's own JSON.
+	const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { exp: number };
+	return exp > Date.now() / 1000;
 }

@@ -27,21 +27,17 @@ export function lossyNumberAt(value: unknown): string | undefined {
 export const lossyProblem = (path: string): string =>
 	`${path === '' ? 'is a number' : `holds at ${path} a number`} beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded (give it as text)`;
 
-/** The significant digits of a decimal number's text and the power of ten of its last one ("1.50e2": ["15", 1]). */
-function decimalOf(text: string): [string, number] {
+/** A decimal number's text in one form: significant digits, e, power of ten of the last ("1.50e2": "15e1"). */
+function decimalOf(text: string): string {
 	const [mantissa, exponent = '0'] = text.replace(/^-/, '').toLowerCase().split('e');
 	const [whole, fraction = ''] = mantissa.split('.');
 	const digits = (whole + fraction).replace(/^0+/, '');
 	const significant = digits.replace(/0+$/, '');
-	if (significant === '') return ['', 0];
-	return [significant, Number(exponent) - fraction.length + digits.length - significant.length];
+	if (significant === '') return '0';
+	return `${significant}e${Number(exponent) - fraction.length + digits.length - significant.length}`;
 }
 
-/**
- * Why a number written in JSON text is not sent as written, or undefined: too big for a number (1e400
- * would be sent as null), or parsed to a number that writes back other digits (1.00000000000000001
- * is 1, 1e-400 is 0). 1.0, 1e2 and 0.1 write back the same number, so they are sent.
- */
+/** Why a number in JSON text is not sent as written: 1e400 (null), 1.00000000000000001 (1), 1e-400 (0). */
 function numberTokenProblem(token: string, place: () => string): string | undefined {
 	// At most 15 digits, no exponent: always a safe number that writes back the same (the common case).
 	if (/^-?[\d.]{1,15}$/.test(token)) return undefined;
@@ -49,17 +45,14 @@ function numberTokenProblem(token: string, place: () => string): string | undefi
 	// Beyond ±(2^53 − 1) but finite: refused by the value's own check, which names the field better.
 	if (Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) return undefined;
 	if (!Number.isFinite(value)) return lossyProblem(place());
-	const [digits, power] = decimalOf(token);
-	const [keptDigits, keptPower] = decimalOf(String(value));
-	if (digits === keptDigits && (digits === '' || power === keptPower)) return undefined;
+	if (decimalOf(token) === decimalOf(String(value))) return undefined;
 	const path = place();
 	return `${path === '' ? 'is a number' : `holds at ${path} a number`} that a number cannot keep exactly (too many digits, or too small); it is not sent rounded (give it as text)`;
 }
 
 /**
- * What JSON text says that its parsed value would not: a number not kept exactly (above), or a key
- * given twice in one object, at any depth (JSON.parse keeps the last one silently). The text must
- * already parse. The problem names the place, as lossyNumberAt's path, never the value.
+ * What JSON text that parses says its value would not: a number not kept exactly, or a key given twice
+ * at any depth (JSON.parse keeps the last silently). It names the place, as lossyNumberAt, never the value.
  */
 export function jsonTextProblem(text: string): string | undefined {
 	// A string, a number, or a mark; the literals true, false and null are matched and passed over.

@@ -41,15 +41,16 @@ export function headerValueProblem(value: string): string | undefined {
 	return undefined;
 }
 
+const hasUserInfo = (url: URL): boolean => url.username !== '' || url.password !== '';
+
 /** http(s) only, no user:password@, no query or fragment; never echoed (it may hold a password). */
-export function hostUrlProblem(raw: string): string | undefined {
-	const parsed = URL.canParse(raw.trim()) ? new URL(raw.trim()) : undefined;
-	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+export function hostUrlProblem(raw: unknown): string | undefined {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const parsed = URL.canParse(text) ? new URL(text) : undefined;
+	if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
 		return 'must be an http:// or https:// URL';
-	}
-	if (parsed.username !== '' || parsed.password !== '') {
+	if (hasUserInfo(parsed))
 		return 'must not contain a user name or password (user:password@); the token authenticates every request';
-	}
 	if (parsed.search !== '' || parsed.hash !== '')
 		return 'must not contain a query (?) or fragment (#)';
 	return undefined;
@@ -60,10 +61,9 @@ export function hostBaseUrl(
 	host: ServiceHost,
 ): { base: string } | { refused: string } {
 	const { field, label } = HOST_FIELDS[host];
-	const raw = typeof credentials[field] === 'string' ? (credentials[field] as string).trim() : '';
-	const problem = hostUrlProblem(raw);
+	const problem = hostUrlProblem(credentials[field]);
 	if (problem !== undefined) return { refused: `The credential's ${label} ${problem}` };
-	return { base: raw.replace(/\/+$/, '') };
+	return { base: (credentials[field] as string).trim().replace(/\/+$/, '') };
 }
 
 export type PathSegment = string | { id: string; field: string };
@@ -77,12 +77,7 @@ export function endpointUrl(
 	for (const segment of path) {
 		const { id, field } = typeof segment === 'string' ? { id: segment, field: 'ID' } : segment;
 		if (id.trim() === '') return { refused: `${field}: is required but empty` };
-		let encoded = '';
-		try {
-			encoded = encodeURIComponent(id);
-		} catch {
-			// A lone UTF-16 surrogate has no UTF-8 form: refused like any ID that cannot be one segment.
-		}
+		const encoded = convertedOr(encodeURIComponent, id, '');
 		// "." and ".." are resolved by URL parsers even when escaped.
 		if (encoded === '' || id === '.' || id === '..')
 			return { refused: `${field}: "${id}" is not a valid ID` };
@@ -106,33 +101,22 @@ export function sameOriginUrl(
 ): { url: string } | { refused: string } {
 	if (!URL.canParse(link, relativeTo)) return { refused: 'an invalid URL' };
 	const resolved = new URL(link, relativeTo);
-	if (
-		resolved.username !== '' ||
-		resolved.password !== '' ||
-		resolved.origin !== new URL(base).origin
-	) {
+	if (hasUserInfo(resolved) || resolved.origin !== new URL(base).origin)
 		return { refused: originOf(resolved.href) };
-	}
 	return { url: resolved.href };
 }
 
-function decodedSegments(path: string): string[] {
-	return path.split('/').map((segment) => {
-		try {
-			return decodeURIComponent(segment);
-		} catch {
-			return segment;
-		}
-	});
+/** `convert(text)`, or `fallback` where it throws (a lone surrogate, a stray %, text that is not JSON). */
+function convertedOr<T>(convert: (text: string) => T, text: string, fallback: T): T {
+	try {
+		return convert(text);
+	} catch {
+		return fallback;
+	}
 }
 
-/** Dot segments, raw or encoded, and control characters: URL parsing would resolve them unseen. */
-function dotSegmentProblem(link: string): string | undefined {
-	if (hasControlCharacter(link)) return 'it contains a control character';
-	const path = link.trim().split(/[?#]/, 1)[0];
-	const dots = path.split(/[/\\]/).some((part) => ['.', '..'].includes(part.replace(/%2e/gi, '.')));
-	return dots ? 'it has a "." or ".." segment' : undefined;
-}
+const decodedSegments = (path: string): string[] =>
+	path.split('/').map((segment) => convertedOr(decodeURIComponent, segment, segment));
 
 /** A nextLink or cursor's link: whatever a service or forged cursor names, only its own list is asked for. */
 export function sameListUrl(
@@ -143,8 +127,11 @@ export function sameListUrl(
 ): { url: string } | { refused: string } | { otherList: string } {
 	const target = sameOriginUrl(link, relativeTo, base);
 	if ('refused' in target) return target;
-	const problem = dotSegmentProblem(link);
-	if (problem !== undefined) return { otherList: problem };
+	// Dot segments, raw or encoded, and control characters: URL parsing would resolve them unseen.
+	if (hasControlCharacter(link)) return { otherList: 'it contains a control character' };
+	const rawPath = link.trim().split(/[?#]/, 1)[0];
+	if (rawPath.split(/[/\\]/).some((part) => ['.', '..'].includes(part.replace(/%2e/gi, '.'))))
+		return { otherList: 'it has a "." or ".." segment' };
 	const path = decodedSegments(new URL(target.url).pathname);
 	const own = decodedSegments(listPath);
 	if (path.length !== own.length || path.some((segment, index) => segment !== own[index]))
@@ -176,12 +163,9 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
  * secret); or what the text says that its value would not (a key given twice, a number not exact).
  */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { problem: 'is not valid JSON' };
-	}
+	// JSON.parse never gives undefined, so undefined says it threw.
+	const value: unknown = convertedOr(JSON.parse, text, undefined);
+	if (value === undefined) return { problem: 'is not valid JSON' };
 	const problem = jsonTextProblem(text);
 	return problem === undefined ? { value } : { problem };
 }
@@ -192,8 +176,9 @@ export function jsonObjectOf(
 ): { object: Record<string, unknown> } | { problem: string } {
 	const read = typeof value === 'string' ? jsonOf(value) : { value };
 	if ('problem' in read) return read;
-	const parsed = read.value;
-	if (!isJsonObject(parsed))
-		return { problem: `must be a JSON object like {"key": "value"}, got ${describeValue(parsed)}` };
-	return { object: parsed };
+	if (!isJsonObject(read.value))
+		return {
+			problem: `must be a JSON object like {"key": "value"}, got ${describeValue(read.value)}`,
+		};
+	return { object: read.value };
 }

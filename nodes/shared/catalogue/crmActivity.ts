@@ -17,12 +17,8 @@ const phoneNumber = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft 
 	text(`${what}, as text passed through unchanged`, { placeholder: 'e.g. +15551234567', ...extra });
 const incoming = (what: string): FieldDraft =>
 	flag(`Whether the ${what} came in from the person (off: the agent made it)`, { required: true });
-const personIdField = (required: boolean, what: string): FieldDraft =>
-	crmId(`the person ${what}`, {
-		placeholder: 'e.g. p_42',
-		refersTo: 'person',
-		...(required ? { required: true } : {}),
-	});
+const personIdField = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
+	crmId(`the person ${what}`, { placeholder: 'e.g. p_42', refersTo: 'person', ...extra });
 
 const userIdField = (what: string): FieldDraft =>
 	crmId(`the user (agent) ${what}`, { refersTo: 'user' });
@@ -32,7 +28,7 @@ export const noteResource = crmResource('notes', {
 	fields: {
 		body: text("The note's text", { placeholder: 'e.g. Called back, wants a showing' }),
 		isHtml: flag('Whether Body is HTML rather than plain text'),
-		personId: personIdField(true, 'the note is about'),
+		personId: personIdField('the note is about', { required: true }),
 		subject: text("The note's subject line"),
 	},
 	syncOptIn: 'notes',
@@ -43,13 +39,13 @@ export const noteResource = crmResource('notes', {
 export const taskResource = crmResource('tasks', {
 	description: 'A to-do for an agent, about a person, in the connected CRM',
 	fields: {
-		assignedUserId: crmId('the user (agent) who should do the task', { refersTo: 'user' }),
+		assignedUserId: userIdField('who should do the task'),
 		dueDateTime: timeField('When the task is due'),
 		isCompleted: flag('Whether the task is done'),
 		name: text('What the agent should do, in a few words', {
 			placeholder: 'e.g. Call back about the offer',
 		}),
-		personId: personIdField(true, 'the task is about'),
+		personId: personIdField('the task is about', { required: true }),
 		type: text(
 			'Kind of task as the CRM names it (e.g. Call, Email, Follow Up), passed through unchanged',
 		),
@@ -74,7 +70,7 @@ export const appointmentResource = crmResource('appointments', {
 		endsAt: timeField('When the appointment ends'),
 		isAllDay: flag('Whether the appointment takes the whole day'),
 		location: text('Where the appointment takes place', { required: true }),
-		personId: personIdField(true, 'the appointment is with'),
+		personId: personIdField('the appointment is with', { required: true }),
 		startsAt: timeField('When the appointment starts'),
 		title: text("The appointment's title", { required: true }),
 		userId: userIdField('who holds the appointment'),
@@ -118,7 +114,7 @@ export const eventResource = crmResource('events', {
 		pageReferrer: text('Address of the page that led the person there'),
 		pageTitle: text('Title of the page the event happened on'),
 		pageUrl: text('Address of the page the event happened on'),
-		personId: personIdField(false, 'the event is about'),
+		personId: personIdField('the event is about'),
 		propertyId: text('ID of the property (listing) the event is about'),
 		source: text('Where the event comes from (e.g. a website name)'),
 		system: text('Name of the system that reports the event'),
@@ -138,7 +134,7 @@ export const callResource = crmResource('calls', {
 		isIncoming: incoming('call'),
 		note: text('What was said'),
 		outcome: text('How the call ended as the CRM names it (e.g. Interested, No Answer)'),
-		personId: personIdField(true, 'the call was with'),
+		personId: personIdField('the call was with', { required: true }),
 		phone: phoneNumber("The person's number on the call", { required: true }),
 		recordingUrl: text('Address of the call recording'),
 		toNumber: phoneNumber('Number that was called'),
@@ -157,7 +153,7 @@ export const textMessageResource = crmResource('textMessages', {
 		fromNumber: phoneNumber('Number the message came from'),
 		isIncoming: incoming('message'),
 		message: text("The message's text", { required: true }),
-		personId: personIdField(true, 'the message was with'),
+		personId: personIdField('the message was with', { required: true }),
 		sent: timeField('When the message was sent', { only: 'update' }),
 		status: text("The message's delivery status as the CRM names it", { only: 'update' }),
 		toNumber: phoneNumber('Number the message went to'),
@@ -171,7 +167,7 @@ export const emailMessageResource = crmResource('emailMessages', {
 	description: 'An email with a person, logged in the connected CRM',
 	fields: {
 		body: text("The email's text", { required: true }),
-		personId: personIdField(false, 'the email was with'),
+		personId: personIdField('the email was with'),
 		recipients: objectList('Who the email went to: a name and an email address each', {
 			required: true,
 			placeholder: 'Add Recipient',

@@ -43,10 +43,7 @@ export const field = (
 	extra: Partial<FieldDraft> = {},
 ): FieldDraft => ({ type, description, ...extra });
 
-const kind =
-	(type: FieldType) =>
-	(description: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
-		field(type, description, extra);
+const kind = (type: FieldType) => field.bind(undefined, type);
 
 export const text = kind('string');
 export const number = kind('number');
@@ -55,7 +52,6 @@ export const json = kind('json');
 export const textList = kind('stringList');
 export const objectList = kind('objectList');
 
-/** `officeId`: "ID, in the connected CRM, of the office …". */
 export const crmId = (what: string, extra: Partial<FieldDraft> = {}): FieldDraft =>
 	text(`ID, in the connected CRM, of ${what}`, extra);
 
@@ -76,18 +72,14 @@ type EntityEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
 	fields?: Readonly<Record<string, FieldDraft>>;
 };
 
-/** A CRM entity's resource from its path: value, label, nouns, list key and ID follow from it. */
-export function crmResource(
-	path: string,
-	{ description, fields: drafts, ...entry }: EntityEntry,
-): ResourceSpec {
+/** An entity's resource from its path: value, label, nouns, list key and ID follow from it. */
+function entityResource(path: string, { fields: drafts, ...entry }: EntityEntry): ResourceSpec {
 	const value = valueOf(path);
 	const label = labelOf(value);
 	const one = label.toLowerCase();
 	return {
 		value,
 		label,
-		description,
 		host: 'crm',
 		path: [path],
 		listKey: path.toLowerCase(),
@@ -100,34 +92,26 @@ export function crmResource(
 		section: 'crm',
 		operations: CRUD,
 		...(drafts ? { fields: fields(drafts) } : {}),
-		source: 'crm-endpoints.md',
 		...entry,
 	};
 }
 
+export const crmResource = (path: string, entry: EntityEntry): ResourceSpec =>
+	entityResource(path, { source: 'crm-endpoints.md', ...entry });
+
 /** A record of the loan origination system, e.g. `loan`: path and list key `loans`, ID `loanId`. */
-export function losResource(
+export const losResource = (
 	one: string,
 	placeholder: string,
-	{ description, fields: drafts, ...entry }: EntityEntry,
-): ResourceSpec {
-	const label = labelOf(one);
-	const many = `${one}s`;
-	return {
-		value: one,
-		label,
+	{ description, ...entry }: EntityEntry,
+): ResourceSpec =>
+	entityResource(`${one}s`, {
 		description: `${description} in the connected loan origination system`,
 		host: 'los',
-		path: [many],
-		listKey: many,
-		id: { label: `${label} ID`, name: `${one}Id`, placeholder },
-		noun: { one, many },
 		section: 'loanAndCalendar',
-		operations: CRUD,
-		...(drafts ? { fields: fields(drafts) } : {}),
+		id: { label: `${labelOf(one)} ID`, name: `${one}Id`, placeholder },
 		...entry,
-	};
-}
+	});
 
 /** The fields an operation sends: create's or update's (required only on create). */
 export function fieldsFor(

@@ -6,7 +6,7 @@ import { SECTIONS, type ResourceSpec } from './types';
 /** One catalogue (decisions.md): all the node, trigger and credential list about entities follows from it. */
 export * from './types';
 export { fieldsFor, labelOf, RECORD_KEYS } from './entry';
-export { ENTITIES, SERVICE_RESOURCES };
+export { ENTITIES };
 
 /** The node's resources in the Resource option's order: by section, within a section by label. */
 export const RESOURCES: readonly ResourceSpec[] = [

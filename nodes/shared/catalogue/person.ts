@@ -81,7 +81,6 @@ const [personTagsField] = fields({
 	),
 });
 
-/** POST {crm}/api/people/{id}/tags/apply and /delete. */
 const personTags = (add: boolean): MembersSpec => ({
 	label: add ? 'Add Tags' : 'Remove Tags',
 	verb: add ? 'add tags to' : 'remove tags from',
@@ -91,7 +90,6 @@ const personTags = (add: boolean): MembersSpec => ({
 	field: personTagsField,
 });
 
-/** A contact in the connected CRM (spec 4.2). */
 export const personResource: ResourceSpec = {
 	value: 'person',
 	label: 'Person',

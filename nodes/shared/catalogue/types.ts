@@ -1,15 +1,8 @@
 import type { ServiceHost } from '../service';
 
-/**
- * The catalogue's vocabulary. To add an entity, write its entry in its family file (`crmResource`,
- * `losResource`) and list it in `entities.ts`; the entity operation files read the entry, and a
- * field's `type` names its kind (helpers/kinds). Then seed the sandbox and add an engine test.
- */
+/** The catalogue's vocabulary. An entity is an entry in its family file, listed in `entities.ts`. */
 
-/**
- * How a field is offered and read (one file per kind in helpers/kinds). Every list kind can also be
- * given whole as one JSON value (decisions.md, "A list of objects as one value").
- */
+/** How a field is offered and read (one file per kind in helpers/kinds); a list kind also takes one JSON value. */
 export type FieldType =
 	| 'string'
 	| 'number'
