@@ -5,10 +5,10 @@ import {
 	DEFAULT_SETTINGS,
 	MAX_PAGE_SIZE,
 	newRun,
-	recordsOf,
 	serviceRequestPages,
 	startItem,
 } from '../IntegrationService/transport';
+import { recordsOf } from '../shared/catalogue';
 import type { ServiceHost } from '../shared/service';
 import { hasControlCharacter, hostBaseUrl, hostOfUrl, originOf } from '../shared/service';
 

@@ -1,4 +1,4 @@
-/** nodes/IntegrationServiceTrigger/delivery.ts: signatures, events and deduplication (recordsOf moved to the transport: paging.test.ts). */
+/** nodes/IntegrationServiceTrigger/delivery.ts: signatures, events and deduplication (recordsOf: paging.test.ts). */
 import { createHmac } from 'crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';

@@ -1,7 +1,7 @@
 /**
  * The pager, at the unit layer: nodes/IntegrationService/transport/paging.ts (and the request path
  * under it) against a fake context, whose httpRequestWithAuthentication records what would be sent
- * and answers from a script; and its steps between two pages (nextPage.ts) called directly, with no
+ * and answers from a script; and its steps between two pages called directly, with no
  * n8n context: the request for a page, what a page gives and counts, and the endless-list bounds.
  * Page at a Time across batches is cursor.test.ts.
  */
@@ -13,11 +13,11 @@ import {
 	CREDENTIAL_DEFAULT,
 	DEFAULT_SETTINGS,
 	newRun,
-	recordsOf,
 	serviceRequest,
 	serviceRequestPages,
 } from '../../nodes/IntegrationService/transport';
 import { newLoopMemory } from '../../nodes/IntegrationService/transport/cursor';
+import { recordsOf } from '../../nodes/shared/catalogue';
 import type { Paging } from '../../nodes/IntegrationService/transport/paging';
 import {
 	announcedBound,

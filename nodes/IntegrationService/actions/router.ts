@@ -7,7 +7,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceRun } from '../transport';
-import { INPUT_NEXT_STEP, newRun, redactRunError, startItem, stopRun } from '../transport';
+import { newRun, redactRunError, startItem, stopRun } from '../transport';
 import { boundForModel } from './output';
 import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './entity';
@@ -21,6 +21,9 @@ function operationModule(resource: string, operation: string): OperationModule |
 	const { operations } = RESOURCE_MODULES[resource];
 	return has(operations, operation) ? operations[operation] : undefined;
 }
+
+/** The next step after an input error: nothing was sent. */
+const INPUT_NEXT_STEP = 'Nothing was sent: correct the value the message names and call again.';
 
 type ErrorFields = { message?: string; description?: string; context?: IDataObject };
 

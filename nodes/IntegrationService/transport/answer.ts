@@ -1,7 +1,5 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
-import { LIST_KEYS } from '../../shared/catalogue';
-
 import type { AttemptFailure } from './errors';
 import { htmlText, isRead, looksLikeHtml, shorten, uncertainFailure } from './errors';
 import { redactAnswer } from './secrets';
@@ -181,31 +179,4 @@ export function parseRecord(
 	const what = Array.isArray(parsed) ? 'a JSON list' : 'a plain JSON value';
 	const message = `The service answered HTTP ${status} with ${what} where a record was expected: ${shorten(text, forms)}`;
 	return { failure: { ...uncertainFailure(method, message, { status }), retryable: false } };
-}
-
-/**
- * The records of an answer whose list key is not known beforehand: a page (with `_metadata`, a list
- * named as the path ends, or only a catalogue list) has them under that name, a catalogue key or its
- * first list; anything else is one record, returned as it is.
- */
-export function recordsOf(
-	answer: IDataObject,
-	listName?: string,
-): IDataObject[] | IDataObject | null {
-	const keys = Object.keys(answer);
-	if (keys.length === 0) return [];
-	const lists = keys.filter((key) => key !== '_metadata' && Array.isArray(answer[key]));
-	// A page that names its list and lacks every list is no page of records: the pager says "no list".
-	const meta = answer._metadata as IDataObject | undefined;
-	const collection = meta && !Array.isArray(meta) ? meta.collection : undefined;
-	if (typeof collection === 'string' && collection !== '_metadata') {
-		if (Array.isArray(answer[collection])) return answer[collection] as IDataObject[];
-		if (lists.length === 0) return null;
-	}
-	const named = listName !== undefined && Array.isArray(answer[listName]);
-	const onlyKnown = keys.length === 1 && LIST_KEYS.includes(keys[0]) && lists.length === 1;
-	if (!(meta !== undefined || named || onlyKnown)) return answer;
-	if (named) return answer[listName as string] as IDataObject[];
-	const key = LIST_KEYS.find((known) => Array.isArray(answer[known])) ?? lists[0];
-	return key === undefined ? [] : (answer[key] as IDataObject[]);
 }

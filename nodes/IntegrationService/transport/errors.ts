@@ -251,7 +251,3 @@ export function nextStep(failure: AttemptFailure, method?: IHttpRequestMethods):
 	if (failure.retryable) return 'A passing failure: calling again later may work.';
 	return 'Calling again unchanged will fail the same way.';
 }
-
-/** The next step after an input error: nothing was sent. */
-export const INPUT_NEXT_STEP =
-	'Nothing was sent: correct the value the message names and call again.';

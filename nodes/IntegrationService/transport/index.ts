@@ -1,7 +1,5 @@
 /** The transport's surface: every request goes through `serviceRequest` or `serviceRequestPages` (a list). */
 import { MAX_CURSOR_LENGTH as maxCursorLength } from './cursor';
-import { INPUT_NEXT_STEP as inputNextStep } from './errors';
-import { recordsOf as recordsOfAnswer } from './answer';
 import * as paging from './paging';
 import * as request from './request';
 import { DEFAULT_SETTINGS as defaultSettings } from './run';
@@ -13,7 +11,6 @@ export type { RequestSettings, ServiceContext, ServiceRun } from './run';
 // Assigned, not re-exported: a re-export compiles to a getter, one more function on every call.
 export const serviceRequest = request.serviceRequest;
 export const serviceRequestPages = paging.serviceRequestPages;
-export const recordsOf = recordsOfAnswer;
 export const MAX_PAGE_SIZE = paging.MAX_PAGE_SIZE;
 export const MAX_RECORDS = paging.MAX_RECORDS;
 export const CREDENTIAL_DEFAULT = request.CREDENTIAL_DEFAULT;
@@ -22,5 +19,4 @@ export const startItem = request.startItem;
 export const stopRun = request.stopRun;
 export const redactRunError = request.redactRunError;
 export const DEFAULT_SETTINGS = defaultSettings;
-export const INPUT_NEXT_STEP = inputNextStep;
 export const MAX_CURSOR_LENGTH = maxCursorLength;

@@ -6,11 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { recordsOf } from '../../../shared/catalogue';
 import type { ServiceHost } from '../../../shared/service';
 import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
-import { MAX_PAGE_SIZE, recordsOf, serviceRequest } from '../../transport';
+import { MAX_PAGE_SIZE, serviceRequest } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readQueryParameters, withoutOriginal } from '../list';
 import { shownFor } from '../entity/texts';
