@@ -1,21 +1,30 @@
 import { createHmac } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { hasControlCharacter, HOST_FIELDS, hostUrlProblem } from '../nodes/shared/service';
+import {
+	hasControlCharacter,
+	headerValueProblem,
+	HOST_FIELDS,
+	hostUrlProblem,
+} from '../nodes/shared/service';
 
 /** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
 const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
 
-function requireValue(raw: unknown, label: string): string {
+/** `sent`: the value goes in the Authorization header as written, so it must be sendable there. */
+function requireValue(raw: unknown, label: string, sent = false): string {
 	const value = typeof raw === 'string' ? raw.trim() : '';
 	if (value === '')
 		throw new Error(
 			`The Integration Service credential has no ${label}; fill it in the credential.`,
 		);
-	if (hasControlCharacter(value))
-		throw new Error(
-			`The Integration Service credential's ${label} contains a line break; paste it again.`,
-		);
+	const problem = hasControlCharacter(value)
+		? 'contains a line break'
+		: sent
+			? headerValueProblem(value)
+			: undefined;
+	if (problem !== undefined)
+		throw new Error(`The Integration Service credential's ${label} ${problem}; paste it again.`);
 	return value;
 }
 
@@ -44,7 +53,7 @@ export function serviceToken(credentials: ICredentialDataDecryptedObject): strin
 				requireValue(credentials.userId, 'User or Tenant ID'),
 				requireValue(credentials.clientSecret, 'Client Secret'),
 			)
-		: requireValue(credentials.accessToken, 'Access Token');
+		: requireValue(credentials.accessToken, 'Access Token', true);
 }
 
 /** Four usable host URLs (never echoed), and a Default Credential ID n8n would send as written. */

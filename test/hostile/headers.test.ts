@@ -60,7 +60,7 @@ test.each(['tökén-123456', 'token-🔑-123456'])(
 			credentials: credentials({ accessToken }),
 		});
 		expect(result.error?.message).toBe(
-			`The Integration Service credential's token ${NOT_SENDABLE}; paste it again (item 0)`,
+			`The Integration Service credential's Access Token ${NOT_SENDABLE}; paste it again. (item 0)`,
 		);
 		expect(JSON.stringify(result.error)).not.toContain(accessToken);
 		expect(service.requests).toHaveLength(0);

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { serviceToken, sessionTokenOf } from '../../../credentials/serviceToken';
 
-import { headerValueProblem, HOST_FIELDS } from '../../shared/service';
+import { HOST_FIELDS } from '../../shared/service';
 import type { PreparedRequest } from './attempt';
 import { cancelSignal, sendAttempt, stoppedReason } from './attempt';
 import type { AttemptFailure } from './errors';
@@ -135,11 +135,6 @@ function signed(ctx: ServiceContext, prepared: PreparedRequest) {
 		token = serviceToken(credentials);
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), (error as Error).message, { itemIndex });
-	}
-	const problem = headerValueProblem(token);
-	if (problem !== undefined) {
-		const message = `The Integration Service credential's token ${problem}; paste it again`;
-		throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
 	}
 	return {
 		token,
