@@ -29,9 +29,7 @@ export function formatSeconds(ms: number): string {
 export const isRead = (method: IHttpRequestMethods) => method === 'GET' || method === 'HEAD';
 
 /** 5xx and network errors are retried only where a repeat is harmless: not DELETE (a repeat answers 404). */
-export function isIdempotent(method: IHttpRequestMethods): boolean {
-	return isRead(method) || method === 'PUT';
-}
+export const isIdempotent = (method: IHttpRequestMethods) => isRead(method) || method === 'PUT';
 
 /** The request may or may not have been processed: repeated only where harmless. */
 export function uncertainFailure(

@@ -19,7 +19,7 @@ import type { ServiceContext, ServiceRun } from './run';
 /**
  * A list request without paging parameters (with `link`: a list the service named, paged by nextLink
  * only); `maxRecords` undefined means all; `recordsKey` names the page's list or finds it, given the
- * last segment of the list's path (recordsOf); `batch` (Page at a Time) starts where `cursor` says
+ * last segment of the list's path (the catalogue's recordsOf); `batch` (Page at a Time) starts where `cursor` says
  * ('' = the start), and `field` names it in errors.
  */
 export interface PageRequest {
@@ -31,10 +31,7 @@ export interface PageRequest {
 }
 
 /** `nextCursor`: Page at a Time's next batch; undefined when the list has ended. */
-export interface PagingResult {
-	received: number;
-	nextCursor?: string;
-}
+export type PagingResult = { received: number; nextCursor?: string };
 
 /** After a list's pages could not be followed: only reads were sent, and the input is not at fault. */
 export const LIST_NEXT_STEP =

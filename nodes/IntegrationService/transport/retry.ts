@@ -16,15 +16,14 @@ const timeLeft = (run: ServiceRun) =>
 	run.deadline === undefined ? Infinity : run.deadline.at - Date.now();
 
 /** Waits `ms`, less if the run stops or the execution is cancelled; whether the full wait passed. */
-async function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
+function waitFor(ctx: ServiceContext, run: ServiceRun, ms: number): Promise<boolean> {
 	const cancel = cancelSignal(ctx);
 	const stop = run.state.stop.signal;
-	try {
-		await sleep(ms, cancel ? AbortSignal.any([stop, cancel]) : stop);
-		return true;
-	} catch {
-		return false;
-	}
+	const signal = cancel ? AbortSignal.any([stop, cancel]) : stop;
+	return sleep(ms, signal).then(
+		() => true,
+		() => false,
+	);
 }
 
 const ATTEMPT_AFTER_WAIT_MS = 10_000;

@@ -7,7 +7,6 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-/** The n8n contexts that send requests through the transport. */
 export type ServiceContext =
 	| IExecuteFunctions
 	| IWebhookFunctions
@@ -47,7 +46,6 @@ export interface ServiceRun {
 	readonly state: {
 		/** Loaded once per run: in n8n each load is a query, a decryption and expressions. */
 		credentials?: Promise<IDataObject>;
-		/** The credential's secrets in every form, made once per loaded credential. */
 		forms?: { of: IDataObject; forms: readonly string[] };
 		/** The n8n credential's id (or name), read once: getNode() copies the whole node. */
 		credentialKey?: string;

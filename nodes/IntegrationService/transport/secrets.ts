@@ -20,7 +20,6 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 const longestFirst = (a: string, b: string) => b.length - a.length;
 
-/** The forms an echo writes one secret in. */
 function formsOfSecret(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
 	const html = secret.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? '&#39;');
@@ -67,7 +66,6 @@ export function formsOf(secrets: Forms): string[] {
 	return [...forms].sort(longestFirst);
 }
 
-/** The secrets of a loaded credential in every form. */
 export function secretForms(credentials: IDataObject): Forms {
 	const secrets: string[] = [];
 	for (const field of SECRET_FIELDS)
@@ -81,7 +79,6 @@ export function withSecrets(forms: Forms, secrets: Forms): Forms {
 	return added.length === 0 ? forms : [...new Set([...forms, ...added])].sort(longestFirst);
 }
 
-/** Every form of the known secrets in a text replaced. */
 export function redactForms(text: string, forms: Forms): string {
 	let result = text;
 	for (const form of forms)
