@@ -71,15 +71,10 @@ async function readList(
 	onRecords: (records: IDataObject[]) => void,
 ): Promise<void> {
 	const request = { method: 'GET', host, path, connection } as const;
+	const list = { request, pageSize: MAX_PAGE_SIZE, maxRecords: BATCH_RECORDS, recordsKey: listKey };
 	let cursor: string | undefined = '';
 	while (cursor !== undefined) {
-		const page: PageRequest = {
-			request,
-			pageSize: MAX_PAGE_SIZE,
-			maxRecords: BATCH_RECORDS,
-			recordsKey: listKey,
-			batch: { cursor, field: 'The poll' },
-		};
+		const page: PageRequest = { ...list, batch: { cursor, field: 'The poll' } };
 		({ nextCursor: cursor } = await serviceRequestPages.call(service, 0, page, run, onRecords));
 	}
 }
