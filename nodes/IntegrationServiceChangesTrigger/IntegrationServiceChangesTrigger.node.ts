@@ -22,7 +22,7 @@ import {
 	type ServiceRun,
 } from '../IntegrationService/transport';
 import type { ListedResource } from '../shared/catalogue';
-import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
+import { CREDENTIAL_TYPE, hostBaseUrl, isJsonObject } from '../shared/service';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
 import { MAX_AHEAD_MS, PollReading, stateFor, timeOf, type ChangeEvent } from './state';
 
@@ -118,7 +118,7 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 		try {
 			await readList(service, resource, connection, run, (records) => {
 				for (const record of records) {
-					if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
+					if (!isJsonObject(record)) continue;
 					if (manual) {
 						// The latest few by the event's time (records without one after them).
 						fired.push(record);

@@ -147,14 +147,8 @@ export class PollReading {
 		const entries = [...this.window].filter(([, time]) => time >= lowest);
 		entries.sort((a, b) => b[1] - a[1]);
 		let bytes = 0;
-		let cut = -Infinity;
-		for (const [id, time] of entries) {
-			bytes += recentBytes(id);
-			if (bytes > MAX_RECENT_BYTES) {
-				cut = time;
-				break;
-			}
-		}
+		const over = entries.find(([id]) => (bytes += recentBytes(id)) > MAX_RECENT_BYTES);
+		const cut = over?.[1] ?? -Infinity;
 		// A time is kept whole or not at all: the records of the first time left out go with it.
 		this.keep(entries.filter(([, time]) => time > cut));
 		const raised = Math.max(lowest, cut + 1);

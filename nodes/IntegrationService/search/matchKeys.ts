@@ -1,6 +1,8 @@
 /** How people are recognised again: the match keys of an email, a phone and a name. */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isJsonObject } from '../../shared/service';
+
 export type MatchKind = 'email' | 'phone' | 'name';
 export const MATCH_KINDS: readonly MatchKind[] = ['email', 'phone', 'name'];
 
@@ -45,13 +47,8 @@ export const KEY_OF: Record<MatchKind, (value: unknown) => string | undefined> =
 
 /** A contact list's values, as objects with `value` or as text. */
 export function contactValues(field: unknown): unknown[] {
-	return [field ?? []]
-		.flat()
-		.map((entry: unknown) =>
-			entry !== null && typeof entry === 'object' && !Array.isArray(entry)
-				? (entry as IDataObject).value
-				: entry,
-		);
+	const entries: unknown[] = [field ?? []].flat();
+	return entries.map((entry) => (isJsonObject(entry) ? entry.value : entry));
 }
 
 export function keysOf(kind: MatchKind, values: readonly unknown[]): string[] {
