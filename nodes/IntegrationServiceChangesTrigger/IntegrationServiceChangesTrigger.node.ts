@@ -22,7 +22,7 @@ import {
 	type ServiceRun,
 } from '../IntegrationService/transport';
 import type { ListedResource } from '../shared/catalogue';
-import { CREDENTIAL_TYPE, hostBaseUrl } from '../shared/service';
+import { CREDENTIAL_TYPE, hostBaseUrl, isJsonObject } from '../shared/service';
 import { CHANGES_PROPERTIES, WATCHED } from './properties';
 import { MAX_AHEAD_MS, PollReading, stateFor, timeOf, type ChangeEvent } from './state';
 
@@ -71,15 +71,10 @@ async function readList(
 	onRecords: (records: IDataObject[]) => void,
 ): Promise<void> {
 	const request = { method: 'GET', host, path, connection } as const;
+	const list = { request, pageSize: MAX_PAGE_SIZE, maxRecords: BATCH_RECORDS, recordsKey: listKey };
 	let cursor: string | undefined = '';
 	while (cursor !== undefined) {
-		const page: PageRequest = {
-			request,
-			pageSize: MAX_PAGE_SIZE,
-			maxRecords: BATCH_RECORDS,
-			recordsKey: listKey,
-			batch: { cursor, field: 'The poll' },
-		};
+		const page: PageRequest = { ...list, batch: { cursor, field: 'The poll' } };
 		({ nextCursor: cursor } = await serviceRequestPages.call(service, 0, page, run, onRecords));
 	}
 }
@@ -123,7 +118,7 @@ export class IntegrationServiceChangesTrigger implements INodeType {
 		try {
 			await readList(service, resource, connection, run, (records) => {
 				for (const record of records) {
-					if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
+					if (!isJsonObject(record)) continue;
 					if (manual) {
 						// The latest few by the event's time (records without one after them).
 						fired.push(record);

@@ -20,8 +20,6 @@ export interface ChangeState {
 	 * stays in the window instead of lifting the floor over the rest. Null before any time was seen.
 	 */
 	floor: number | null;
-	/** The latest service time the last poll saw. */
-	mark: number | null;
 	/** n8n's clock when this state was saved: the floor moves at most as far as time passed since. */
 	polledAt: number;
 	/** n8n's measure of the longest poll so far (a duration, never compared with a service time). */
@@ -35,13 +33,13 @@ export interface ChangeState {
 /** The overlap window's least length: covers a service that stamps a change a little before it lists it. */
 export const MIN_WINDOW_MS = 15 * 60_000;
 /** The most bytes `recent` may take in the saved JSON: past it the floor rises, newest records kept. */
-export const MAX_RECENT_BYTES = 60_000;
+const MAX_RECENT_BYTES = 60_000;
 /** The most bytes `known` (records without a time) may take in the saved JSON: past it the poll fails. */
-export const MAX_KNOWN_BYTES = 30_000;
+const MAX_KNOWN_BYTES = 30_000;
 /** How many polls in a row may miss a record without a time and it is still remembered (after that, it is new again). */
 export const MAX_MISSES = 3;
 /** An ID longer than this is no ID this trigger can remember. */
-export const MAX_ID_CHARS = 200;
+const MAX_ID_CHARS = 200;
 /** A time further ahead of n8n's clock is garbage (year 9999), not skew: it would end every later change. */
 export const MAX_AHEAD_MS = 24 * 3_600_000;
 
@@ -59,22 +57,18 @@ function idOf(record: Record<string, unknown>): string | undefined {
 	return id.trim() === '' || id.length > MAX_ID_CHARS ? undefined : id;
 }
 
-/** Epoch ms of a time as the service writes it: ISO text, or epoch ms as a number or digits. */
-function timeValue(value: unknown, latest: number): number | undefined {
-	let ms = typeof value === 'number' ? value : NaN;
-	if (typeof value === 'string')
-		ms = /^\d{10,16}$/.test(value.trim()) ? Number(value) : Date.parse(value);
-	return Number.isFinite(ms) && ms >= 0 && ms <= latest ? ms : undefined;
-}
-
+/** Epoch ms of the event's first time field as the service writes it: ISO text, or epoch ms as a number or digits. */
 export function timeOf(
 	record: Record<string, unknown>,
 	event: ChangeEvent,
 	latest: number,
 ): number | undefined {
 	for (const field of TIME_FIELDS[event]) {
-		const ms = timeValue(record[field], latest);
-		if (ms !== undefined) return ms;
+		const value = record[field];
+		let ms = typeof value === 'number' ? value : NaN;
+		if (typeof value === 'string')
+			ms = /^\d{10,16}$/.test(value.trim()) ? Number(value) : Date.parse(value);
+		if (Number.isFinite(ms) && ms >= 0 && ms <= latest) return ms;
 	}
 	return undefined;
 }
@@ -106,7 +100,7 @@ export class PollReading {
 		private readonly latest: number,
 	) {
 		this.keep(before?.recent ?? []);
-		this.known = new Map(before?.known ?? []);
+		this.known = new Map(before?.known);
 		this.floor = before?.floor ?? null;
 		this.since = this.floor;
 	}
@@ -153,14 +147,8 @@ export class PollReading {
 		const entries = [...this.window].filter(([, time]) => time >= lowest);
 		entries.sort((a, b) => b[1] - a[1]);
 		let bytes = 0;
-		let cut = -Infinity;
-		for (const [id, time] of entries) {
-			bytes += recentBytes(id);
-			if (bytes > MAX_RECENT_BYTES) {
-				cut = time;
-				break;
-			}
-		}
+		const over = entries.find(([id]) => (bytes += recentBytes(id)) > MAX_RECENT_BYTES);
+		const cut = over?.[1] ?? -Infinity;
 		// A time is kept whole or not at all: the records of the first time left out go with it.
 		this.keep(entries.filter(([, time]) => time > cut));
 		const raised = Math.max(lowest, cut + 1);
@@ -169,8 +157,7 @@ export class PollReading {
 
 	private keep(entries: Array<[string, number]>): void {
 		this.window = new Map(entries);
-		this.windowBytes = 0;
-		for (const [id] of this.window) this.windowBytes += recentBytes(id);
+		this.windowBytes = [...this.window.keys()].reduce((sum, id) => sum + recentBytes(id), 0);
 	}
 
 	/**
@@ -192,7 +179,6 @@ export class PollReading {
 			of: this.of,
 			gen: (this.before?.gen ?? 0) + 1,
 			floor: this.floor,
-			mark: this.mark,
 			polledAt: now,
 			slowestMs,
 			recent: [...this.window],
@@ -220,13 +206,8 @@ const knownBytes = (id: string) => Buffer.byteLength(JSON.stringify(id)) + 5;
 
 /** The state saved before, if it is one this trigger wrote for the same setting. */
 export function stateFor(saved: unknown, of: string): ChangeState | undefined {
-	const state = (saved ?? {}) as Partial<ChangeState>;
-	const ok =
-		state.of === of &&
-		typeof state.gen === 'number' &&
-		typeof state.polledAt === 'number' &&
-		typeof state.slowestMs === 'number' &&
-		Array.isArray(state.recent) &&
-		Array.isArray(state.known);
-	return ok ? (state as ChangeState) : undefined;
+	const state = (saved ?? {}) as ChangeState;
+	const numbers = [state.gen, state.polledAt, state.slowestMs].every((n) => typeof n === 'number');
+	const lists = Array.isArray(state.recent) && Array.isArray(state.known);
+	return state.of === of && numbers && lists ? state : undefined;
 }

@@ -60,7 +60,7 @@ describe('new and updated records', () => {
 	test('the first poll starts nothing for the records already there, and saves its state', async () => {
 		const trigger = await poller();
 		expect(await trigger.activate()).toEqual({});
-		expect(trigger.state).toEqual(expect.objectContaining({ gen: 1, mark: expect.any(Number) }));
+		expect(trigger.state).toEqual(expect.objectContaining({ gen: 1, floor: expect.any(Number) }));
 		expect(await trigger.poll()).toEqual({});
 		expect(trigger.executions).toEqual([]);
 	});

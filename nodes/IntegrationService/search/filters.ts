@@ -6,6 +6,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { FieldType, ResourceSpec } from '../../shared/catalogue';
+import { isJsonObject } from '../../shared/service';
 
 const OPERATORS = [
 	{ name: 'Contains', value: 'contains', description: 'Text, any case' },
@@ -31,19 +32,14 @@ export function fieldValues(record: IDataObject, field: string): Leaf[] {
 	let values: unknown[] = [record];
 	field.split('.').forEach((name, depth) => {
 		values = values.flatMap((value) => {
-			if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
-			const object = value as IDataObject;
+			if (!isJsonObject(value)) return [];
 			const alias = depth === 0 ? /^(created|updated)(At)?$/.exec(name) : null;
 			const found =
-				object[name] ?? (alias ? object[alias[2] ? alias[1] : `${alias[1]}At`] : undefined);
+				value[name] ?? (alias ? value[alias[2] ? alias[1] : `${alias[1]}At`] : undefined);
 			return Array.isArray(found) ? found : [found];
 		});
 	});
-	return values.flatMap((value) => {
-		if (Array.isArray(value)) return [];
-		if (value !== null && typeof value === 'object') return leafOf((value as IDataObject).value);
-		return leafOf(value);
-	});
+	return values.flatMap((value) => leafOf(isJsonObject(value) ? value.value : value));
 }
 
 function leafOf(value: unknown): Leaf[] {
@@ -86,17 +82,6 @@ export function timeOf(value: Leaf, endOfDay = false): number | undefined {
 	const ms = /^-?\d+$/.test(written) ? Number(written) : Date.parse(written);
 	if (!Number.isFinite(ms)) return undefined;
 	return endOfDay && /^\d{4}-\d{2}-\d{2}$/.test(written) ? ms + 86_400_000 - 1 : ms;
-}
-
-/** Why a condition cannot be used, naming it, or undefined; checked before anything is sent. */
-function conditionProblem(condition: FilterCondition): string | undefined {
-	if (condition.field.trim() === '') return 'names no field';
-	if (!OPERATORS.some(({ value }) => value === condition.operator))
-		return `has no condition "${condition.operator}"`;
-	const dated = condition.operator === 'onOrAfter' || condition.operator === 'onOrBefore';
-	if (dated && timeOf(condition.value) === undefined)
-		return `on "${condition.field}": "${condition.value}" is not a date or time (use ISO 8601 such as 2024-05-01 or 2024-05-01T09:00:00Z, or epoch milliseconds)`;
-	return undefined;
 }
 
 /** Whether a record meets one condition (any of the field's values does, for a list). */
@@ -216,21 +201,26 @@ export function filtersProperty(resource: ResourceSpec): INodeProperties {
 	};
 }
 
-/** The conditions, or why one cannot be used ("Filters › Condition 2 …"), before anything is sent. */
+/** The conditions, or why one cannot be used ("Filters › Condition 2 …"), checked before anything is sent. */
 export function readFilters(raw: unknown): { conditions: FilterCondition[] } | { problem: string } {
 	const entries = ((raw ?? {}) as IDataObject).conditions;
 	const list = Array.isArray(entries) ? (entries as IDataObject[]) : [];
 	const conditions: FilterCondition[] = [];
 	for (const [at, entry] of list.entries()) {
 		const picked = String(entry.field ?? '');
-		const condition: FilterCondition = {
-			field: (picked === OTHER_FIELD ? String(entry.fieldName ?? '') : picked).trim(),
-			operator: String(entry.operator ?? 'equals') as FilterOperator,
-			value: String(entry.value ?? ''),
-		};
-		const problem = conditionProblem(condition);
-		if (problem !== undefined) return { problem: `Filters › Condition ${at + 1} ${problem}` };
-		conditions.push(condition);
+		const field = (picked === OTHER_FIELD ? String(entry.fieldName ?? '') : picked).trim();
+		const operator = String(entry.operator ?? 'equals') as FilterOperator;
+		const value = String(entry.value ?? '');
+		const dated = operator === 'onOrAfter' || operator === 'onOrBefore';
+		const refuse = (problem: string) => ({ problem: `Filters › Condition ${at + 1} ${problem}` });
+		if (field === '') return refuse('names no field');
+		if (!OPERATORS.some((known) => known.value === operator))
+			return refuse(`has no condition "${operator}"`);
+		if (dated && timeOf(value) === undefined)
+			return refuse(
+				`on "${field}": "${value}" is not a date or time (use ISO 8601 such as 2024-05-01 or 2024-05-01T09:00:00Z, or epoch milliseconds)`,
+			);
+		conditions.push({ field, operator, value });
 	}
 	return { conditions };
 }

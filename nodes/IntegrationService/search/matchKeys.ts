@@ -1,6 +1,8 @@
 /** How people are recognised again: the match keys of an email, a phone and a name. */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isJsonObject } from '../../shared/service';
+
 export type MatchKind = 'email' | 'phone' | 'name';
 export const MATCH_KINDS: readonly MatchKind[] = ['email', 'phone', 'name'];
 
@@ -45,25 +47,13 @@ export const KEY_OF: Record<MatchKind, (value: unknown) => string | undefined> =
 
 /** A contact list's values, as objects with `value` or as text. */
 export function contactValues(field: unknown): unknown[] {
-	const entries = Array.isArray(field)
-		? field
-		: field === undefined || field === null
-			? []
-			: [field];
-	return entries.map((entry) =>
-		entry !== null && typeof entry === 'object' && !Array.isArray(entry)
-			? (entry as IDataObject).value
-			: entry,
-	);
+	const entries: unknown[] = [field ?? []].flat();
+	return entries.map((entry) => (isJsonObject(entry) ? entry.value : entry));
 }
 
 export function keysOf(kind: MatchKind, values: readonly unknown[]): string[] {
-	const keys = new Set<string>();
-	for (const value of values) {
-		const key = KEY_OF[kind](value);
-		if (key !== undefined) keys.add(key);
-	}
-	return [...keys];
+	const keys = values.map(KEY_OF[kind]).filter((key) => key !== undefined);
+	return [...new Set(keys)];
 }
 
 /** Every email and phone (not only the primary), and both `name` and first + last. */

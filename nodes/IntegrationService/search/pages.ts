@@ -14,16 +14,10 @@ export async function readStep(
 	let total: number | undefined;
 	const onPage = (records: IDataObject[], page: IDataObject) => {
 		pages.push(records);
-		total = offsetTotal(page);
+		// A total counts only when the list is paged by offsets: a service cursor or link does not shift.
+		const { total: announced, next, nextLink } = (page._metadata ?? {}) as IDataObject;
+		total = typeof announced === 'number' && !next && !nextLink ? announced : undefined;
 	};
 	const { nextCursor } = await serviceRequestPages.call(ctx, itemIndex, list, run, onPage);
 	return { pages, nextCursor, total };
-}
-
-/** A page's announced total when the list is paged by offsets; a service cursor or link does not shift. */
-function offsetTotal(page: IDataObject): number | undefined {
-	const meta = page._metadata;
-	if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
-	const { total, next, nextLink } = meta as IDataObject;
-	return typeof total === 'number' && !next && !nextLink ? total : undefined;
 }

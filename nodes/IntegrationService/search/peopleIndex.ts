@@ -29,15 +29,13 @@ export class ListChanged extends Error {
 /** One ID (the common case, no array), or several. */
 type Ids = PersonId | PersonId[];
 
-const NO_KEYS: PersonKeys = { email: [], phone: [], name: [] };
-
 export class PeopleIndex {
 	private readonly byKey: Record<MatchKind, Map<string, Ids>> = {
 		email: new Map(),
 		phone: new Map(),
 		name: new Map(),
 	};
-	/** The keys of people this run wrote (none: deleted): they outrank what the scan reads. */
+	/** The keys of people this run wrote: they outrank what the scan reads. */
 	private readonly written = new Map<PersonId, PersonKeys>();
 	private readonly writing = new Map<string, Promise<unknown>>();
 	/** Claimed keys whose create has an unknown outcome, with its item: never created again this run. */
@@ -52,12 +50,6 @@ export class PeopleIndex {
 	private reread = false;
 	/** Why, once it failed: each item gets an error of its own (the router adds its item to the text). */
 	private changed?: string;
-	/** Pages read so far (one list request each). */
-	pagesRead = 0;
-
-	get complete(): boolean {
-		return this.cursor === undefined;
-	}
 
 	/** The people with any of these keys, reading on until `enough` are found or the list has ended. */
 	async find(
@@ -81,7 +73,7 @@ export class PeopleIndex {
 		const found = new Set<PersonId>();
 		for (const key of keys) {
 			const ids = this.byKey[kind].get(key);
-			for (const id of ids === undefined ? [] : Array.isArray(ids) ? ids : [ids]) {
+			for (const id of [ids ?? []].flat()) {
 				if (found.size >= most) return [...found];
 				const current = this.written.get(id);
 				if (current === undefined || current[kind].includes(key)) found.add(id);
@@ -106,10 +98,6 @@ export class PeopleIndex {
 			if (itemIndex !== undefined) return { claim, itemIndex };
 		}
 		return undefined;
-	}
-
-	forget(id: PersonId): void {
-		this.written.set(id, NO_KEYS);
 	}
 
 	/**
@@ -165,7 +153,6 @@ export class PeopleIndex {
 		}
 		const step = async () => {
 			const { people, nextCursor, total } = await read(this.cursor ?? '');
-			this.pagesRead++;
 			if (total !== undefined && this.total !== undefined && total !== this.total)
 				return this.restart(this.total, total);
 			this.total ??= total;
