@@ -158,10 +158,7 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/**
- * JSON text parsed, or why not: never the parser's message, which quotes the text (it may hold a
- * secret); or what the text says that its value would not (a key given twice, a number not exact).
- */
+/** JSON text parsed, or why not (never the parser's message: it quotes the text, which may hold a secret). */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
 	// JSON.parse never gives undefined, so undefined says it threw.
 	const value: unknown = convertedOr(JSON.parse, text, undefined);
