@@ -56,20 +56,17 @@ export function assertUsableCredential(credentials: ICredentialDataDecryptedObje
 		if (problem !== undefined)
 			throw new Error(`The Integration Service credential's ${label} ${problem}.`);
 	}
-	if (hasControlCharacter(String(credentials.credentialId ?? ''))) {
+	if (hasControlCharacter(String(credentials.credentialId ?? '')))
 		throw new Error(
 			"The Integration Service credential's Default Credential ID contains a line break or another control character.",
 		);
-	}
 }
 
 /** The identity a signed token is for, written in front of it in the hidden Session Token. */
-function identityOf(credentials: ICredentialDataDecryptedObject): string {
-	return JSON.stringify([
-		String(credentials.clientId ?? '').trim(),
-		String(credentials.userId ?? '').trim(),
-	]);
-}
+const identityOf = (credentials: ICredentialDataDecryptedObject): string =>
+	JSON.stringify(
+		[credentials.clientId, credentials.userId].map((part) => String(part ?? '').trim()),
+	);
 
 /** The identity the token was signed for, then the token (`authenticate` checks it); in Access Token mode, where that token is sent itself, a marker. */
 export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, token: string): string {
