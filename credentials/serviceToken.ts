@@ -8,9 +8,6 @@ import {
 	hostUrlProblem,
 } from '../nodes/shared/service';
 
-/** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
-const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
-
 /** `sent`: the value goes in the Authorization header as written, so it must be sendable there. */
 function requireValue(raw: unknown, label: string, sent = false): string {
 	const value = typeof raw === 'string' ? raw.trim() : '';
@@ -29,11 +26,11 @@ function requireValue(raw: unknown, label: string, sent = false): string {
 const signatureOf = (unsigned: string, secret: string): string =>
 	createHmac('sha512', secret).update(unsigned).digest('base64url');
 
-/** An HS512 JWT (iss = client ID, sub = user or tenant ID, 15 minutes); a library would be a dependency. */
+/** An HS512 JWT (iss = client ID, sub = user or tenant ID), for 15 minutes: our node signs one per request; a library would be a dependency. */
 function signServiceToken(clientId: string, subject: string, clientSecret: string): string {
 	const iat = Math.floor(Date.now() / 1000);
 	const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
-	const claims = { iss: clientId, sub: subject, iat, exp: iat + SIGNED_TOKEN_LIFETIME_SECONDS };
+	const claims = { iss: clientId, sub: subject, iat, exp: iat + 15 * 60 };
 	const unsigned = `${encode({ alg: 'HS512', typ: 'JWT' })}.${encode(claims)}`;
 	return `${unsigned}.${signatureOf(unsigned, clientSecret)}`;
 }

@@ -1,8 +1,7 @@
-/** Where the first number beyond ±(2^53 − 1) is ('' for the value itself): it has lost digits, so it is refused, not sent rounded (a stack: any depth). */
+/** Where the first number beyond ±(2^53 − 1) is ('' for the value itself): it has lost digits, so it is refused, not sent rounded (a queue, not recursion: any depth). */
 export function lossyNumberAt(value: unknown): string | undefined {
 	const pending: Array<[unknown, string]> = [[value, '']];
-	for (let next = pending.pop(); next; next = pending.pop()) {
-		const [here, path] = next;
+	for (const [here, path] of pending) {
 		if (
 			typeof here === 'number' &&
 			// Infinity inside an object would be sent as null; alone, a text field reports it itself.
