@@ -65,7 +65,7 @@ export function recordsOf(
 	const lists = keys.filter((key) => key !== '_metadata' && Array.isArray(answer[key]));
 	// A page that names its list and lacks every list is no page of records: the pager says "no list".
 	const meta = answer._metadata as IDataObject | undefined;
-	const collection = meta && !Array.isArray(meta) ? meta.collection : undefined;
+	const collection = meta?.collection;
 	if (typeof collection === 'string' && collection !== '_metadata') {
 		if (Array.isArray(answer[collection])) return answer[collection] as IDataObject[];
 		if (lists.length === 0) return null;
