@@ -136,11 +136,7 @@ export class IntegrationServiceApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * The hidden Session Token for n8n's HTTP Request node. n8n re-sends a failed request whenever a new
-	 * token comes back, so one comes back only when the stored one cannot be sent (the service answered
-	 * 401, nothing processed), never after a 500 on a create. Our own nodes sign a token per request.
-	 */
+	/** The HTTP Request node's token: renewed only when the stored one cannot be sent, as n8n re-sends a request after a renewal. */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		assertUsableCredential(credentials);
 		if (storedSessionUsable(credentials)) return {};

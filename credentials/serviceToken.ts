@@ -8,9 +8,6 @@ import {
 	hostUrlProblem,
 } from '../nodes/shared/service';
 
-/** Lifetime of a signed token. Short, because our node signs a fresh one for every request. */
-const SIGNED_TOKEN_LIFETIME_SECONDS = 15 * 60;
-
 /** `sent`: the value goes in the Authorization header as written, so it must be sendable there. */
 function requireValue(raw: unknown, label: string, sent = false): string {
 	const value = typeof raw === 'string' ? raw.trim() : '';
@@ -20,29 +17,22 @@ function requireValue(raw: unknown, label: string, sent = false): string {
 		);
 	const problem = hasControlCharacter(value)
 		? 'contains a line break'
-		: sent
-			? headerValueProblem(value)
-			: undefined;
-	if (problem !== undefined)
+		: sent && headerValueProblem(value);
+	if (problem)
 		throw new Error(`The Integration Service credential's ${label} ${problem}; paste it again.`);
 	return value;
 }
 
-/** An HS512 JWT (iss = client ID, sub = user or tenant ID, 15 minutes); a library would be a dependency. */
+const signatureOf = (unsigned: string, secret: string): string =>
+	createHmac('sha512', secret).update(unsigned).digest('base64url');
+
+/** An HS512 JWT (iss = client ID, sub = user or tenant ID), for 15 minutes: our node signs one per request; a library would be a dependency. */
 function signServiceToken(clientId: string, subject: string, clientSecret: string): string {
-	const nowSeconds = Math.floor(Date.now() / 1000);
+	const iat = Math.floor(Date.now() / 1000);
 	const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
-	const header = encode({ alg: 'HS512', typ: 'JWT' });
-	const claims = encode({
-		iss: clientId,
-		sub: subject,
-		iat: nowSeconds,
-		exp: nowSeconds + SIGNED_TOKEN_LIFETIME_SECONDS,
-	});
-	const signature = createHmac('sha512', clientSecret)
-		.update(`${header}.${claims}`)
-		.digest('base64url');
-	return `${header}.${claims}.${signature}`;
+	const claims = { iss: clientId, sub: subject, iat, exp: iat + 15 * 60 };
+	const unsigned = `${encode({ alg: 'HS512', typ: 'JWT' })}.${encode(claims)}`;
+	return `${unsigned}.${signatureOf(unsigned, clientSecret)}`;
 }
 
 /** The bearer token to send now: a freshly signed JWT in Client ID and Secret mode, else the pasted token. */
@@ -63,20 +53,17 @@ export function assertUsableCredential(credentials: ICredentialDataDecryptedObje
 		if (problem !== undefined)
 			throw new Error(`The Integration Service credential's ${label} ${problem}.`);
 	}
-	if (hasControlCharacter(String(credentials.credentialId ?? ''))) {
+	if (hasControlCharacter(String(credentials.credentialId ?? '')))
 		throw new Error(
 			"The Integration Service credential's Default Credential ID contains a line break or another control character.",
 		);
-	}
 }
 
 /** The identity a signed token is for, written in front of it in the hidden Session Token. */
-function identityOf(credentials: ICredentialDataDecryptedObject): string {
-	return JSON.stringify([
-		String(credentials.clientId ?? '').trim(),
-		String(credentials.userId ?? '').trim(),
-	]);
-}
+const identityOf = (credentials: ICredentialDataDecryptedObject): string =>
+	JSON.stringify(
+		[credentials.clientId, credentials.userId].map((part) => String(part ?? '').trim()),
+	);
 
 /** The identity the token was signed for, then the token (`authenticate` checks it); in Access Token mode, where that token is sent itself, a marker. */
 export function sessionTokenOf(credentials: ICredentialDataDecryptedObject, token: string): string {
@@ -92,10 +79,8 @@ export function storedSessionUsable(credentials: ICredentialDataDecryptedObject)
 	const identity = identityOf(credentials);
 	if (!stored.startsWith(identity)) return false;
 	const [header, claims, signature] = stored.slice(identity.length).split('.');
-	if (!header || !claims || !signature) return false;
 	const secret = String(credentials.clientSecret ?? '').trim();
-	const expected = createHmac('sha512', secret).update(`${header}.${claims}`).digest('base64url');
-	if (expected !== signature) return false;
+	if (signature !== signatureOf(`${header}.${claims}`, secret)) return false;
 	// Signed with this secret, so the claims are signServiceToken's own JSON.
 	const { exp } = JSON.parse(Buffer.from(claims, 'base64url').toString('utf8')) as { exp: number };
 	return exp > Date.now() / 1000;

@@ -1,11 +1,7 @@
-/**
- * The path of the first number beyond ±(2^53 − 1) ('' for the value itself): such a number has lost
- * digits already, and is refused rather than sent rounded. Iterative, so deep nesting cannot overflow.
- */
+/** Where the first number beyond ±(2^53 − 1) is ('' for the value itself): it has lost digits, so it is refused, not sent rounded (a queue, not recursion: any depth). */
 export function lossyNumberAt(value: unknown): string | undefined {
 	const pending: Array<[unknown, string]> = [[value, '']];
-	for (let next = pending.pop(); next; next = pending.pop()) {
-		const [here, path] = next;
+	for (const [here, path] of pending) {
 		if (
 			typeof here === 'number' &&
 			// Infinity inside an object would be sent as null; alone, a text field reports it itself.
@@ -23,9 +19,11 @@ export function lossyNumberAt(value: unknown): string | undefined {
 	return undefined;
 }
 
+const numberAt = (path: string) => (path === '' ? 'is a number' : `holds at ${path} a number`);
+
 /** Why such a value is refused; it follows the field's label, and names the place, never the value. */
 export const lossyProblem = (path: string): string =>
-	`${path === '' ? 'is a number' : `holds at ${path} a number`} beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded (give it as text)`;
+	`${numberAt(path)} beyond ±${Number.MAX_SAFE_INTEGER}, where a number loses digits; it is not sent rounded (give it as text)`;
 
 /** A decimal number's text in one form: significant digits, e, power of ten of the last ("1.50e2": "15e1"). */
 function decimalOf(text: string): string {
@@ -42,18 +40,14 @@ function numberTokenProblem(token: string, place: () => string): string | undefi
 	// At most 15 digits, no exponent: always a safe number that writes back the same (the common case).
 	if (/^-?[\d.]{1,15}$/.test(token)) return undefined;
 	const value = Number(token);
-	// Beyond ±(2^53 − 1) but finite: refused by the value's own check, which names the field better.
-	if (Number.isFinite(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER) return undefined;
 	if (!Number.isFinite(value)) return lossyProblem(place());
+	// Beyond ±(2^53 − 1) but finite: refused by the value's own check, which names the field better.
+	if (Math.abs(value) > Number.MAX_SAFE_INTEGER) return undefined;
 	if (decimalOf(token) === decimalOf(String(value))) return undefined;
-	const path = place();
-	return `${path === '' ? 'is a number' : `holds at ${path} a number`} that a number cannot keep exactly (too many digits, or too small); it is not sent rounded (give it as text)`;
+	return `${numberAt(place())} that a number cannot keep exactly (too many digits, or too small); it is not sent rounded (give it as text)`;
 }
 
-/**
- * What JSON text that parses says its value would not: a number not kept exactly, or a key given twice
- * at any depth (JSON.parse keeps the last silently). It names the place, as lossyNumberAt, never the value.
- */
+/** What JSON text says that its parsed value hides: a number not kept exactly, a key given twice (JSON.parse keeps the last). */
 export function jsonTextProblem(text: string): string | undefined {
 	// A string, a number, or a mark; the literals true, false and null are matched and passed over.
 	const token = /\s*(?:("[^"\\]*(?:\\.[^"\\]*)*")|(-?[\d.eE+-]+)|([{}[\],:])|true|false|null)/y;

@@ -27,10 +27,8 @@ export const HOST_FIELDS: Record<ServiceHost, { field: string; label: string; se
 /** decisions.md: X-Service-Credential-Id goes to every host except universal, which manages credentials itself. */
 export const HOSTS_WITH_CREDENTIAL_ID: ReadonlySet<string> = new Set(['crm', 'los', 'calendar']);
 
-/** CR/LF and other control characters would let an input split or forge headers. */
-export const hasControlCharacter = (value: string): boolean =>
-	// Neither visible ASCII, the space, nor past ASCII: 0x00 to 0x1F and 0x7F.
-	/[^ -~\u0080-\uffff]/.test(value);
+/** CR/LF and the other control characters (0x00 to 0x1F, 0x7F) would let an input split or forge headers. */
+export const hasControlCharacter = (value: string): boolean => /[^ -~\u0080-\uffff]/.test(value);
 
 /** n8n's client writes headers as Latin-1 (`conn-東京` went out as `conn-`): such a value is refused. */
 export function headerValueProblem(value: string): string | undefined {
@@ -158,10 +156,7 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/**
- * JSON text parsed, or why not: never the parser's message, which quotes the text (it may hold a
- * secret); or what the text says that its value would not (a key given twice, a number not exact).
- */
+/** JSON text parsed, or why not (never the parser's message: it quotes the text, which may hold a secret). */
 export function jsonOf(text: string): { value: unknown } | { problem: string } {
 	// JSON.parse never gives undefined, so undefined says it threw.
 	const value: unknown = convertedOr(JSON.parse, text, undefined);

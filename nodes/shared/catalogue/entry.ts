@@ -72,22 +72,20 @@ type EntityEntry = Partial<Omit<ResourceSpec, 'fields'>> & {
 	fields?: Readonly<Record<string, FieldDraft>>;
 };
 
-/** An entity's resource from its path: value, label, nouns, list key and ID follow from it. */
+/** An entity's resource from its path: value, label, nouns, list key and ID (where an operation takes one) follow from it. */
 function entityResource(path: string, { fields: drafts, ...entry }: EntityEntry): ResourceSpec {
 	const value = valueOf(path);
 	const label = labelOf(value);
 	const one = label.toLowerCase();
+	const byId = (entry.operations ?? CRUD).some((operation) => operation !== 'getAll');
+	const placeholder = `e.g. ${one.replace(/ /g, '-')}-1`;
 	return {
 		value,
 		label,
 		host: 'crm',
 		path: [path],
 		listKey: path.toLowerCase(),
-		id: {
-			label: `${label} ID`,
-			name: `${value}Id`,
-			placeholder: `e.g. ${one.replace(/ /g, '-')}-1`,
-		},
+		...(byId ? { id: { label: `${label} ID`, name: `${value}Id`, placeholder } } : {}),
 		noun: { one, many: `${one}s` },
 		section: 'crm',
 		operations: CRUD,
@@ -110,6 +108,16 @@ export const losResource = (
 		host: 'los',
 		section: 'loanAndCalendar',
 		id: { label: `${labelOf(one)} ID`, name: `${one}Id`, placeholder },
+		...entry,
+	});
+
+/** A list of the calendar host, read only, e.g. `calendarEvents`. */
+export const calendarList = (path: string, entry: EntityEntry): ResourceSpec =>
+	entityResource(path, {
+		host: 'calendar',
+		section: 'loanAndCalendar',
+		listKey: path,
+		operations: ['getAll'],
 		...entry,
 	});
 

@@ -55,11 +55,7 @@ export function searchable(resource: ResourceSpec): resource is ListedResource {
 	return lists && resource.host !== 'universal' && resource.host !== 'chosen';
 }
 
-/**
- * The records of an answer whose list key is not known beforehand: a page (with `_metadata`, a list
- * named as the path ends, or only a catalogue list) has them under that name, a catalogue key or its
- * first list; anything else is one record, returned as it is.
- */
+/** An answer's records: a page's (it has `_metadata`, the list the path names, or only a catalogue list); else the answer is one. */
 export function recordsOf(
 	answer: IDataObject,
 	listName?: string,
@@ -69,7 +65,7 @@ export function recordsOf(
 	const lists = keys.filter((key) => key !== '_metadata' && Array.isArray(answer[key]));
 	// A page that names its list and lacks every list is no page of records: the pager says "no list".
 	const meta = answer._metadata as IDataObject | undefined;
-	const collection = meta && !Array.isArray(meta) ? meta.collection : undefined;
+	const collection = meta?.collection;
 	if (typeof collection === 'string' && collection !== '_metadata') {
 		if (Array.isArray(answer[collection])) return answer[collection] as IDataObject[];
 		if (lists.length === 0) return null;

@@ -1,5 +1,6 @@
 import { borrowerResource } from './losRecords';
 import {
+	calendarList,
 	flag,
 	json,
 	losResource,
@@ -10,10 +11,9 @@ import {
 	textList,
 	timeField,
 } from './entry';
-import type { FieldDraft, FieldSpec, ResourceSpec } from './types';
+import type { FieldDraft, FieldSpec } from './types';
 
-/** The loan file and the calendar, as the service's public pages show them. */
-const LOS_PAGES = 'https://rollout.com/docs/api-reference/los';
+/** The calendar, as the service's public pages show it. */
 const CALENDAR_PAGES = 'https://rollout.com/docs/api-reference/calendar';
 
 /** A borrower created with the loan: the borrower's fields but Loan ID, its lists as JSON (an entry holds no collection). */
@@ -91,35 +91,19 @@ export const loanResource = losResource('loan', 'e.g. loan-1', {
 		'borrowerId',
 		'assignedUserId',
 	),
-	source: `${LOS_PAGES}/loans/`,
+	source: 'https://rollout.com/docs/api-reference/los/loans/',
 });
 
-export const calendarResource: ResourceSpec = {
-	value: 'calendar',
-	label: 'Calendar',
+export const calendarResource = calendarList('calendars', {
 	description: 'A calendar of the connected calendar system',
-	host: 'calendar',
-	path: ['calendars'],
-	listKey: 'calendars',
-	noun: { one: 'calendar', many: 'calendars' },
-	section: 'loanAndCalendar',
-	operations: ['getAll'],
 	readKeys: ['name', 'description', 'timezone', 'isPrimary'],
 	simple: simpleForm('name', 'description', 'timezone', 'isPrimary'),
 	source: `${CALENDAR_PAGES}/calendars/list-calendars`,
-};
+});
 
-export const calendarEventResource: ResourceSpec = {
-	value: 'calendarEvent',
-	label: 'Calendar Event',
+export const calendarEventResource = calendarList('calendarEvents', {
 	description: 'An event in the connected calendar system',
-	host: 'calendar',
-	path: ['calendarEvents'],
-	listKey: 'calendarEvents',
-	noun: { one: 'calendar event', many: 'calendar events' },
-	section: 'loanAndCalendar',
-	operations: ['getAll'],
 	readKeys: ['calendarId', 'title', 'start', 'end', 'location', 'status'],
 	simple: simpleForm('title', 'calendarId', 'start', 'end', 'location', 'status'),
 	source: `${CALENDAR_PAGES}/calendar-events/list-calendarevents`,
-};
+});
