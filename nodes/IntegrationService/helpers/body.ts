@@ -54,10 +54,7 @@ const writesNothing = (body: IDataObject) =>
 	);
 
 const isEmptyValue = (value: unknown) =>
-	value === undefined ||
-	value === null ||
-	(typeof value === 'string' && value.trim() === '') ||
-	(Array.isArray(value) && value.length === 0);
+	isUnsetValue(value) || (Array.isArray(value) && value.length === 0);
 
 function noEntries(raw: unknown): boolean {
 	if (isEmptyValue(raw)) return true;
@@ -170,12 +167,9 @@ export function readBody(
 	if (mode === MAPPING_MODE.fromInput || mode === MAPPING_MODE.fromRecord)
 		return bodyFromObject(ctx, itemIndex, form, mode === MAPPING_MODE.fromInput);
 	const body = bodyFromForm(ctx, itemIndex, form);
-	if (form.group?.kind === 'update' && writesNothing(body))
-		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
-	if (create && writesNothing(body)) {
-		const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
-		const problem = 'set at least one field; an empty record is not created';
-		throw inputError(ctx, itemIndex, label, problem);
-	}
-	return body;
+	const update = form.group?.kind === 'update';
+	if (!(update || create) || !writesNothing(body)) return body;
+	if (update) throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
+	const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
+	throw inputError(ctx, itemIndex, label, 'set at least one field; an empty record is not created');
 }

@@ -80,13 +80,11 @@ export function readEntries<T>(
 		const problem = `has ${entries.length} entries; at most ${MAX_ENTRIES} are sent in one request`;
 		throw inputError(ctx, itemIndex, field, problem);
 	}
-	entries.forEach((entry, position) => {
+	return entries.map((entry: unknown, position) => {
 		if (!isJsonObject(entry))
 			throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
-	});
-	return (entries as IDataObject[]).map((entry, position) => {
 		const label = `${field} › entry ${position + 1}`;
-		return read({ ...at, field, number: position + 1, label }, entry);
+		return read({ ...at, field, number: position + 1, label }, entry as IDataObject);
 	});
 }
 

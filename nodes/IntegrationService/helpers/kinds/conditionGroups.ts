@@ -60,10 +60,7 @@ function fromLists(at: Reading, raw: unknown[], spec: FieldSpec, fields: Fields)
 		throw inputError(ctx, itemIndex, field, problem);
 	}
 	// The bound counts every condition, as the form's one list does, not each group's alone.
-	const total = raw.reduce<number>(
-		(sum, group) => sum + (Array.isArray(group) ? group.length : 0),
-		0,
-	);
+	const total = raw.filter(Array.isArray).flat().length;
 	if (total > MAX_ENTRIES) {
 		const problem = `has ${total} entries; at most ${MAX_ENTRIES} are sent in one request`;
 		throw inputError(ctx, itemIndex, field, problem);
