@@ -1,5 +1,5 @@
 import type { IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_DEFAULT,
@@ -145,14 +145,10 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 			const answer = await serviceRequest.call(ctx, 0, { ...WEBHOOKS, method: 'POST', body }, run);
 			const id = webhookIdOf(answer.id);
 			if (id === undefined)
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The CRM host answered no webhook ID for ${event}`,
-				);
+				throw new ApplicationError(`The CRM host answered no webhook ID for ${event}`);
 			// An ID the first listing held elsewhere is another integration's: deactivation would delete it.
 			if (before.some((w) => holds(w, id) && w.url !== url))
-				throw new NodeOperationError(
-					ctx.getNode(),
+				throw new ApplicationError(
 					`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
 				);
 			made[event] = id;
@@ -170,10 +166,7 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	keep(ctx, { ...owned(ctx), ...made });
 }
 
-/**
- * Deletes the IDs the creates returned, and for a create that failed without one, what is at our URL
- * for that event now and was not in the first listing. Nothing else. Says what it did.
- */
+/** Deletes the IDs the creates returned and, for the create that failed, what is new at our URL for its event; says what it did. */
 async function undoCreate(
 	ctx: IHookFunctions,
 	url: string,

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../shared/catalogue';
-import { isJsonObject, jsonObjectOf, jsonOf } from '../../shared/service';
+import { jsonObjectOf, jsonOf } from '../../shared/service';
 import { FIELDS, KINDS } from './kinds';
 import { isUnsetValue } from './kinds/kind';
 import { locatorValue } from './kinds/locator';
-import { inputError, refuseUnknownKeys } from './validation';
+import { entriesOf, inputError, refuseUnknownKeys } from './validation';
 
 /** The request body of one item, from the form, the input item or one JSON record; checked before sending. */
 
@@ -56,13 +56,6 @@ const writesNothing = (body: IDataObject) =>
 const isEmptyValue = (value: unknown) =>
 	isUnsetValue(value) || (Array.isArray(value) && value.length === 0);
 
-function noEntries(raw: unknown): boolean {
-	if (isEmptyValue(raw)) return true;
-	if (!isJsonObject(raw)) return false;
-	const keys = Object.keys(raw);
-	return keys.length === 0 || (keys.length === 1 && isEmptyValue(raw.values));
-}
-
 /** One field's value from the form; a list and its companion both set is an error, not a guess. */
 function formValue(
 	ctx: IExecuteFunctions,
@@ -83,7 +76,7 @@ function formValue(
 		whole = read.value;
 	}
 	if (isEmptyValue(whole)) return kind.read({ ctx, itemIndex, label }, spec, raw, FIELDS);
-	if (!noEntries(raw)) {
+	if (!isEmptyValue(entriesOf(raw))) {
 		const problem = `give either ${label} or ${companion}, not both`;
 		throw inputError(ctx, itemIndex, companion, problem);
 	}

@@ -58,6 +58,10 @@ export function withoutValue<T>({ ctx, itemIndex }: Reading, raw: unknown, read:
 /** The most entries one list field sends: a row with a runaway list is refused, not sent. */
 export const MAX_ENTRIES = 1000;
 
+/** A list field's value as a list: the form's `{ values: [...] }` unwrapped, an expression's list as given. */
+export const entriesOf = (raw: unknown): unknown =>
+	isJsonObject(raw) && Object.keys(raw).every((key) => key === 'values') ? (raw.values ?? []) : raw;
+
 /** A list field's entries (the form's `{ values: [...] }`, or the list), each read at `Field › entry N`; an empty one is refused. */
 export function readEntries<T>(
 	at: Reading,
@@ -66,8 +70,7 @@ export function readEntries<T>(
 	read: (place: Reading, entry: IDataObject) => T,
 ): T[] {
 	const { ctx, itemIndex, label: field } = at;
-	const formShape = isJsonObject(raw) && Object.keys(raw).every((key) => key === 'values');
-	const entries = formShape ? ((raw as IDataObject).values ?? []) : raw;
+	const entries = entriesOf(raw);
 	if (!Array.isArray(entries))
 		throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
 	if (entries.length > MAX_ENTRIES) {
