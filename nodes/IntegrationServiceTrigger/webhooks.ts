@@ -1,5 +1,5 @@
 import type { IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { ApplicationError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_DEFAULT,
@@ -60,10 +60,9 @@ export async function listWebhooks(ctx: IHookFunctions, run: ServiceRun): Promis
 		for (const webhook of page as unknown[]) {
 			if (!isJsonObject(webhook)) continue;
 			const { id, event, url } = webhook;
-			const read = webhookIdOf(id);
-			if (read !== undefined) listing.push({ id: read, event, url });
-			else if (typeof id === 'number' && Number.isFinite(id))
-				listing.push({ id: String(id), event, url, lossy: true });
+			const lossy = typeof id === 'number' && Number.isFinite(id) && !Number.isSafeInteger(id);
+			const read = lossy ? String(id) : webhookIdOf(id);
+			if (read !== undefined) listing.push({ id: read, event, url, lossy });
 		}
 		if (listing.length > MAX_LISTED_WEBHOOKS) {
 			throw new NodeOperationError(
@@ -140,29 +139,23 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	const before = await listWebhooks(ctx, run);
 	const events = wanted.filter((event) => !before.some((w) => pointsAt(w, url, event)));
 	const made: Record<string, string> = {};
-	// The event whose create is under way: when it fails, the CRM host may have made one we have no ID of.
-	let pending: string | undefined;
 	try {
 		for (const event of events) {
-			pending = event;
 			const body = { url, event, ...filters };
 			const answer = await serviceRequest.call(ctx, 0, { ...WEBHOOKS, method: 'POST', body }, run);
 			const id = webhookIdOf(answer.id);
 			if (id === undefined)
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The CRM host answered no webhook ID for ${event}`,
-				);
+				throw new ApplicationError(`The CRM host answered no webhook ID for ${event}`);
 			// An ID the first listing held elsewhere is another integration's: deactivation would delete it.
 			if (before.some((w) => holds(w, id) && w.url !== url))
-				throw new NodeOperationError(
-					ctx.getNode(),
+				throw new ApplicationError(
 					`The CRM host answered the create for ${event} with webhook ID ${id}, which it had listed at another URL before: another integration's webhook, which the trigger does not take or delete`,
 				);
 			made[event] = id;
-			pending = undefined;
 		}
 	} catch (error) {
+		// The event whose create failed: the CRM host may have made one we have no ID of.
+		const pending = events.find((event) => !(event in made)) as string;
 		const undone = await undoCreate(ctx, url, before, Object.values(made), pending);
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -173,28 +166,23 @@ export async function createWebhooks(ctx: IHookFunctions): Promise<void> {
 	keep(ctx, { ...owned(ctx), ...made });
 }
 
-/**
- * Deletes the IDs the creates returned, and for a create that failed without one, what is at our URL
- * for that event now and was not in the first listing. Nothing else. Says what it did.
- */
+/** Deletes the IDs the creates returned and, for the create that failed, what is new at our URL for its event; says what it did. */
 async function undoCreate(
 	ctx: IHookFunctions,
 	url: string,
 	before: Listed[],
 	ids: string[],
-	pending: string | undefined,
+	pending: string,
 ): Promise<string> {
 	const run = hookRun();
 	let unchecked = false;
-	if (pending !== undefined) {
-		try {
-			for (const w of await listWebhooks(ctx, run)) {
-				const isNew = !before.some((b) => holds(b, w.id)) && !ids.includes(w.id);
-				if (isNew && pointsAt(w, url, pending)) ids.push(w.id);
-			}
-		} catch {
-			unchecked = true; // Listing failed too: delete what is known, and say what could not be checked.
+	try {
+		for (const w of await listWebhooks(ctx, run)) {
+			const isNew = !before.some((b) => holds(b, w.id)) && !ids.includes(w.id);
+			if (isNew && pointsAt(w, url, pending)) ids.push(w.id);
 		}
+	} catch {
+		unchecked = true; // Listing failed too: delete what is known, and say what could not be checked.
 	}
 	const left = await deleteIds(ctx, ids, run);
 	const deleted = ids.length - left.length;

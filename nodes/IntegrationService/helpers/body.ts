@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../shared/catalogue';
-import { isJsonObject, jsonObjectOf, jsonOf } from '../../shared/service';
+import { jsonObjectOf, jsonOf } from '../../shared/service';
 import { FIELDS, KINDS } from './kinds';
 import { isUnsetValue } from './kinds/kind';
 import { locatorValue } from './kinds/locator';
-import { inputError, refuseUnknownKeys } from './validation';
+import { entriesOf, inputError, refuseUnknownKeys } from './validation';
 
 /** The request body of one item, from the form, the input item or one JSON record; checked before sending. */
 
@@ -54,17 +54,7 @@ const writesNothing = (body: IDataObject) =>
 	);
 
 const isEmptyValue = (value: unknown) =>
-	value === undefined ||
-	value === null ||
-	(typeof value === 'string' && value.trim() === '') ||
-	(Array.isArray(value) && value.length === 0);
-
-function noEntries(raw: unknown): boolean {
-	if (isEmptyValue(raw)) return true;
-	if (!isJsonObject(raw)) return false;
-	const keys = Object.keys(raw);
-	return keys.length === 0 || (keys.length === 1 && isEmptyValue(raw.values));
-}
+	isUnsetValue(value) || (Array.isArray(value) && value.length === 0);
 
 /** One field's value from the form; a list and its companion both set is an error, not a guess. */
 function formValue(
@@ -86,7 +76,7 @@ function formValue(
 		whole = read.value;
 	}
 	if (isEmptyValue(whole)) return kind.read({ ctx, itemIndex, label }, spec, raw, FIELDS);
-	if (!noEntries(raw)) {
+	if (!isEmptyValue(entriesOf(raw))) {
 		const problem = `give either ${label} or ${companion}, not both`;
 		throw inputError(ctx, itemIndex, companion, problem);
 	}
@@ -170,12 +160,9 @@ export function readBody(
 	if (mode === MAPPING_MODE.fromInput || mode === MAPPING_MODE.fromRecord)
 		return bodyFromObject(ctx, itemIndex, form, mode === MAPPING_MODE.fromInput);
 	const body = bodyFromForm(ctx, itemIndex, form);
-	if (form.group?.kind === 'update' && writesNothing(body))
-		throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
-	if (create && writesNothing(body)) {
-		const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
-		const problem = 'set at least one field; an empty record is not created';
-		throw inputError(ctx, itemIndex, label, problem);
-	}
-	return body;
+	const update = form.group?.kind === 'update';
+	if (!(update || create) || !writesNothing(body)) return body;
+	if (update) throw inputError(ctx, itemIndex, GROUPS.update.label, 'add at least one field');
+	const label = form.group ? GROUPS[form.group.kind].label : 'Fields';
+	throw inputError(ctx, itemIndex, label, 'set at least one field; an empty record is not created');
 }

@@ -47,10 +47,7 @@ function formFields(form: BodyForm): INodeProperties[] {
 	return [...properties, group];
 }
 
-/**
- * Record (JSON)'s default: a `$fromAI` listing every field's kind, all a model sees of the node for
- * this argument. No field name holds a backtick or `${`.
- */
+/** Record (JSON)'s default: a `$fromAI` naming every field's kind (all a model sees); no field name holds a backtick or `${`. */
 function recordFromAI(fields: readonly FieldSpec[]): string {
 	const description = `The record as one JSON object. Give only the fields you know; leave out the others. Fields: ${partsInWords(fields, FIELDS, '; ')}`;
 	return `={{ $fromAI('${RECORD.name}', \`${description}\`, 'json') }}`;

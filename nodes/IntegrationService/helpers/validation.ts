@@ -58,35 +58,33 @@ export function withoutValue<T>({ ctx, itemIndex }: Reading, raw: unknown, read:
 /** The most entries one list field sends: a row with a runaway list is refused, not sent. */
 export const MAX_ENTRIES = 1000;
 
-/** Where an entry stands: `label` is `Field › entry N`. */
-export interface EntryPlace extends Reading {
-	field: string;
-	number: number;
-}
+/** A list field's value as a list: the form's `{ values: [...] }` unwrapped, an expression's list as given. */
+export const entriesOf = (raw: unknown): unknown =>
+	isJsonObject(raw) && Object.keys(raw).every((key) => key === 'values') ? (raw.values ?? []) : raw;
 
-/** A list field's entries, each read at its place: the form gives `{ values: [...] }`, an expression the list itself. */
+/** A list field's entries (the form's `{ values: [...] }`, or the list), each read at `Field › entry N`; an empty one is refused. */
 export function readEntries<T>(
 	at: Reading,
 	raw: unknown,
 	wording: { list: string; entry: string },
-	read: (place: EntryPlace, entry: IDataObject) => T,
+	read: (place: Reading, entry: IDataObject) => T,
 ): T[] {
 	const { ctx, itemIndex, label: field } = at;
-	const formShape = isJsonObject(raw) && Object.keys(raw).every((key) => key === 'values');
-	const entries = formShape ? ((raw as IDataObject).values ?? []) : raw;
+	const entries = entriesOf(raw);
 	if (!Array.isArray(entries))
 		throw inputError(ctx, itemIndex, field, `must be a list of ${wording.list}`);
 	if (entries.length > MAX_ENTRIES) {
 		const problem = `has ${entries.length} entries; at most ${MAX_ENTRIES} are sent in one request`;
 		throw inputError(ctx, itemIndex, field, problem);
 	}
-	entries.forEach((entry, position) => {
+	return entries.map((entry: unknown, position) => {
+		const number = position + 1;
 		if (!isJsonObject(entry))
-			throw inputError(ctx, itemIndex, field, `entry ${position + 1} ${wording.entry}`);
-	});
-	return (entries as IDataObject[]).map((entry, position) => {
-		const label = `${field} › entry ${position + 1}`;
-		return read({ ...at, field, number: position + 1, label }, entry);
+			throw inputError(ctx, itemIndex, field, `entry ${number} ${wording.entry}`);
+		const value = read({ ...at, label: `${field} › entry ${number}` }, entry as IDataObject);
+		if (isJsonObject(value) && Object.keys(value).length === 0)
+			throw inputError(ctx, itemIndex, field, `entry ${number} is empty`);
+		return value;
 	});
 }
 

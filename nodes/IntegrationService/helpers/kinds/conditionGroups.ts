@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
-import type { EntryPlace, Reading } from '../validation';
+import type { Reading } from '../validation';
 import { inputError, MAX_ENTRIES, readEntries, withoutValue } from '../validation';
 import type { Fields, Kind } from './kind';
 import { compoundValue } from './kind';
@@ -27,7 +27,7 @@ const MAX_GROUPS = 100;
 const CONDITIONS = { list: 'conditions', entry: 'must be an object' };
 
 /** One condition: `val` may be a list (checked here), the other parts read by their kinds. */
-function condition(place: EntryPlace, entry: IDataObject, spec: FieldSpec, fields: Fields) {
+function condition(place: Reading, entry: IDataObject, spec: FieldSpec, fields: Fields) {
 	const parts = spec.items ?? [];
 	const { val, ...rest } = entry;
 	if (!Array.isArray(val)) return { ...FILLED, ...readEntry(place, entry, parts, fields) };
@@ -60,10 +60,7 @@ function fromLists(at: Reading, raw: unknown[], spec: FieldSpec, fields: Fields)
 		throw inputError(ctx, itemIndex, field, problem);
 	}
 	// The bound counts every condition, as the form's one list does, not each group's alone.
-	const total = raw.reduce<number>(
-		(sum, group) => sum + (Array.isArray(group) ? group.length : 0),
-		0,
-	);
+	const total = raw.filter(Array.isArray).flat().length;
 	if (total > MAX_ENTRIES) {
 		const problem = `has ${total} entries; at most ${MAX_ENTRIES} are sent in one request`;
 		throw inputError(ctx, itemIndex, field, problem);

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
 import { labelOf } from '../../../shared/catalogue';
-import type { EntryPlace, Reading } from '../validation';
+import type { Reading } from '../validation';
 import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../validation';
 import { toBoolean } from './boolean';
 import { parseJsonList } from './json';
@@ -65,7 +65,7 @@ const IS_PRIMARY: INodeProperties = {
 	description: 'Whether this is the primary value; Not Set sends nothing',
 };
 
-function contactValue(place: EntryPlace, entry: IDataObject): IDataObject {
+function contactValue(place: Reading, entry: IDataObject): IDataObject {
 	const { ctx, itemIndex, label } = place;
 	const { value, isPrimary } = entry;
 	refuseUnknownKeys(place, entry, CONTACT_PARTS);

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { labelOf, SYNC_KINDS } from '../../../shared/catalogue';
+import { isJsonObject, jsonOf } from '../../../shared/service';
 import type { Reading } from '../validation';
 import { inputError, refuseUnknownKeys } from '../validation';
 import { toBoolean } from './boolean';
@@ -14,17 +15,11 @@ const CHANNELS = ['email', 'call', 'text', 'massEmail', 'postal', 'visit'] as co
 
 function readFlags(at: Reading, raw: unknown, keys: readonly string[]) {
 	const { ctx, itemIndex, label } = at;
-	const notFlags = () => inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
-	let value = raw;
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch {
-			throw notFlags();
-		}
-	}
+	const read = typeof raw === 'string' ? jsonOf(raw) : { value: raw };
+	const value = 'value' in read ? read.value : raw; // Text that is not JSON is refused below.
 	if (value === undefined || value === null) return {};
-	if (typeof value !== 'object' || Array.isArray(value)) throw notFlags();
+	if (!isJsonObject(value))
+		throw inputError(ctx, itemIndex, label, 'must be an object of true/false flags');
 	const flags: IDataObject = {};
 	refuseUnknownKeys(at, value as IDataObject, keys);
 	for (const [key, flag] of Object.entries(value as IDataObject)) {

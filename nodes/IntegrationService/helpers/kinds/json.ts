@@ -9,24 +9,16 @@ import { editor, isUnsetValue } from './kind';
 
 /** A JSON object or list of objects whose keys are not published: shape checked, passed through. */
 
-const OBJECT_EXAMPLE = 'a JSON object such as {"key": "value"}';
-
 function jsonKind(list: boolean): Kind {
 	return {
 		property: (spec) => editor(spec, 'json', list ? '[]' : '{}'),
 		read({ ctx, itemIndex, label }, spec, raw) {
-			if (isUnsetValue(raw)) {
-				if (spec.required)
-					throw inputError(ctx, itemIndex, label, `is required but empty; give ${OBJECT_EXAMPLE}`);
-				return undefined;
-			}
-			const value = (list ? parseJsonList : parseJsonObject)(ctx, itemIndex, label, raw);
-			const empty = Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
-			if (spec.required && empty && !spec.emptyAllowed) {
-				const example = list ? 'a JSON list such as [{"key": "value"}]' : OBJECT_EXAMPLE;
-				throw inputError(ctx, itemIndex, label, `is required but empty; give ${example}`);
-			}
-			return value;
+			const parse = list ? parseJsonList : parseJsonObject;
+			const value = isUnsetValue(raw) ? undefined : parse(ctx, itemIndex, label, raw);
+			const empty = value === undefined || (!spec.emptyAllowed && Object.keys(value).length === 0);
+			if (!spec.required || !empty) return value;
+			const example = list ? 'list such as [{"key": "value"}]' : 'object such as {"key": "value"}';
+			throw inputError(ctx, itemIndex, label, `is required but empty; give a JSON ${example}`);
 		},
 		words: () => (list ? 'list of objects' : 'object'),
 	};

@@ -4,8 +4,6 @@ import type { FieldSpec } from '../../../shared/catalogue';
 import type { Reading } from '../validation';
 import { inputError } from '../validation';
 
-/** A field's kind builds its editor property and reads the item's value into its wire value. */
-
 /** The kinds as a whole, for a kind made of parts. */
 export interface Fields {
 	property(spec: FieldSpec): INodeProperties;
@@ -15,6 +13,7 @@ export interface Fields {
 	words(spec: FieldSpec): string;
 }
 
+/** A field's kind builds its editor property and reads the item's value into its wire value. */
 export interface Kind {
 	property(spec: FieldSpec, fields: Fields): INodeProperties;
 	/** As a part of a list entry, when it differs (an entry holds no collection). */

@@ -83,7 +83,5 @@ function oneValue(raw: unknown): unknown {
 export function locatorValue(raw: unknown): unknown {
 	const entries = isJsonObject(raw) ? raw[ENTRIES] : undefined;
 	if (!Array.isArray(entries)) return oneValue(raw);
-	return entries.map((entry: unknown) =>
-		oneValue(entry && typeof entry === 'object' ? (entry as { id?: unknown }).id : entry),
-	);
+	return entries.map((entry: unknown) => oneValue(isJsonObject(entry) ? entry.id : entry));
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { FieldSpec } from '../../../shared/catalogue';
-import type { EntryPlace } from '../validation';
+import type { Reading } from '../validation';
 import { inputError, readEntries, refuseUnknownKeys, withoutValue } from '../validation';
 import type { Fields, Kind } from './kind';
 import { compoundValue, named } from './kind';
@@ -38,19 +38,16 @@ export const textPart = (label: string, name: string, placeholder?: string, desc
 const isEmptyJson = (value: unknown) =>
 	typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 
-/** One entry: unknown keys and an empty entry refused; a part's error never echoes its value. */
+/** One entry: unknown keys refused; a part's error never echoes its value. */
 export function readEntry(
-	place: EntryPlace,
+	place: Reading,
 	entry: IDataObject,
 	parts: readonly FieldSpec[],
 	fields: Fields,
 ): IDataObject {
 	const { ctx, itemIndex } = place;
-	refuseUnknownKeys(
-		place,
-		entry,
-		parts.map((part) => part.name),
-	);
+	const names = parts.map((part) => part.name);
+	refuseUnknownKeys(place, entry, names);
 	const object: IDataObject = {};
 	for (const part of parts) {
 		const label = `${place.label} › ${part.label}`;
@@ -63,8 +60,6 @@ export function readEntry(
 			object[part.name] = value as IDataObject[keyof IDataObject];
 		} else if (part.required) throw inputError(ctx, itemIndex, label, 'is required but empty');
 	}
-	if (Object.keys(object).length === 0)
-		throw inputError(ctx, itemIndex, place.field, `entry ${place.number} is empty`);
 	return object;
 }
 

@@ -4,10 +4,7 @@ import type { Kind } from './kind';
 import { editor } from './kind';
 import { textOf } from './text';
 
-/**
- * A list of text (`stringList`): one value per entry; a required one needs at least one. Entries are
- * sent as given; comma text's pieces are trimmed ("vip, navy"); blank ones are dropped.
- */
+/** A list of text: entries sent as given, comma text split and trimmed ("vip, navy"), blanks dropped; required: one at least. */
 export const textList: Kind = {
 	property: (spec) => editor(spec, 'string', [], { multipleValues: true }),
 	read({ ctx, itemIndex, label }, spec, raw) {
