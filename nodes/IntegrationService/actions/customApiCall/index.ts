@@ -14,6 +14,7 @@ import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, serviceRequest } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readQueryParameters, withoutOriginal } from '../list';
+import { simplifyProperty } from '../entity/getAll';
 import { shownFor } from '../entity/texts';
 import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
@@ -77,11 +78,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { method: ['GET'], ...property.displayOptions?.show } },
 	})),
 	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return a simplified version of the response instead of the raw data',
+		...simplifyProperty,
 		hint: 'On: one item per record of the answer\'s list (an answer that is no page of a list, such as one record, is one item), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
 		displayOptions: { show: { method: ['GET'] } },
 	},

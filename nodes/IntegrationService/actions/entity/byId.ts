@@ -9,7 +9,7 @@ import type { OperationModule } from '../modules';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
 import { versioned } from '../settings';
-import { idLocator, idOf, idProperty, shownFor } from './texts';
+import { idOf, idProperties, shownFor } from './texts';
 
 /** An operation's properties: the record's ID (version 2: picked from a list), then `more`. */
 function byIdProperties(
@@ -18,9 +18,10 @@ function byIdProperties(
 	verb: string,
 	[more1, more2]: INodeProperties[][] = [[], []],
 ): INodeProperties[] {
+	const [id1, id2] = idProperties(resource, verb);
 	return updateDisplayOptions(
 		shownFor(resource, operation),
-		versioned([idProperty(resource, verb), ...more1], [idLocator(resource, verb), ...more2]),
+		versioned([id1, ...more1], [id2, ...more2]),
 	);
 }
 

@@ -13,7 +13,7 @@ import { FROM_VERSION_2, ONLY_VERSION_1, optionsCollection, withSettings } from 
 import type { OperationModule } from '../modules';
 import { nounsOf, shownFor, systemOf } from './texts';
 
-const simplifyProperty: INodeProperties = {
+export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',

@@ -10,10 +10,10 @@ import { getAllOperation } from './getAll';
 import { findOperation } from '../person/find';
 import { upsertOperation } from '../person/upsert';
 import { anOne, entityOperation, nounsOf } from './texts';
-import { createOperation, updateOperation } from './write';
+import { writeOperation } from './write';
 
 const OPERATIONS: Record<string, EntityOperation> = {
-	create: entityOperation(createOperation, 'Create', ['in']),
+	create: entityOperation((r) => writeOperation(r, 'create'), 'Create', ['in']),
 	delete: entityOperation(deleteOperation, 'Delete', ['from']),
 	get: entityOperation(getOperation, 'Get', ['from', ' by its ID']),
 	getAll: entityOperation(
@@ -22,7 +22,7 @@ const OPERATIONS: Record<string, EntityOperation> = {
 		['from', ', page by page'],
 		(r) => `Get many ${nounsOf(r).many}`,
 	),
-	update: entityOperation((r) => updateOperation(r), 'Update', [
+	update: entityOperation((r) => writeOperation(r, 'update'), 'Update', [
 		'in',
 		'; fields not set stay as they are',
 	]),
