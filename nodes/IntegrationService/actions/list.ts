@@ -170,8 +170,14 @@ async function filteredPages(
 			pages.length > 1
 				? Math.max(1, page.pageSize - pages[pages.length - 1].length)
 				: page.pageSize;
-		const wanted = limit === undefined ? Infinity : limit - kept;
-		const { taken, used } = keptOf(records, keep, wanted);
+		// The records kept up to the Limit, and how many records that took.
+		const taken: IDataObject[] = [];
+		let used = 0;
+		for (const record of records) {
+			if (kept + taken.length === limit) break;
+			used += 1;
+			if (keep(record)) taken.push(record);
+		}
 		kept += taken.length;
 		if (limit === undefined && kept > MAX_RECORDS) {
 			const message = `Paging stopped: more than ${MAX_RECORDS} records meet the Filters, more than would be held in memory at once; use a Limit or Page at a Time`;
@@ -185,21 +191,6 @@ async function filteredPages(
 		if (nextCursor === undefined) return {};
 		cursor = nextCursor;
 	}
-}
-
-/** The records kept, up to `wanted`, and how many records that took. */
-function keptOf(
-	records: IDataObject[],
-	keep: (record: IDataObject) => boolean,
-	wanted: number,
-): { taken: IDataObject[]; used: number } {
-	const taken: IDataObject[] = [];
-	for (const [at, record] of records.entries()) {
-		if (!keep(record)) continue;
-		taken.push(record);
-		if (taken.length >= wanted) return { taken, used: at + 1 };
-	}
-	return { taken, used: records.length };
 }
 
 /** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */

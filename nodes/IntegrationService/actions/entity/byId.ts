@@ -25,29 +25,21 @@ function byIdProperties(
 	);
 }
 
-export function getOperation(resource: ResourceSpec): OperationModule {
+/** GET or DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */
+export function byIdOperation(
+	resource: ResourceSpec,
+	operation: 'get' | 'delete',
+): OperationModule {
 	const id = idOf(resource);
 	return {
-		description: byIdProperties(resource, 'get', 'get'),
+		description: byIdProperties(resource, operation, operation),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const choice = readOutput(this, itemIndex, undefined, resource.simple);
+			const choice = operation === 'get' && readOutput(this, itemIndex, undefined, resource.simple);
+			const method = operation === 'get' ? 'GET' : 'DELETE';
 			const path = [segment];
-			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path });
-			return [shapeRecord(record, choice)];
-		},
-	};
-}
-
-/** DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */
-export function deleteOperation(resource: ResourceSpec): OperationModule {
-	const id = idOf(resource);
-	return {
-		description: byIdProperties(resource, 'delete', 'delete'),
-		async execute(itemIndex, run) {
-			const segment = readId(this, itemIndex, id);
-			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
-			return [{ id: segment.value, deleted: true }];
+			const record = await sendToEntity(this, itemIndex, run, resource, { method, path });
+			return [choice ? shapeRecord(record, choice) : { id: segment.value, deleted: true }];
 		},
 	};
 }

@@ -5,7 +5,7 @@ import { RESOURCES } from '../../../shared/catalogue';
 import * as customApiCall from '../customApiCall';
 import type { EntityOperation, OperationModule, ResourceModule } from '../modules';
 import { SERVICE_OPERATIONS } from '../serviceResources';
-import { deleteOperation, getOperation, membersOperation } from './byId';
+import { byIdOperation, membersOperation } from './byId';
 import { getAllOperation } from './getAll';
 import { findOperation } from '../person/find';
 import { upsertOperation } from '../person/upsert';
@@ -14,8 +14,8 @@ import { writeOperation } from './write';
 
 const OPERATIONS: Record<string, EntityOperation> = {
 	create: entityOperation((r) => writeOperation(r, 'create'), 'Create', ['in']),
-	delete: entityOperation(deleteOperation, 'Delete', ['from']),
-	get: entityOperation(getOperation, 'Get', ['from', ' by its ID']),
+	delete: entityOperation((r) => byIdOperation(r, 'delete'), 'Delete', ['from']),
+	get: entityOperation((r) => byIdOperation(r, 'get'), 'Get', ['from', ' by its ID']),
 	getAll: entityOperation(
 		getAllOperation,
 		'Get Many',
