@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from '../../shared/service';
+import { describeValue, isJsonObject } from '../../shared/service';
 import { toBoolean } from '../helpers/kinds/boolean';
 import { toWholeNumber } from '../helpers/kinds/number';
 import { optionalText } from '../helpers/kinds/text';
@@ -210,7 +210,7 @@ export function readQueryParameters(
 	const query: IDataObject = {};
 	entries.forEach((entry: unknown, position) => {
 		const where = `${field} › entry ${position + 1}`;
-		if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+		if (!isJsonObject(entry))
 			throw inputError(ctx, itemIndex, where, 'must be an object with a name and a value');
 		const { name: rawName, value } = entry as IDataObject;
 		const name = typeof rawName === 'string' ? rawName.trim() : '';

@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { recordsOf } from '../../../shared/catalogue';
 import type { ServiceHost } from '../../../shared/service';
+import { isJsonObject } from '../../../shared/service';
 import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
@@ -138,11 +139,7 @@ async function execute(
 		rawPages: true,
 		// A batch is its records; without one, Simplify off outputs each page as the service sent it.
 		record: (record, simplify) =>
-			!simplify
-				? record
-				: record !== null && typeof record === 'object' && !Array.isArray(record)
-					? withoutOriginal(record)
-					: { value: record },
+			!simplify ? record : isJsonObject(record) ? withoutOriginal(record) : { value: record },
 	});
 }
 
