@@ -97,24 +97,13 @@ export async function listBody(
 			output.push(shapeRecord(call.record(record, simplify && !simple), choice));
 	};
 	const { keep } = call;
+	const pages = { ...call.page, maxRecords, batch };
 	const { nextCursor } = keep
-		? await filteredPages(
-				ctx,
-				itemIndex,
-				run,
-				{ page: call.page, keep, limit: maxRecords, batch },
-				onRecords,
-			)
-		: await serviceRequestPages.call(
-				ctx,
-				itemIndex,
-				{ ...call.page, maxRecords, batch },
-				run,
-				(records, page) => {
-					if (call.rawPages && !simplify && !batch) output.push(page);
-					else onRecords(records);
-				},
-			);
+		? await filteredPages(ctx, itemIndex, run, pages, keep, onRecords)
+		: await serviceRequestPages.call(ctx, itemIndex, pages, run, (records, page) => {
+				if (call.rawPages && !simplify && !batch) output.push(page);
+				else onRecords(records);
+			});
 	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
 	if (hint !== undefined && !choice.asTool)
 		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
@@ -135,14 +124,6 @@ export async function listBody(
 	return [item];
 }
 
-interface FilteredList {
-	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
-	keep(record: IDataObject): boolean;
-	/** Undefined: every one. */
-	limit?: number;
-	batch?: { cursor: string; field: string };
-}
-
 /**
  * The service filters nothing: pages are checked here one per step, so reading stops at the Limit.
  * A batch ending inside a page reads it again up to its last record kept, for the next cursor.
@@ -151,10 +132,11 @@ async function filteredPages(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ServiceRun,
-	list: FilteredList,
+	page: PageRequest,
+	keep: (record: IDataObject) => boolean,
 	onRecords: (records: IDataObject[]) => void,
 ): Promise<{ nextCursor?: string }> {
-	const { page, keep, limit, batch } = list;
+	const { maxRecords: limit, batch } = page;
 	const field = batch?.field ?? 'Cursor';
 	let cursor = batch?.cursor ?? '';
 	let kept = 0;

@@ -82,7 +82,7 @@ function connectionOf(ctx: ILoadOptionsFunctions) {
 			return ctx.getNodeParameter(name, fallback);
 		} catch (error) {
 			unread = String((error as Error)?.message).split('\n')[0];
-			throw error;
+			throw cannotRead(ctx, unread);
 		}
 	};
 	const form = { getNode: () => ctx.getNode(), getNodeParameter };
