@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from '../../shared/service';
+import { describeValue, isJsonObject } from '../../shared/service';
 import { toBoolean } from '../helpers/kinds/boolean';
 import { toWholeNumber } from '../helpers/kinds/number';
 import { optionalText } from '../helpers/kinds/text';
@@ -97,24 +97,13 @@ export async function listBody(
 			output.push(shapeRecord(call.record(record, simplify && !simple), choice));
 	};
 	const { keep } = call;
+	const pages = { ...call.page, maxRecords, batch };
 	const { nextCursor } = keep
-		? await filteredPages(
-				ctx,
-				itemIndex,
-				run,
-				{ page: call.page, keep, limit: maxRecords, batch },
-				onRecords,
-			)
-		: await serviceRequestPages.call(
-				ctx,
-				itemIndex,
-				{ ...call.page, maxRecords, batch },
-				run,
-				(records, page) => {
-					if (call.rawPages && !simplify && !batch) output.push(page);
-					else onRecords(records);
-				},
-			);
+		? await filteredPages(ctx, itemIndex, run, pages, keep, onRecords)
+		: await serviceRequestPages.call(ctx, itemIndex, pages, run, (records, page) => {
+				if (call.rawPages && !simplify && !batch) output.push(page);
+				else onRecords(records);
+			});
 	const hint = output.length === 0 && !batch?.cursor ? call.emptyHint : undefined;
 	if (hint !== undefined && !choice.asTool)
 		ctx.addExecutionHints({ message: hint, type: 'info', location: 'outputPane' });
@@ -135,14 +124,6 @@ export async function listBody(
 	return [item];
 }
 
-interface FilteredList {
-	page: Omit<PageRequest, 'maxRecords' | 'batch'>;
-	keep(record: IDataObject): boolean;
-	/** Undefined: every one. */
-	limit?: number;
-	batch?: { cursor: string; field: string };
-}
-
 /**
  * The service filters nothing: pages are checked here one per step, so reading stops at the Limit.
  * A batch ending inside a page reads it again up to its last record kept, for the next cursor.
@@ -151,10 +132,11 @@ async function filteredPages(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ServiceRun,
-	list: FilteredList,
+	page: PageRequest,
+	keep: (record: IDataObject) => boolean,
 	onRecords: (records: IDataObject[]) => void,
 ): Promise<{ nextCursor?: string }> {
-	const { page, keep, limit, batch } = list;
+	const { maxRecords: limit, batch } = page;
 	const field = batch?.field ?? 'Cursor';
 	let cursor = batch?.cursor ?? '';
 	let kept = 0;
@@ -170,8 +152,14 @@ async function filteredPages(
 			pages.length > 1
 				? Math.max(1, page.pageSize - pages[pages.length - 1].length)
 				: page.pageSize;
-		const wanted = limit === undefined ? Infinity : limit - kept;
-		const { taken, used } = keptOf(records, keep, wanted);
+		// The records kept up to the Limit, and how many records that took.
+		const taken: IDataObject[] = [];
+		let used = 0;
+		for (const record of records) {
+			if (kept + taken.length === limit) break;
+			used += 1;
+			if (keep(record)) taken.push(record);
+		}
 		kept += taken.length;
 		if (limit === undefined && kept > MAX_RECORDS) {
 			const message = `Paging stopped: more than ${MAX_RECORDS} records meet the Filters, more than would be held in memory at once; use a Limit or Page at a Time`;
@@ -185,21 +173,6 @@ async function filteredPages(
 		if (nextCursor === undefined) return {};
 		cursor = nextCursor;
 	}
-}
-
-/** The records kept, up to `wanted`, and how many records that took. */
-function keptOf(
-	records: IDataObject[],
-	keep: (record: IDataObject) => boolean,
-	wanted: number,
-): { taken: IDataObject[]; used: number } {
-	const taken: IDataObject[] = [];
-	for (const [at, record] of records.entries()) {
-		if (!keep(record)) continue;
-		taken.push(record);
-		if (taken.length >= wanted) return { taken, used: at + 1 };
-	}
-	return { taken, used: records.length };
 }
 
 /** Names n8n's HTTP client drops from the URL without a word: refused, never dropped. */
@@ -219,7 +192,7 @@ export function readQueryParameters(
 	const query: IDataObject = {};
 	entries.forEach((entry: unknown, position) => {
 		const where = `${field} › entry ${position + 1}`;
-		if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+		if (!isJsonObject(entry))
 			throw inputError(ctx, itemIndex, where, 'must be an object with a name and a value');
 		const { name: rawName, value } = entry as IDataObject;
 		const name = typeof rawName === 'string' ? rawName.trim() : '';

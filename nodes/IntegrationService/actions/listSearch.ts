@@ -76,26 +76,23 @@ const cannotRead = (ctx: Pick<ServiceContext, 'getNode'>, line: string) =>
 
 /** The form's Connection ID, checked as a run checks it; the editor has no input items. */
 function connectionOf(ctx: ILoadOptionsFunctions) {
-	let unworkable: NodeOperationError | undefined;
+	let unread: string | undefined;
 	const getNodeParameter = (name: string, _itemIndex: number, fallback: unknown) => {
 		try {
 			return ctx.getNodeParameter(name, fallback);
 		} catch (error) {
-			const said = String((error as Error)?.message).split('\n')[0];
-			const why = `Options cannot be worked out without input items (${said})`;
-			const instead = 'pick By ID, or set a fixed Connection ID to search';
-			unworkable = cannotRead(
-				ctx,
-				`${why}; where the Connection ID comes from the input items, ${instead}`,
-			);
-			throw unworkable;
+			unread = String((error as Error)?.message).split('\n')[0];
+			throw cannotRead(ctx, unread);
 		}
 	};
 	const form = { getNode: () => ctx.getNode(), getNodeParameter };
 	try {
 		return itemConnection(form as unknown as IExecuteFunctions, 0);
 	} catch (error) {
-		throw unworkable ?? cannotRead(ctx, (error as Error).message);
+		if (unread === undefined) throw cannotRead(ctx, (error as Error).message);
+		const why = `Options cannot be worked out without input items (${unread})`;
+		const instead = 'pick By ID, or set a fixed Connection ID to search';
+		throw cannotRead(ctx, `${why}; where the Connection ID comes from the input items, ${instead}`);
 	}
 }
 

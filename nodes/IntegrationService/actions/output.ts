@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SimpleKey } from '../../shared/catalogue';
+import { isJsonObject } from '../../shared/service';
 import { inputError } from '../helpers/validation';
 import { MAX_CURSOR_LENGTH } from '../transport';
 import { picked, readSetting, runsAsTool } from './request';
@@ -64,15 +65,12 @@ export function readOutput(
 	return { fields, compact, simple: simpleForm, asTool };
 }
 
-const own = (record: IDataObject, key: string): unknown =>
+const own = (record: Record<string, unknown>, key: string): unknown =>
 	Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 
 function primaryValue(list: unknown): unknown {
 	if (!Array.isArray(list)) return undefined;
-	const entries = list.filter(
-		(entry): entry is IDataObject =>
-			entry !== null && typeof entry === 'object' && !Array.isArray(entry),
-	);
+	const entries = list.filter(isJsonObject);
 	const chosen = entries.find((entry) => entry.isPrimary === true || entry.isPrimary === 1);
 	return own(chosen ?? entries[0] ?? {}, 'value');
 }

@@ -116,28 +116,19 @@ export function entityRequest(
 	call: EntityCall,
 ): ServiceRequest {
 	const { host } = resource;
-	const { method, qs, body } = call;
+	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
 	const path = call.path ? [...resource.path, ...call.path] : resource.path;
 	// A POST to the resource's own list makes a new record (a POST to a record's members does not).
 	const creates =
-		method === 'POST' && !call.path?.length
+		call.method === 'POST' && !call.path?.length
 			? (resource.noun?.one ?? resource.label.toLowerCase())
 			: undefined;
 	const writeOnly = (resource.fields ?? []).flatMap(({ name, writeOnly: secret }) =>
-		secret && typeof body?.[name] === 'string' ? [body[name] as string] : [],
+		secret && typeof call.body?.[name] === 'string' ? [call.body[name] as string] : [],
 	);
-	const parts = {
-		method,
-		qs,
-		body,
-		host,
-		path,
-		creates,
-		...(writeOnly.length ? { writeOnly } : {}),
-	};
-	if (host === 'universal') return { ...parts, host };
-	if (host === 'chosen') throw new ApplicationError(`${resource.value} has no fixed host`);
-	return { ...parts, host, connection: connectionOf(ctx, itemIndex) };
+	const request = { ...call, path, creates, ...(writeOnly.length ? { writeOnly } : {}) };
+	if (host === 'universal') return { ...request, host };
+	return { ...request, host, connection: connectionOf(ctx, itemIndex) };
 }
 
 /** The record's own keys that `keep` keeps; the record itself when it keeps them all. */

@@ -13,14 +13,10 @@ import { readRequestOptions, runsAsTool } from './request';
 import { RESOURCE_MODULES } from './entity';
 import { NODE_WIDE_PROPERTIES } from './settings';
 import { argumentsBehind } from './toolArguments';
-import type { OperationModule } from './modules';
 
-function operationModule(resource: string, operation: string): OperationModule | undefined {
-	const has = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
-	if (!has(RESOURCE_MODULES, resource)) return undefined;
-	const { operations } = RESOURCE_MODULES[resource];
-	return has(operations, operation) ? operations[operation] : undefined;
-}
+/** The own entry of `table` (a name such as "constructor" is none). */
+const own = <T>(table: Record<string, T>, key: string): T | undefined =>
+	Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 
 /** The next step after an input error: nothing was sent. */
 const INPUT_NEXT_STEP = 'Nothing was sent: correct the value the message names and call again.';
@@ -101,7 +97,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const module = operationModule(resource, operation);
+	const module = own(own(RESOURCE_MODULES, resource)?.operations ?? {}, operation);
 	if (!module) {
 		throw new NodeOperationError(
 			this.getNode(),

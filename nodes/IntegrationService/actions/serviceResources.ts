@@ -4,7 +4,7 @@ import type { FieldSpec } from '../../shared/catalogue';
 import { webhookIdProperty } from '../../shared/descriptions';
 import type { BodyForm } from '../helpers/body';
 import { entityOperation } from './entity/texts';
-import { createOperation, updateOperation } from './entity/write';
+import { writeOperation } from './entity/write';
 import type { EntityOperation } from './modules';
 
 /** The service's own resources, written by hand: authorization links, credentials, calendar webhooks. */
@@ -159,26 +159,27 @@ const webhookForm: BodyForm = {
 
 export const SERVICE_OPERATIONS: Record<string, Record<string, EntityOperation>> = {
 	authorizationLink: {
-		create: entityOperation((r) => createOperation(r, authorizationLinkForm), 'Create', [
+		create: entityOperation((r) => writeOperation(r, 'create', authorizationLinkForm), 'Create', [
 			'in',
 			': a URL an end user opens to connect an external application; returns it with a request ID',
 		]),
 	},
 	credential: {
-		create: entityOperation((r) => createOperation(r, credentialForm), 'Create', [
+		create: entityOperation((r) => writeOperation(r, 'create', credentialForm), 'Create', [
 			'in',
 			': a connection to an external application, from the values it needs; returns its ID',
 		]),
 		update: entityOperation(
-			(r) => updateOperation(r, credentialUpdateForm, credentialIdProperty),
+			(r) => writeOperation(r, 'update', credentialUpdateForm, credentialIdProperty),
 			'Update',
 			['in', ': which kinds of records it synchronises'],
 		),
 	},
 	webhook: {
-		update: entityOperation((r) => updateOperation(r, webhookForm, webhookIdProperty), 'Update', [
-			'in',
-			': its URL, event or filters',
-		]),
+		update: entityOperation(
+			(r) => writeOperation(r, 'update', webhookForm, webhookIdProperty),
+			'Update',
+			['in', ': its URL, event or filters'],
+		),
 	},
 };

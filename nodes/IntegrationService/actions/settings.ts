@@ -9,11 +9,8 @@ import {
 	requestOptions,
 } from './common.descriptions';
 
-/**
- * Version 2 offers the forms in the user's words; version 1 keeps the parameters of the workflows
- * saved with it. A reader checks `node.typeVersion >= FORM_VERSION` itself (a function here would put
- * this file on every request's path).
- */
+/** Version 2 offers the forms in the user's words; version 1 keeps saved workflows' parameters. */
+// Readers compare typeVersion themselves: a function here would put this file on the request path.
 export const FORM_VERSION = 2;
 
 /** `displayOptions.show` conditions: a property of version 1 only, or of version 2 onwards. */

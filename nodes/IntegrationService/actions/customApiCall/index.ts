@@ -8,12 +8,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { recordsOf } from '../../../shared/catalogue';
 import type { ServiceHost } from '../../../shared/service';
+import { isJsonObject } from '../../../shared/service';
 import { parseJsonObject } from '../../helpers/kinds/json';
 import { inputError } from '../../helpers/validation';
 import type { ServiceRun } from '../../transport';
 import { MAX_PAGE_SIZE, serviceRequest } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
 import { listBody, readQueryParameters, withoutOriginal } from '../list';
+import { simplifyProperty } from '../entity/getAll';
 import { shownFor } from '../entity/texts';
 import type { EntityOperation } from '../modules';
 import { connectionOf } from '../request';
@@ -77,11 +79,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { method: ['GET'], ...property.displayOptions?.show } },
 	})),
 	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return a simplified version of the response instead of the raw data',
+		...simplifyProperty,
 		hint: 'On: one item per record of the answer\'s list (an answer that is no page of a list, such as one record, is one item), without its bulky "original". Off: each page as the service sends it (with Page at a Time: each record as sent).',
 		displayOptions: { show: { method: ['GET'] } },
 	},
@@ -141,11 +139,7 @@ async function execute(
 		rawPages: true,
 		// A batch is its records; without one, Simplify off outputs each page as the service sent it.
 		record: (record, simplify) =>
-			!simplify
-				? record
-				: record !== null && typeof record === 'object' && !Array.isArray(record)
-					? withoutOriginal(record)
-					: { value: record },
+			!simplify ? record : isJsonObject(record) ? withoutOriginal(record) : { value: record },
 	});
 }
 

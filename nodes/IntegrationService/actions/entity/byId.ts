@@ -9,7 +9,7 @@ import type { OperationModule } from '../modules';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
 import { versioned } from '../settings';
-import { idLocator, idOf, idProperty, shownFor } from './texts';
+import { idOf, idProperties, shownFor } from './texts';
 
 /** An operation's properties: the record's ID (version 2: picked from a list), then `more`. */
 function byIdProperties(
@@ -18,35 +18,28 @@ function byIdProperties(
 	verb: string,
 	[more1, more2]: INodeProperties[][] = [[], []],
 ): INodeProperties[] {
+	const [id1, id2] = idProperties(resource, verb);
 	return updateDisplayOptions(
 		shownFor(resource, operation),
-		versioned([idProperty(resource, verb), ...more1], [idLocator(resource, verb), ...more2]),
+		versioned([id1, ...more1], [id2, ...more2]),
 	);
 }
 
-export function getOperation(resource: ResourceSpec): OperationModule {
+/** GET or DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */
+export function byIdOperation(
+	resource: ResourceSpec,
+	operation: 'get' | 'delete',
+): OperationModule {
 	const id = idOf(resource);
 	return {
-		description: byIdProperties(resource, 'get', 'get'),
+		description: byIdProperties(resource, operation, operation),
 		async execute(itemIndex, run) {
 			const segment = readId(this, itemIndex, id);
-			const choice = readOutput(this, itemIndex, undefined, resource.simple);
+			const choice = operation === 'get' && readOutput(this, itemIndex, undefined, resource.simple);
+			const method = operation === 'get' ? 'GET' : 'DELETE';
 			const path = [segment];
-			const record = await sendToEntity(this, itemIndex, run, resource, { method: 'GET', path });
-			return [shapeRecord(record, choice)];
-		},
-	};
-}
-
-/** DELETE {host}/api/{path}/{id}; a 404 is an error of the item, never a success. */
-export function deleteOperation(resource: ResourceSpec): OperationModule {
-	const id = idOf(resource);
-	return {
-		description: byIdProperties(resource, 'delete', 'delete'),
-		async execute(itemIndex, run) {
-			const segment = readId(this, itemIndex, id);
-			await sendToEntity(this, itemIndex, run, resource, { method: 'DELETE', path: [segment] });
-			return [{ id: segment.value, deleted: true }];
+			const record = await sendToEntity(this, itemIndex, run, resource, { method, path });
+			return [choice ? shapeRecord(record, choice) : { id: segment.value, deleted: true }];
 		},
 	};
 }

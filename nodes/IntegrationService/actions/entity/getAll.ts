@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ResourceSpec } from '../../../shared/catalogue';
+import { isJsonObject } from '../../../shared/service';
 import { toWholeNumber } from '../../helpers/kinds/number';
-import type { FilterCondition } from '../../search/filters';
 import { filtersProperty, readFilters, recordFilter } from '../../search/filters';
 import { MAX_PAGE_SIZE } from '../../transport';
 import { listProperties, PAGING_PARAMETERS, queryParametersProperty } from '../common.descriptions';
@@ -13,7 +13,7 @@ import { FROM_VERSION_2, ONLY_VERSION_1, optionsCollection, withSettings } from 
 import type { OperationModule } from '../modules';
 import { nounsOf, shownFor, systemOf } from './texts';
 
-const simplifyProperty: INodeProperties = {
+export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
@@ -68,13 +68,6 @@ function optInHint(resource: ResourceSpec): string | undefined {
 	return `No ${many} came back. The service lists ${many} only for a connection that syncs them: if this connection should have some, turn on entitiesToSync.${resource.syncOptIn} for it (Credential › Update, Entities to Sync).`;
 }
 
-/** A record that is no object is kept, for the list's own check to name it. */
-function keepFor(conditions: FilterCondition[]): (record: IDataObject) => boolean {
-	const meetsAll = recordFilter(conditions);
-	return (record) =>
-		record === null || typeof record !== 'object' || Array.isArray(record) || meetsAll(record);
-}
-
 export function getAllOperation(resource: ResourceSpec): OperationModule {
 	const { one } = nounsOf(resource);
 	const listKey = resource.listKey ?? resource.path[resource.path.length - 1];
@@ -97,16 +90,18 @@ export function getAllOperation(resource: ResourceSpec): OperationModule {
 			if ('problem' in filters)
 				throw new NodeOperationError(this.getNode(), filters.problem, { itemIndex });
 			const filtered = filters.conditions.length > 0;
+			const meetsAll = recordFilter(filters.conditions);
 			const request = entityRequest(this, itemIndex, resource, { method: 'GET', qs });
 			return await listBody(this, itemIndex, run, {
 				page: { request, pageSize, recordsKey: listKey },
 				batchKey: listKey,
 				// With Filters, an empty answer says nothing of the connection's opt-in.
 				emptyHint: filtered ? undefined : optInHint(resource),
-				keep: filtered ? keepFor(filters.conditions) : undefined,
+				// A record that is no object is kept, for the list's own check to name it.
+				keep: filtered ? (record) => !isJsonObject(record) || meetsAll(record) : undefined,
 				simple: resource.simple,
 				record: (record, simplify) => {
-					if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+					if (!isJsonObject(record)) {
 						const message = `The service's answer lists a ${one} that is not an object`;
 						throw new NodeApiError(this.getNode(), { message } as JsonObject, {
 							message,

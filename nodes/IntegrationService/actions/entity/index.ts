@@ -5,24 +5,24 @@ import { RESOURCES } from '../../../shared/catalogue';
 import * as customApiCall from '../customApiCall';
 import type { EntityOperation, OperationModule, ResourceModule } from '../modules';
 import { SERVICE_OPERATIONS } from '../serviceResources';
-import { deleteOperation, getOperation, membersOperation } from './byId';
+import { byIdOperation, membersOperation } from './byId';
 import { getAllOperation } from './getAll';
 import { findOperation } from '../person/find';
 import { upsertOperation } from '../person/upsert';
 import { anOne, entityOperation, nounsOf } from './texts';
-import { createOperation, updateOperation } from './write';
+import { writeOperation } from './write';
 
 const OPERATIONS: Record<string, EntityOperation> = {
-	create: entityOperation(createOperation, 'Create', ['in']),
-	delete: entityOperation(deleteOperation, 'Delete', ['from']),
-	get: entityOperation(getOperation, 'Get', ['from', ' by its ID']),
+	create: entityOperation((r) => writeOperation(r, 'create'), 'Create', ['in']),
+	delete: entityOperation((r) => byIdOperation(r, 'delete'), 'Delete', ['from']),
+	get: entityOperation((r) => byIdOperation(r, 'get'), 'Get', ['from', ' by its ID']),
 	getAll: entityOperation(
 		getAllOperation,
 		'Get Many',
 		['from', ', page by page'],
 		(r) => `Get many ${nounsOf(r).many}`,
 	),
-	update: entityOperation((r) => updateOperation(r), 'Update', [
+	update: entityOperation((r) => writeOperation(r, 'update'), 'Update', [
 		'in',
 		'; fields not set stay as they are',
 	]),

@@ -54,10 +54,11 @@ export function idOf(resource: ResourceSpec): NonNullable<ResourceSpec['id']> {
 	return resource.id;
 }
 
-export function idProperty(resource: ResourceSpec, verb: string): INodeProperties {
+/** The record's ID: version 1's text box; version 2's picked from the list where the service lists them. */
+export function idProperties(resource: ResourceSpec, verb: string): INodeProperties[] {
 	const { one } = nounsOf(resource);
 	const id = idOf(resource);
-	return {
+	const typed: INodeProperties = {
 		displayName: id.label,
 		name: id.name,
 		type: 'string',
@@ -66,16 +67,8 @@ export function idProperty(resource: ResourceSpec, verb: string): INodePropertie
 		placeholder: id.placeholder,
 		description: `ID of the ${one} to ${verb}, as the Integration Service returns it in the ${one}'s "ID" field`,
 	};
-}
-
-/** Version 2's ID: picked from the resource's list where the service lists them. */
-export function idLocator(resource: ResourceSpec, verb: string): INodeProperties {
-	const { one } = nounsOf(resource);
-	const id = idOf(resource);
-	if (!searchable(resource)) return idProperty(resource, verb);
+	if (!searchable(resource)) return [typed, typed];
 	const description = `The ${one} to ${verb}: pick it from the list, or give its ID`;
-	return locatorProperty(
-		{ displayName: id.label, name: id.name, required: true, description },
-		resource,
-	);
+	const picked = { displayName: id.label, name: id.name, required: true, description };
+	return [typed, locatorProperty(picked, resource)];
 }

@@ -9,17 +9,21 @@ import type { OperationModule } from '../modules';
 import { readOutput, shapeRecord } from '../output';
 import { readId, sendToEntity } from '../request';
 import { FORM_VERSION, versioned } from '../settings';
-import { idLocator, idOf, idProperty, shownFor } from './texts';
+import { idOf, idProperties, shownFor } from './texts';
 
-/** Create or Update: each version's form (`given`, else the catalogue's), the body checked before sending. */
-function writeOperation(
+/**
+ * POST {host}/api/{path}, or PUT {host}/api/{path}/{id}: each version's form (`given`, else the
+ * catalogue's), the body checked before sending; `id` asks for an Update's ID (else the catalogue's).
+ */
+export function writeOperation(
 	resource: ResourceSpec,
 	operation: 'create' | 'update',
-	given: BodyForm | undefined,
-	[id1, id2]: INodeProperties[],
+	given?: BodyForm,
+	id?: INodeProperties,
 ): OperationModule {
 	const form1 = given ?? catalogueForm(resource, operation);
 	const form2 = given ?? catalogueForm(resource, operation, true);
+	const [id1, id2] = operation === 'create' ? [] : id ? [id, id] : idProperties(resource, 'change');
 	const ids = id1 ? { label: idOf(resource).label, name: id1.name } : undefined;
 	const properties = versioned(
 		[...(id1 ? [id1] : []), ...formProperties(form1)],
@@ -39,18 +43,4 @@ function writeOperation(
 			return [shapeRecord(record, choice)];
 		},
 	};
-}
-
-/** POST {host}/api/{path}, the body checked before anything is sent. */
-export const createOperation = (resource: ResourceSpec, given?: BodyForm) =>
-	writeOperation(resource, 'create', given, []);
-
-/** PUT {host}/api/{path}/{id}; `id` asks for the ID (the catalogue's unless given). */
-export function updateOperation(
-	resource: ResourceSpec,
-	given?: BodyForm,
-	id: INodeProperties = idProperty(resource, 'change'),
-): OperationModule {
-	const id2 = given ? id : idLocator(resource, 'change');
-	return writeOperation(resource, 'update', given, [id, id2]);
 }
