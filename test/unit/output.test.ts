@@ -140,3 +140,15 @@ describe('simpleRecord (version 2: the catalogue’s simple form)', () => {
 		expect(shapeRecord(person, { compact: false, simple: ['id'], asTool: false })).toBe(person);
 	});
 });
+
+describe('a record without `original` (picked)', () => {
+	it('keeps an own "__proto__" key as data and never changes the copy\'s prototype', () => {
+		const record = JSON.parse(
+			'{"id":"p_1","__proto__":{"polluted":true},"original":{}}',
+		) as IDataObject;
+		const copy = shapeRecord(record, { compact: true, asTool: false });
+		expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+		expect(Object.keys(copy)).toEqual(['id', '__proto__']);
+		expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+	});
+});
